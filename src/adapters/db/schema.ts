@@ -1,0 +1,121 @@
+import {
+  bigint,
+  boolean,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
+
+export const plans = pgTable('plans', {
+  name: text('name').primaryKey(),
+  isFree: boolean('is_free').notNull().default(false),
+  maxVideoDuration: integer('max_video_duration').notNull(),
+  maxUploadSize: bigint('max_upload_size', { mode: 'number' }).notNull(),
+  renderExpiryHours: doublePrecision('render_expiry_hours').notNull(),
+  maxConcurrentRenders: integer('max_concurrent_renders').notNull(),
+  dailyPostLimit: integer('daily_post_limit').notNull(),
+  forceWatermark: boolean('force_watermark').notNull().default(false),
+  rateLimitPerMinute: integer('rate_limit_per_minute').notNull(),
+  analysisRateLimitPerMinute: integer('analysis_rate_limit_per_minute').notNull(),
+  discountPercent: doublePrecision('discount_percent').notNull().default(0),
+  createdAt: createdAt(),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});
+
+export const workspaces = pgTable('workspaces', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  isPersonal: boolean('is_personal').notNull().default(false),
+  planName: text('plan_name')
+    .notNull()
+    .references(() => plans.name),
+  credits: integer('credits').notNull().default(0),
+  unlimited: boolean('unlimited').notNull().default(false),
+  unlimitedUntil: timestamp('unlimited_until', { withTimezone: true, mode: 'date' }),
+  memberCount: integer('member_count').notNull().default(1),
+  createdAt: createdAt(),
+});
+
+export const apiKeys = pgTable('api_keys', {
+  id: text('id').primaryKey(),
+  secretHash: text('secret_hash').notNull(),
+  label: text('label'),
+  expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }),
+  revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+  createdAt: createdAt(),
+});
+
+export const apiKeyWorkspaces = pgTable(
+  'api_key_workspaces',
+  {
+    keyId: text('key_id')
+      .notNull()
+      .references(() => apiKeys.id, { onDelete: 'cascade' }),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.keyId, t.workspaceId] }), index('api_key_workspaces_ws_idx').on(t.workspaceId)],
+);
+
+export const ledgerEntries = pgTable(
+  'ledger_entries',
+  {
+    id: text('id').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    reason: text('reason').notNull(),
+    amount: integer('amount').notNull(),
+    balanceAfter: integer('balance_after').notNull(),
+    waived: boolean('waived').notNull().default(false),
+    jobType: text('job_type'),
+    jobId: text('job_id'),
+    /** Monotonic order inside a workspace (timestamps can tie). */
+    seq: bigint('seq', { mode: 'number' }).generatedAlwaysAsIdentity(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('ledger_entries_ws_seq_idx').on(t.workspaceId, t.seq),
+    // A job is charged at most once and refunded at most once.
+    uniqueIndex('ledger_entries_job_kind_uq').on(t.workspaceId, t.kind, t.jobType, t.jobId),
+  ],
+);
+
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    scope: text('scope').notNull(),
+    key: text('key').notNull(),
+    requestHash: text('request_hash').notNull(),
+    statusCode: integer('status_code'),
+    responseBody: text('response_body'),
+    responseHeaders: jsonb('response_headers').$type<Record<string, string>>(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.scope, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)],
+);
+
+export const rateLimitWindows = pgTable(
+  'rate_limit_windows',
+  {
+    bucket: text('bucket').notNull(),
+    windowStart: bigint('window_start', { mode: 'number' }).notNull(),
+    count: integer('count').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.bucket, t.windowStart] })],
+);
+
+export const settings = pgTable('settings', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+});

@@ -1,0 +1,26 @@
+import { lt, sql } from 'drizzle-orm';
+import type { Db } from '../db/database.js';
+import { rateLimitWindows } from '../db/schema.js';
+import { WINDOW_MS, windowStart, type RateLimiter, type RateWindow } from '../../ports/rate-limiter.js';
+
+/** Distributed mode: one counter row per bucket and window, shared by every api process. */
+export class DatabaseRateLimiter implements RateLimiter {
+  constructor(private readonly db: Db) {}
+
+  async hit(bucket: string, now = Date.now()): Promise<RateWindow> {
+    const start = windowStart(now);
+    const [row] = await this.db
+      .insert(rateLimitWindows)
+      .values({ bucket, windowStart: start, count: 1 })
+      .onConflictDoUpdate({
+        target: [rateLimitWindows.bucket, rateLimitWindows.windowStart],
+        set: { count: sql`${rateLimitWindows.count} + 1` },
+      })
+      .returning({ count: rateLimitWindows.count });
+    return { count: row.count, resetAt: (start + WINDOW_MS) / 1000 };
+  }
+}
+
+export async function purgeRateWindows(db: Db, now = Date.now()): Promise<void> {
+  await db.delete(rateLimitWindows).where(lt(rateLimitWindows.windowStart, windowStart(now) - WINDOW_MS));
+}

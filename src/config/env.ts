@@ -1,0 +1,63 @@
+import path from 'node:path';
+
+export type Role = 'all' | 'api' | 'worker';
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  publicBaseUrl: string;
+  adminToken?: string;
+  databaseUrl?: string;
+  logLevel: string;
+  startingCredits: number;
+  bodyLimitBytes: number;
+  rateLimitStore: 'memory' | 'database';
+  shutdownTimeoutMs: number;
+}
+
+export class ConfigError extends Error {}
+
+function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min) throw new ConfigError(`${name} must be an integer >= ${min} (got "${raw}")`);
+  return n;
+}
+
+/** Reads and validates the environment once. Every variable is documented in docs/configuration.md. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = int(env, 'PORT', 8080);
+  const databaseUrl = env.DATABASE_URL || undefined;
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL must be a postgres:// or postgresql:// URL');
+  }
+  const store = env.CUTROOM_RATE_LIMIT_STORE || (databaseUrl ? 'database' : 'memory');
+  if (store !== 'memory' && store !== 'database') {
+    throw new ConfigError('CUTROOM_RATE_LIMIT_STORE must be "memory" or "database"');
+  }
+  const logLevel = env.CUTROOM_LOG_LEVEL || 'info';
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
+    throw new ConfigError('CUTROOM_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent');
+  }
+  const publicBaseUrl = (env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, '');
+  try {
+    new URL(publicBaseUrl);
+  } catch {
+    throw new ConfigError('PUBLIC_BASE_URL must be an absolute URL');
+  }
+  return {
+    port,
+    host: env.HOST || '127.0.0.1',
+    dataDir: path.resolve(env.CUTROOM_DATA_DIR || './data'),
+    publicBaseUrl,
+    adminToken: env.CUTROOM_ADMIN_TOKEN || undefined,
+    databaseUrl,
+    logLevel,
+    startingCredits: int(env, 'CUTROOM_STARTING_CREDITS', 120),
+    bodyLimitBytes: int(env, 'CUTROOM_BODY_LIMIT_BYTES', 1024 * 1024, 1024),
+    rateLimitStore: store,
+    shutdownTimeoutMs: int(env, 'CUTROOM_SHUTDOWN_TIMEOUT_MS', 30000),
+  };
+}

@@ -1,0 +1,71 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { eq, inArray } from 'drizzle-orm';
+import type { Db } from '../../adapters/db/database.js';
+import { apiKeyWorkspaces, apiKeys, workspaces } from '../../adapters/db/schema.js';
+import { newId } from '../../shared/ids.js';
+import { DomainError } from '../errors.js';
+
+export interface AuthenticatedKey {
+  keyId: string;
+  workspaceIds: string[];
+}
+
+function sha256(s: string): Buffer {
+  return createHash('sha256').update(s).digest();
+}
+
+/**
+ * API keys look like `key_<id>.<secret>`. Only a SHA-256 of the secret is stored (the secret is
+ * 256 random bits, so a slow hash adds nothing); the presented secret is compared in constant time.
+ */
+export function parseKey(presented: string): { id: string; secret: string } | null {
+  const m = /^(key_[0-9a-z]{20})\.([A-Za-z0-9_-]{43})$/.exec(presented);
+  return m ? { id: m[1], secret: m[2] } : null;
+}
+
+export class ApiKeysService {
+  constructor(private readonly db: Db) {}
+
+  async create(input: { workspaceIds: string[]; expiresAt?: Date | null; label?: string }): Promise<{ id: string; key: string }> {
+    const ids = [...new Set(input.workspaceIds)];
+    if (ids.length === 0) throw new DomainError('VALIDATION_ERROR', { errors: [{ field: 'workspace_ids', rule: 'minItems' }] });
+    const id = newId('key');
+    const secret = randomBytes(32).toString('base64url');
+    await this.db.transaction(async (tx) => {
+      const found = await tx.select({ id: workspaces.id }).from(workspaces).where(inArray(workspaces.id, ids));
+      if (found.length !== ids.length) {
+        const known = new Set(found.map((f) => f.id));
+        throw new DomainError('WORKSPACE_NOT_FOUND', { invalid_workspace_ids: ids.filter((w) => !known.has(w)) });
+      }
+      await tx.insert(apiKeys).values({
+        id,
+        secretHash: sha256(secret).toString('hex'),
+        label: input.label ?? null,
+        expiresAt: input.expiresAt ?? null,
+      });
+      await tx.insert(apiKeyWorkspaces).values(ids.map((workspaceId) => ({ keyId: id, workspaceId })));
+    });
+    return { id, key: `${id}.${secret}` };
+  }
+
+  async revoke(id: string): Promise<void> {
+    const [row] = await this.db.update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.id, id)).returning();
+    if (!row) throw new DomainError('KEY_NOT_FOUND');
+  }
+
+  /** The key's id and workspaces, or null for a malformed, unknown, revoked or expired key. */
+  async authenticate(presented: string, now = new Date()): Promise<AuthenticatedKey | null> {
+    const parsed = parseKey(presented);
+    if (!parsed) return null;
+    const [row] = await this.db.select().from(apiKeys).where(eq(apiKeys.id, parsed.id));
+    if (!row) return null;
+    const ok = timingSafeEqual(Buffer.from(row.secretHash, 'hex'), sha256(parsed.secret));
+    if (!ok || row.revokedAt || (row.expiresAt && row.expiresAt.getTime() <= now.getTime())) return null;
+    const bound = await this.db
+      .select({ workspaceId: apiKeyWorkspaces.workspaceId })
+      .from(apiKeyWorkspaces)
+      .where(eq(apiKeyWorkspaces.keyId, row.id))
+      .orderBy(apiKeyWorkspaces.workspaceId);
+    return { keyId: row.id, workspaceIds: bound.map((b) => b.workspaceId) };
+  }
+}

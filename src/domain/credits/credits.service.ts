@@ -1,0 +1,202 @@
+import { and, count, desc, eq, sql } from 'drizzle-orm';
+import type { Db, Executor } from '../../adapters/db/database.js';
+import { ledgerEntries, workspaces } from '../../adapters/db/schema.js';
+import { newId } from '../../shared/ids.js';
+import { DomainError } from '../errors.js';
+import type { PageRequest } from '../pagination.js';
+import { isFreeUsageActive } from './credits.rules.js';
+
+export type LedgerRow = typeof ledgerEntries.$inferSelect;
+
+export interface ChargeInput {
+  workspaceId: string;
+  /** Credits the job costs (positive). */
+  amount: number;
+  reason: string;
+  jobType: string;
+  jobId: string;
+  /** Personas and generations consume credits even under free usage (credit rule 6). */
+  ignoreFreeUsage?: boolean;
+  /** Extra fields of the 402 answer that depend on the caller (`is_reclip`, `scope`, `is_owner`, `top_up_url`). */
+  insufficientExtra?: Record<string, unknown>;
+}
+
+export interface ChargeResult {
+  entryId: string;
+  /** Credits actually taken: 0 under free usage. */
+  charged: number;
+  waived: boolean;
+  balanceAfter: number;
+}
+
+export interface LedgerEntryView {
+  id: string;
+  created_at: string;
+  kind: string;
+  reason: string;
+  amount: number;
+  balance_after: number;
+  waived: boolean;
+  job_type: string | null;
+  job_id: string | null;
+}
+
+export function ledgerEntryView(r: LedgerRow): LedgerEntryView {
+  return {
+    id: r.id,
+    created_at: r.createdAt.toISOString(),
+    kind: r.kind,
+    reason: r.reason,
+    amount: r.amount,
+    balance_after: r.balanceAfter,
+    waived: r.waived,
+    job_type: r.jobType,
+    job_id: r.jobId,
+  };
+}
+
+/**
+ * The one place balances change. Every change is one ledger row written in the same transaction as
+ * the balance, under a row lock on the workspace. Charges and refunds are idempotent per job.
+ */
+export class CreditsService {
+  constructor(private readonly db: Db) {}
+
+  private inTx<T>(tx: Executor | undefined, fn: (tx: Executor) => Promise<T>): Promise<T> {
+    return tx ? fn(tx) : this.db.transaction((t) => fn(t));
+  }
+
+  private async lockWorkspace(tx: Executor, workspaceId: string) {
+    const [ws] = await tx.select().from(workspaces).where(eq(workspaces.id, workspaceId)).for('update');
+    if (!ws) throw new DomainError('WORKSPACE_NOT_FOUND');
+    return ws;
+  }
+
+  private async findEntry(tx: Executor, workspaceId: string, kind: string, jobType: string, jobId: string) {
+    const [row] = await tx
+      .select()
+      .from(ledgerEntries)
+      .where(
+        and(
+          eq(ledgerEntries.workspaceId, workspaceId),
+          eq(ledgerEntries.kind, kind),
+          eq(ledgerEntries.jobType, jobType),
+          eq(ledgerEntries.jobId, jobId),
+        ),
+      );
+    return row;
+  }
+
+  /** Charges a job. Pass the caller's transaction to create the job and charge it atomically. */
+  charge(input: ChargeInput, tx?: Executor): Promise<ChargeResult> {
+    if (!Number.isInteger(input.amount) || input.amount < 0) throw new Error('charge amount must be a non-negative integer');
+    return this.inTx(tx, async (t) => {
+      const ws = await this.lockWorkspace(t, input.workspaceId);
+      const existing = await this.findEntry(t, input.workspaceId, 'charge', input.jobType, input.jobId);
+      if (existing) {
+        return {
+          entryId: existing.id,
+          charged: existing.waived ? 0 : -existing.amount,
+          waived: existing.waived,
+          balanceAfter: existing.balanceAfter,
+        };
+      }
+      const waived = !input.ignoreFreeUsage && isFreeUsageActive(ws);
+      if (!waived && ws.credits < input.amount) {
+        throw new DomainError('INSUFFICIENT_CREDITS', {
+          credits_needed: input.amount,
+          current_balance: ws.credits,
+          ...input.insufficientExtra,
+        });
+      }
+      const balanceAfter = waived ? ws.credits : ws.credits - input.amount;
+      if (!waived) await t.update(workspaces).set({ credits: balanceAfter }).where(eq(workspaces.id, ws.id));
+      const entryId = newId('led');
+      await t.insert(ledgerEntries).values({
+        id: entryId,
+        workspaceId: ws.id,
+        kind: 'charge',
+        reason: input.reason,
+        amount: -input.amount,
+        balanceAfter,
+        waived,
+        jobType: input.jobType,
+        jobId: input.jobId,
+      });
+      return { entryId, charged: waived ? 0 : input.amount, waived, balanceAfter };
+    });
+  }
+
+  /** Gives back what a job was charged; a no-op when it was never charged or already refunded. */
+  refund(input: { workspaceId: string; jobType: string; jobId: string; reason: string }, tx?: Executor) {
+    return this.inTx(tx, async (t) => {
+      const ws = await this.lockWorkspace(t, input.workspaceId);
+      const charge = await this.findEntry(t, input.workspaceId, 'charge', input.jobType, input.jobId);
+      if (!charge) return null;
+      const done = await this.findEntry(t, input.workspaceId, 'refund', input.jobType, input.jobId);
+      if (done) return done;
+      const amount = -charge.amount;
+      const balanceAfter = charge.waived ? ws.credits : ws.credits + amount;
+      if (!charge.waived) await t.update(workspaces).set({ credits: balanceAfter }).where(eq(workspaces.id, ws.id));
+      const [row] = await t
+        .insert(ledgerEntries)
+        .values({
+          id: newId('led'),
+          workspaceId: ws.id,
+          kind: 'refund',
+          reason: input.reason,
+          amount,
+          balanceAfter,
+          waived: charge.waived,
+          jobType: input.jobType,
+          jobId: input.jobId,
+        })
+        .returning();
+      return row;
+    });
+  }
+
+  /** An operator's grant (positive) or debit (negative). A debit never takes the balance below zero. */
+  adjust(input: { workspaceId: string; amount: number; reason: string; kind?: string }, tx?: Executor) {
+    return this.inTx(tx, async (t) => {
+      const ws = await this.lockWorkspace(t, input.workspaceId);
+      const balanceAfter = ws.credits + input.amount;
+      if (balanceAfter < 0) {
+        throw new DomainError('INSUFFICIENT_CREDITS', { credits_needed: -input.amount, current_balance: ws.credits });
+      }
+      await t.update(workspaces).set({ credits: balanceAfter }).where(eq(workspaces.id, ws.id));
+      const [row] = await t
+        .insert(ledgerEntries)
+        .values({
+          id: newId('led'),
+          workspaceId: ws.id,
+          kind: input.kind ?? (input.amount >= 0 ? 'grant' : 'debit'),
+          reason: input.reason,
+          amount: input.amount,
+          balanceAfter,
+          waived: false,
+        })
+        .returning();
+      return row;
+    });
+  }
+
+  /** The ledger, newest first. */
+  async history(workspaceId: string, page: PageRequest): Promise<{ rows: LedgerRow[]; total: number }> {
+    const where = eq(ledgerEntries.workspaceId, workspaceId);
+    const [rows, [{ n }]] = await Promise.all([
+      this.db.select().from(ledgerEntries).where(where).orderBy(desc(ledgerEntries.seq)).limit(page.limit).offset(page.offset),
+      this.db.select({ n: count() }).from(ledgerEntries).where(where),
+    ]);
+    return { rows, total: Number(n) };
+  }
+
+  /** Sum of the ledger's real (not waived) amounts; equals the balance when the books are right. */
+  async ledgerSum(workspaceId: string): Promise<number> {
+    const [{ total }] = await this.db
+      .select({ total: sql<string>`coalesce(sum(${ledgerEntries.amount}) filter (where not ${ledgerEntries.waived}), 0)` })
+      .from(ledgerEntries)
+      .where(eq(ledgerEntries.workspaceId, workspaceId));
+    return Number(total);
+  }
+}

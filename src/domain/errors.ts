@@ -1,0 +1,21 @@
+/**
+ * The one error type of the service. `code` is the spec's stable uppercase code; `extra` is present
+ * only when the caller can act on it. The HTTP layer maps `code` to a status (src/http/errors.ts).
+ */
+export class DomainError extends Error {
+  readonly code: string;
+  readonly extra?: Record<string, unknown>;
+  readonly headers?: Record<string, string>;
+
+  constructor(code: string, extra?: Record<string, unknown>, headers?: Record<string, string>) {
+    super(code);
+    this.name = 'DomainError';
+    this.code = code;
+    this.extra = extra;
+    this.headers = headers;
+  }
+}
+
+export function validationError(errors: Array<{ field: string; rule: string }>): DomainError {
+  return new DomainError('VALIDATION_ERROR', { errors });
+}

@@ -1,0 +1,118 @@
+import { eq } from 'drizzle-orm';
+import type { Db } from '../../adapters/db/database.js';
+import { plans } from '../../adapters/db/schema.js';
+import { DomainError } from '../errors.js';
+
+export type PlanRow = typeof plans.$inferSelect;
+
+export interface PlanFields {
+  is_free: boolean;
+  max_video_duration: number;
+  max_upload_size: number;
+  render_expiry_hours: number;
+  max_concurrent_renders: number;
+  daily_post_limit: number;
+  force_watermark: boolean;
+  rate_limit_per_minute: number;
+  analysis_rate_limit_per_minute: number;
+  discount_percent: number;
+}
+
+export interface PlanView extends PlanFields {
+  name: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export const DEFAULT_PLAN_NAME = 'default';
+
+/** The built-in plan every new installation starts with, and the defaults of new plans. */
+export const DEFAULT_PLAN: PlanFields = {
+  is_free: false,
+  max_video_duration: 10800,
+  max_upload_size: 10 * 1024 ** 3,
+  render_expiry_hours: 72,
+  max_concurrent_renders: 3,
+  daily_post_limit: 25,
+  force_watermark: false,
+  rate_limit_per_minute: 600,
+  analysis_rate_limit_per_minute: 10,
+  discount_percent: 0,
+};
+
+function toRow(f: Partial<PlanFields>) {
+  return {
+    isFree: f.is_free,
+    maxVideoDuration: f.max_video_duration,
+    maxUploadSize: f.max_upload_size,
+    renderExpiryHours: f.render_expiry_hours,
+    maxConcurrentRenders: f.max_concurrent_renders,
+    dailyPostLimit: f.daily_post_limit,
+    forceWatermark: f.force_watermark,
+    rateLimitPerMinute: f.rate_limit_per_minute,
+    analysisRateLimitPerMinute: f.analysis_rate_limit_per_minute,
+    discountPercent: f.discount_percent,
+  };
+}
+
+export function planView(p: PlanRow): PlanView {
+  return {
+    name: p.name,
+    is_free: p.isFree,
+    max_video_duration: p.maxVideoDuration,
+    max_upload_size: p.maxUploadSize,
+    render_expiry_hours: p.renderExpiryHours,
+    max_concurrent_renders: p.maxConcurrentRenders,
+    daily_post_limit: p.dailyPostLimit,
+    force_watermark: p.forceWatermark,
+    rate_limit_per_minute: p.rateLimitPerMinute,
+    analysis_rate_limit_per_minute: p.analysisRateLimitPerMinute,
+    discount_percent: p.discountPercent,
+    created_at: p.createdAt.toISOString(),
+    updated_at: p.updatedAt.toISOString(),
+  };
+}
+
+function dropUndefined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+export class PlansService {
+  constructor(private readonly db: Db) {}
+
+  /** Creates the built-in default plan when missing (first start). */
+  async ensureDefault(): Promise<void> {
+    await this.db
+      .insert(plans)
+      .values({ name: DEFAULT_PLAN_NAME, ...toRow(DEFAULT_PLAN) } as typeof plans.$inferInsert)
+      .onConflictDoNothing();
+  }
+
+  async list(): Promise<PlanRow[]> {
+    return this.db.select().from(plans).orderBy(plans.name);
+  }
+
+  async get(name: string): Promise<PlanRow> {
+    const [row] = await this.db.select().from(plans).where(eq(plans.name, name));
+    if (!row) throw new DomainError('PLAN_NOT_FOUND');
+    return row;
+  }
+
+  async create(name: string, fields: Partial<PlanFields>): Promise<PlanRow> {
+    const values = { name, ...toRow({ ...DEFAULT_PLAN, ...dropUndefined(fields) }) } as typeof plans.$inferInsert;
+    const [row] = await this.db.insert(plans).values(values).onConflictDoNothing().returning();
+    if (!row) throw new DomainError('PLAN_ALREADY_EXISTS');
+    return row;
+  }
+
+  async update(name: string, fields: Partial<PlanFields>): Promise<PlanRow> {
+    const changes = dropUndefined(toRow(fields));
+    const [row] = await this.db
+      .update(plans)
+      .set({ ...changes, updatedAt: new Date() })
+      .where(eq(plans.name, name))
+      .returning();
+    if (!row) throw new DomainError('PLAN_NOT_FOUND');
+    return row;
+  }
+}

@@ -1,0 +1,52 @@
+import { Type } from '@sinclair/typebox';
+import type { Container } from '../../main/container.js';
+import { planView } from '../../domain/plans/plans.service.js';
+import { PageQuery, listResponse, pageRequest } from '../../domain/pagination.js';
+import type { Api } from '../types.js';
+
+export const PlanFieldsSchema = Type.Object(
+  {
+    is_free: Type.Optional(Type.Boolean()),
+    max_video_duration: Type.Optional(Type.Integer({ minimum: 60, description: 'Seconds.' })),
+    max_upload_size: Type.Optional(Type.Integer({ minimum: 1, description: 'Bytes.' })),
+    render_expiry_hours: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
+    max_concurrent_renders: Type.Optional(Type.Integer({ minimum: 1 })),
+    daily_post_limit: Type.Optional(Type.Integer({ minimum: 0 })),
+    force_watermark: Type.Optional(Type.Boolean()),
+    rate_limit_per_minute: Type.Optional(Type.Integer({ minimum: 1 })),
+    analysis_rate_limit_per_minute: Type.Optional(Type.Integer({ minimum: 1 })),
+    discount_percent: Type.Optional(Type.Number({ minimum: 0, maximum: 100 })),
+  },
+  { additionalProperties: false },
+);
+
+const PlanName = Type.String({ pattern: '^[a-z0-9][a-z0-9_-]{0,62}$' });
+
+/** /admin/v1/plans */
+export function adminPlanRoutes(app: Api, c: Container) {
+  const schema = { hide: true };
+  app.post(
+    '/plans',
+    { schema: { ...schema, body: Type.Composite([Type.Object({ name: PlanName }), PlanFieldsSchema], { additionalProperties: false }) } },
+    async (req, reply) => {
+      const { name, ...fields } = req.body;
+      return reply.code(201).send(planView(await c.plans.create(name, fields)));
+    },
+  );
+
+  app.get('/plans', { schema: { ...schema, querystring: PageQuery } }, async (req) => {
+    const page = pageRequest(req.query);
+    const all = await c.plans.list();
+    return listResponse('plans', all.slice(page.offset, page.offset + page.limit).map(planView), all.length, page);
+  });
+
+  app.get('/plans/:name', { schema: { ...schema, params: Type.Object({ name: Type.String() }) } }, async (req) =>
+    planView(await c.plans.get(req.params.name)),
+  );
+
+  app.patch(
+    '/plans/:name',
+    { schema: { ...schema, params: Type.Object({ name: Type.String() }), body: PlanFieldsSchema } },
+    async (req) => planView(await c.plans.update(req.params.name, req.body)),
+  );
+}

@@ -1,0 +1,97 @@
+import { Type } from '@sinclair/typebox';
+import type { Container } from '../../main/container.js';
+import { DomainError } from '../../domain/errors.js';
+import { workspaceView } from '../../domain/workspaces/workspaces.service.js';
+import { ledgerEntryView } from '../../domain/credits/credits.service.js';
+import type { Api } from '../types.js';
+
+const Id = Type.Object({ id: Type.String() });
+
+/** /admin/v1/workspaces, their credits and free-usage windows. */
+export function adminWorkspaceRoutes(app: Api, c: Container) {
+  const hide = true;
+  app.post(
+    '/workspaces',
+    {
+      schema: {
+        hide,
+        body: Type.Object(
+          {
+            name: Type.String({ minLength: 1, maxLength: 200 }),
+            plan: Type.Optional(Type.String()),
+            credits: Type.Optional(Type.Integer({ minimum: 0 })),
+            is_personal: Type.Optional(Type.Boolean()),
+          },
+          { additionalProperties: false },
+        ),
+      },
+    },
+    async (req, reply) => {
+      const b = req.body;
+      const ws = await c.workspaces.create({ name: b.name, plan: b.plan ?? 'default', credits: b.credits, isPersonal: b.is_personal });
+      return reply.code(201).send(workspaceView(ws));
+    },
+  );
+
+  app.get('/workspaces/:id', { schema: { hide, params: Id } }, async (req) => workspaceView(await c.workspaces.get(req.params.id)));
+
+  app.patch(
+    '/workspaces/:id',
+    {
+      schema: {
+        hide,
+        params: Id,
+        body: Type.Object(
+          {
+            name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+            plan: Type.Optional(Type.String()),
+            member_count: Type.Optional(Type.Integer({ minimum: 1 })),
+          },
+          { additionalProperties: false },
+        ),
+      },
+    },
+    async (req) =>
+      workspaceView(await c.workspaces.update(req.params.id, { name: req.body.name, plan: req.body.plan, memberCount: req.body.member_count })),
+  );
+
+  app.post(
+    '/workspaces/:id/credits',
+    {
+      schema: {
+        hide,
+        params: Id,
+        body: Type.Object(
+          { amount: Type.Integer({ not: { const: 0 } }), reason: Type.String({ minLength: 1, maxLength: 500 }) },
+          { additionalProperties: false },
+        ),
+      },
+    },
+    async (req, reply) => {
+      const row = await c.credits.adjust({ workspaceId: req.params.id, amount: req.body.amount, reason: req.body.reason });
+      return reply.code(201).send(ledgerEntryView(row));
+    },
+  );
+
+  app.put(
+    '/workspaces/:id/free-usage',
+    {
+      schema: {
+        hide,
+        params: Id,
+        body: Type.Object({ until: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]) }, { additionalProperties: false }),
+      },
+    },
+    async (req) => {
+      const until = req.body.until === null ? null : new Date(req.body.until);
+      if (until && until.getTime() <= Date.now()) {
+        throw new DomainError('VALIDATION_ERROR', { errors: [{ field: 'until', rule: 'future' }] });
+      }
+      return workspaceView(await c.workspaces.setFreeUsage(req.params.id, until));
+    },
+  );
+
+  app.delete('/workspaces/:id/free-usage', { schema: { hide, params: Id } }, async (req) =>
+    workspaceView(await c.workspaces.endFreeUsage(req.params.id)),
+  );
+}

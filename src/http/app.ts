@@ -1,0 +1,96 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Container } from '../main/container.js';
+import { registerErrorHandling } from './errors.js';
+import { ErrorBody } from './schemas/common.js';
+import { registerApiAuth, callerOf } from './plugins/auth.js';
+import { registerIdempotency } from './plugins/idempotency.js';
+import { registerAdminAuth } from './plugins/admin-auth.js';
+import { healthRoutes } from './routes/health.routes.js';
+import { workspaceRoutes } from './routes/workspace.routes.js';
+import { balanceRoutes } from './routes/balance.routes.js';
+import { adminPlanRoutes } from './admin/plans.admin.routes.js';
+import { adminWorkspaceRoutes } from './admin/workspaces.admin.routes.js';
+import { adminKeyRoutes } from './admin/keys.admin.routes.js';
+import type { Api } from './types.js';
+
+export const API_PREFIX = '/api/v1';
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export interface AppOptions {
+  /** `false` silences request logs (tests); otherwise the container's logger is used. */
+  logger?: boolean;
+}
+
+export async function buildApp(c: Container, opts: AppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: opts.logger === false ? undefined : c.logger,
+    logger: opts.logger === false ? false : undefined,
+    bodyLimit: c.config.bodyLimitBytes,
+    trustProxy: process.env.CUTROOM_TRUST_PROXY === 'true',
+    genReqId: (req) => {
+      const incoming = req.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    },
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: true } },
+  }).withTypeProvider<TypeBoxTypeProvider>() as unknown as Api;
+
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('X-Request-Id', req.id);
+  });
+  registerErrorHandling(app, { bodyLimitBytes: c.config.bodyLimitBytes });
+  app.addSchema(ErrorBody);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Cutroom API',
+        version: '1.0.0',
+        description:
+          'Clipping, transcription, persona and generation API. Decisions on what the specification leaves open are listed in docs/api-decisions.md.',
+      },
+      servers: [{ url: c.config.publicBaseUrl }],
+      components: {
+        securitySchemes: {
+          ApiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key' },
+          Bearer: { type: 'http', scheme: 'bearer' },
+        },
+      },
+      security: [{ ApiKey: [] }, { Bearer: [] }],
+    },
+    refResolver: { buildLocalReference: (json, _base, _fragment, i) => (json.$id as string) || `def-${i}` },
+  });
+  await app.register(swaggerUi, { routePrefix: `${API_PREFIX}/docs` });
+  app.get(`${API_PREFIX}/openapi.json`, { schema: { hide: true } }, async () => app.swagger());
+
+  await app.register(async (scope) => healthRoutes(scope as Api, c));
+
+  await app.register(
+    async (scope) => {
+      const api = scope as Api;
+      registerApiAuth(api, c);
+      registerIdempotency(api, c.idempotency, (req) => `api:${callerOf(req).keyId}:${callerOf(req).workspace.id}`);
+      workspaceRoutes(api, c);
+      balanceRoutes(api, c);
+    },
+    { prefix: API_PREFIX },
+  );
+
+  await app.register(
+    async (scope) => {
+      const admin = scope as Api;
+      registerAdminAuth(admin, c.adminToken);
+      registerIdempotency(admin, c.idempotency, () => 'admin');
+      adminPlanRoutes(admin, c);
+      adminWorkspaceRoutes(admin, c);
+      adminKeyRoutes(admin, c);
+    },
+    { prefix: '/admin/v1' },
+  );
+
+  return app;
+}

@@ -1,0 +1,10 @@
+import type { Container } from '../../main/container.js';
+import type { HandlerMap } from '../registry.js';
+import { maintenanceHandler } from './maintenance.handler.js';
+
+/** Every job's handler, built from the container. */
+export function buildHandlers(c: Container): HandlerMap {
+  return {
+    'maintenance.purge': maintenanceHandler(c),
+  };
+}

@@ -1,0 +1,17 @@
+import { JOB_NAMES, JOB_SCHEDULES, type JobName } from './job-names.js';
+import type { JobHandler, JobQueue } from '../ports/queue.js';
+
+export type HandlerMap = { [N in JobName]: JobHandler<N> };
+
+/** Registers a handler for every job name; boot fails when one is missing. */
+export async function registerHandlers(queue: JobQueue, handlers: Partial<HandlerMap>, concurrency = 2): Promise<void> {
+  const missing = JOB_NAMES.filter((n) => typeof handlers[n] !== 'function');
+  if (missing.length > 0) throw new Error(`No job handler registered for: ${missing.join(', ')}`);
+  for (const name of JOB_NAMES) {
+    await queue.work(name, handlers[name] as JobHandler<typeof name>, { concurrency });
+  }
+}
+
+export async function registerSchedules(queue: JobQueue): Promise<void> {
+  for (const { name, cron } of JOB_SCHEDULES) await queue.schedule(name, cron);
+}

@@ -1,0 +1,73 @@
+import type { Logger } from 'pino';
+import type { Config, Role } from '../config/env.js';
+import { openDatabase, type Database } from '../adapters/db/database.js';
+import { PgBossQueue } from '../adapters/queue/pgboss.queue.js';
+import { MemoryRateLimiter } from '../adapters/rate-limit/memory.rate-limiter.js';
+import { DatabaseRateLimiter } from '../adapters/rate-limit/database.rate-limiter.js';
+import { PlansService } from '../domain/plans/plans.service.js';
+import { CreditsService } from '../domain/credits/credits.service.js';
+import { WorkspacesService } from '../domain/workspaces/workspaces.service.js';
+import { ApiKeysService } from '../domain/auth/api-keys.service.js';
+import { AdminTokenService } from '../domain/auth/admin-token.service.js';
+import { IdempotencyService } from '../domain/idempotency/idempotency.service.js';
+import type { JobQueue } from '../ports/queue.js';
+import type { RateLimiter } from '../ports/rate-limiter.js';
+
+export interface Container {
+  config: Config;
+  logger: Logger;
+  database: Database;
+  queue: JobQueue;
+  rateLimiter: RateLimiter;
+  plans: PlansService;
+  credits: CreditsService;
+  workspaces: WorkspacesService;
+  apiKeys: ApiKeysService;
+  adminToken: AdminTokenService;
+  idempotency: IdempotencyService;
+  close(): Promise<void>;
+}
+
+export interface ContainerOptions {
+  config: Config;
+  logger: Logger;
+  role: Role;
+  /** Tests pass an open database (in-memory PGlite or a scratch PostgreSQL database). */
+  database?: Database;
+  /** PGlite directory; defaults to `<dataDir>/pgdata`. */
+  pgliteDir?: string;
+  queuePollingSeconds?: number;
+}
+
+/** Wires env → adapters → services. The caller starts http and workers. */
+export async function createContainer(opts: ContainerOptions): Promise<Container> {
+  const { config, logger } = opts;
+  const database =
+    opts.database ??
+    (await openDatabase({ url: config.databaseUrl, dataDir: config.databaseUrl ? undefined : (opts.pgliteDir ?? `${config.dataDir}/pgdata`) }));
+  const db = database.db;
+  const queue = new PgBossQueue({
+    database,
+    logger,
+    supervise: opts.role !== 'api',
+    pollingIntervalSeconds: opts.queuePollingSeconds,
+  });
+  const credits = new CreditsService(db);
+  const container: Container = {
+    config,
+    logger,
+    database,
+    queue,
+    rateLimiter: config.rateLimitStore === 'database' ? new DatabaseRateLimiter(db) : new MemoryRateLimiter(),
+    plans: new PlansService(db),
+    credits,
+    workspaces: new WorkspacesService(db, credits),
+    apiKeys: new ApiKeysService(db),
+    adminToken: new AdminTokenService(db),
+    idempotency: new IdempotencyService(db),
+    async close() {
+      await database.close();
+    },
+  };
+  return container;
+}

@@ -1,0 +1,28 @@
+import type { JobName, JobPayloads } from '../jobs/job-names.js';
+
+export interface SendOptions {
+  /** Run no earlier than this moment. */
+  startAfter?: Date;
+  /** At most one queued job with this key at a time. */
+  singletonKey?: string;
+  retryLimit?: number;
+  retryDelaySeconds?: number;
+}
+
+export interface JobContext {
+  id: string;
+  name: JobName;
+  retryCount: number;
+}
+
+export type JobHandler<N extends JobName> = (payload: JobPayloads[N], ctx: JobContext) => Promise<void>;
+
+export interface JobQueue {
+  start(): Promise<void>;
+  /** Stops fetching; with `graceful`, running jobs get `timeoutMs` to finish, then go back to the queue. */
+  stop(opts: { graceful: boolean; timeoutMs: number }): Promise<void>;
+  send<N extends JobName>(name: N, payload: JobPayloads[N], opts?: SendOptions): Promise<string | null>;
+  work<N extends JobName>(name: N, handler: JobHandler<N>, opts?: { concurrency?: number }): Promise<void>;
+  schedule(name: JobName, cron: string): Promise<void>;
+  ping(): Promise<void>;
+}

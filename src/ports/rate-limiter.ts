@@ -1,0 +1,17 @@
+export interface RateWindow {
+  /** Requests counted in the current window, this one included. */
+  count: number;
+  /** Unix seconds at which the window resets. */
+  resetAt: number;
+}
+
+/** Fixed 60-second windows, counted per bucket (a key, a key + route group, an address). */
+export interface RateLimiter {
+  hit(bucket: string, now?: number): Promise<RateWindow>;
+}
+
+export const WINDOW_MS = 60_000;
+
+export function windowStart(now: number): number {
+  return Math.floor(now / WINDOW_MS) * WINDOW_MS;
+}

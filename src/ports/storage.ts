@@ -1,0 +1,47 @@
+import type { Readable } from 'node:stream';
+
+/** Object storage: the local data folder (embedded) or an S3-compatible bucket (distributed). */
+
+export interface ObjectInfo {
+  size: number;
+  contentType?: string;
+}
+
+export interface PresignPutOptions {
+  contentType: string;
+  /** Declared size in bytes; the upload is refused when the body differs. */
+  contentLength: number;
+  expiresInSeconds: number;
+}
+
+export interface PresignGetOptions {
+  expiresInSeconds: number;
+  /** Sets Content-Disposition: attachment; filename=... on the answer. */
+  downloadFilename?: string;
+  contentType?: string;
+}
+
+export interface MultipartUpload {
+  uploadId: string;
+  partSize: number;
+  parts: Array<{ part_number: number; url: string; size: number }>;
+}
+
+export interface Storage {
+  readonly kind: 'local' | 's3';
+  /** A signed URL that accepts one PUT of the raw bytes (no API key). */
+  presignPut(key: string, opts: PresignPutOptions): Promise<string>;
+  /** A signed URL that answers GET (and Range requests) for the object. */
+  presignGet(key: string, opts: PresignGetOptions): Promise<string>;
+  /** Splits a large upload into parts, each with its own signed PUT URL. */
+  createMultipart(key: string, opts: { contentType: string; size: number; partSize: number; expiresInSeconds: number }): Promise<MultipartUpload>;
+  /** Assembles the uploaded parts into the object `key`; throws FILE_NOT_FOUND when a part is missing. */
+  completeMultipart(key: string, uploadId: string): Promise<void>;
+  head(key: string): Promise<ObjectInfo | null>;
+  /** Stores a local file under `key` (the file is copied/uploaded; the caller keeps it). */
+  putFile(key: string, localPath: string, contentType: string): Promise<void>;
+  read(key: string, range?: { start: number; end: number }): Promise<Readable>;
+  /** A path on this machine holding the object's bytes, valid during `fn` (downloaded first for S3). */
+  withLocalFile<T>(key: string, fn: (path: string) => Promise<T>): Promise<T>;
+  delete(key: string): Promise<void>;
+}

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs what Cutroom needs on a fresh Debian machine (idempotent): Debian packages, npm packages, the build.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# Debian packages the service and its tests use. Keep one per line with the reason.
+APT_PACKAGES=(
+)
+
+if [ ${#APT_PACKAGES[@]} -gt 0 ]; then
+  missing=()
+  for p in "${APT_PACKAGES[@]}"; do
+    dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+  done
+  if [ ${#missing[@]} -gt 0 ]; then
+    echo "setup: installing Debian packages: ${missing[*]}"
+    SUDO=""
+    [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  fi
+fi
+
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "setup: installing npm packages"
+  npm ci --no-audit --no-fund
+fi
+
+npm run --silent build

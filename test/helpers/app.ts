@@ -23,7 +23,9 @@ export function tempDir(prefix = 'cutroom-test-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
-export async function createTestApp(opts: { db?: DbKind; env?: Record<string, string>; startQueue?: boolean } = {}): Promise<TestApp> {
+export async function createTestApp(
+  opts: { db?: DbKind; env?: Record<string, string>; startQueue?: boolean; extend?: (app: FastifyInstance) => void } = {},
+): Promise<TestApp> {
   const dataDir = tempDir();
   const adminToken = 'test-admin-token';
   const config: Config = loadConfig({
@@ -37,6 +39,7 @@ export async function createTestApp(opts: { db?: DbKind; env?: Record<string, st
   await bootstrap(c);
   if (opts.startQueue) await c.queue.start();
   const app = await buildApp(c, { logger: false });
+  opts.extend?.(app);
   await app.ready();
   return {
     app,

@@ -58,12 +58,12 @@ export class PgBossQueue implements JobQueue {
   }
 
   async send<N extends JobName>(name: N, payload: JobPayloads[N], opts: SendOptions = {}): Promise<string | null> {
-    const id = await this.boss.send(name, payload as object, {
-      startAfter: opts.startAfter,
-      singletonKey: opts.singletonKey,
-      retryLimit: opts.retryLimit,
-      retryDelay: opts.retryDelaySeconds,
-    });
+    const options: PgBoss.SendOptions = {};
+    if (opts.startAfter) options.startAfter = opts.startAfter;
+    if (opts.singletonKey) options.singletonKey = opts.singletonKey;
+    if (opts.retryLimit !== undefined) options.retryLimit = opts.retryLimit;
+    if (opts.retryDelaySeconds !== undefined) options.retryDelay = opts.retryDelaySeconds;
+    const id = await this.boss.send(name, payload as object, options);
     // pg-boss polls; a job sent in this process wakes its local workers at once.
     for (const wid of this.workerIds.get(name) ?? []) this.boss.notifyWorker(wid);
     return id;

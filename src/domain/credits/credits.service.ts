@@ -164,6 +164,8 @@ export class CreditsService {
       if (balanceAfter < 0) {
         throw new DomainError('INSUFFICIENT_CREDITS', { credits_needed: -input.amount, current_balance: ws.credits });
       }
+      // Balances are PostgreSQL integers: refuse a grant past their range instead of failing in the database.
+      if (balanceAfter > 2147483647) throw new DomainError('VALIDATION_ERROR', { errors: [{ field: 'amount', rule: 'maximum' }] });
       await t.update(workspaces).set({ credits: balanceAfter }).where(eq(workspaces.id, ws.id));
       const [row] = await t
         .insert(ledgerEntries)

@@ -79,6 +79,8 @@ export class WorkspacesService {
       const [plan] = await this.db.select().from(plans).where(eq(plans.name, input.plan));
       if (!plan) throw new DomainError('PLAN_NOT_FOUND');
     }
+    // Nothing to set: an UPDATE without columns is an error in Drizzle (was a 500).
+    if (input.name === undefined && input.plan === undefined && input.memberCount === undefined) return this.get(id);
     const [row] = await this.db
       .update(workspaces)
       .set({ name: input.name, planName: input.plan, memberCount: input.memberCount })

@@ -4,17 +4,20 @@ import { planView } from '../../domain/plans/plans.service.js';
 import { PageQuery, listResponse, pageRequest } from '../../domain/pagination.js';
 import type { Api } from '../types.js';
 
+/** Largest value of the PostgreSQL `integer` columns; larger numbers were a 500 from the database. */
+export const INT4_MAX = 2147483647;
+
 export const PlanFieldsSchema = Type.Object(
   {
     is_free: Type.Optional(Type.Boolean()),
-    max_video_duration: Type.Optional(Type.Integer({ minimum: 60, description: 'Seconds.' })),
-    max_upload_size: Type.Optional(Type.Integer({ minimum: 1, description: 'Bytes.' })),
+    max_video_duration: Type.Optional(Type.Integer({ minimum: 60, maximum: INT4_MAX, description: 'Seconds.' })),
+    max_upload_size: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Bytes.' })),
     render_expiry_hours: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
-    max_concurrent_renders: Type.Optional(Type.Integer({ minimum: 1 })),
-    daily_post_limit: Type.Optional(Type.Integer({ minimum: 0 })),
+    max_concurrent_renders: Type.Optional(Type.Integer({ minimum: 1, maximum: INT4_MAX })),
+    daily_post_limit: Type.Optional(Type.Integer({ minimum: 0, maximum: INT4_MAX })),
     force_watermark: Type.Optional(Type.Boolean()),
-    rate_limit_per_minute: Type.Optional(Type.Integer({ minimum: 1 })),
-    analysis_rate_limit_per_minute: Type.Optional(Type.Integer({ minimum: 1 })),
+    rate_limit_per_minute: Type.Optional(Type.Integer({ minimum: 1, maximum: INT4_MAX })),
+    analysis_rate_limit_per_minute: Type.Optional(Type.Integer({ minimum: 1, maximum: INT4_MAX })),
     discount_percent: Type.Optional(Type.Number({ minimum: 0, maximum: 100 })),
   },
   { additionalProperties: false },

@@ -4,6 +4,7 @@ import { DomainError } from '../../domain/errors.js';
 import { workspaceView } from '../../domain/workspaces/workspaces.service.js';
 import { ledgerEntryView } from '../../domain/credits/credits.service.js';
 import type { Api } from '../types.js';
+import { INT4_MAX } from './plans.admin.routes.js';
 
 const Id = Type.Object({ id: Type.String() });
 
@@ -19,7 +20,7 @@ export function adminWorkspaceRoutes(app: Api, c: Container) {
           {
             name: Type.String({ minLength: 1, maxLength: 200 }),
             plan: Type.Optional(Type.String()),
-            credits: Type.Optional(Type.Integer({ minimum: 0 })),
+            credits: Type.Optional(Type.Integer({ minimum: 0, maximum: INT4_MAX })),
             is_personal: Type.Optional(Type.Boolean()),
           },
           { additionalProperties: false },
@@ -45,7 +46,7 @@ export function adminWorkspaceRoutes(app: Api, c: Container) {
           {
             name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
             plan: Type.Optional(Type.String()),
-            member_count: Type.Optional(Type.Integer({ minimum: 1 })),
+            member_count: Type.Optional(Type.Integer({ minimum: 1, maximum: INT4_MAX })),
           },
           { additionalProperties: false },
         ),
@@ -62,7 +63,7 @@ export function adminWorkspaceRoutes(app: Api, c: Container) {
         hide,
         params: Id,
         body: Type.Object(
-          { amount: Type.Integer({ not: { const: 0 } }), reason: Type.String({ minLength: 1, maxLength: 500 }) },
+          { amount: Type.Integer({ minimum: -INT4_MAX, maximum: INT4_MAX, not: { const: 0 } }), reason: Type.String({ minLength: 1, maxLength: 500 }) },
           { additionalProperties: false },
         ),
       },

@@ -1,0 +1,157 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../helpers/app.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({
+    env: { CUTROOM_BODY_LIMIT_BYTES: '2048' },
+    extend(app) {
+      app.get('/api/v1/__boom', async () => {
+        throw new Error('secret internals: password=hunter2');
+      });
+    },
+  });
+});
+afterAll(async () => {
+  await t.close();
+});
+
+describe('error bodies', () => {
+  it('unknown routes and wrong methods answer { code } only', async () => {
+    for (const [method, url] of [
+      ['GET', '/nope'],
+      ['GET', '/api/v1/nope'],
+      ['DELETE', '/api/v1/workspace'],
+      ['POST', '/healthz'],
+    ] as const) {
+      const res = await t.app.inject({ method, url });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.json()).toEqual({ code: 'ROUTE_NOT_FOUND' });
+    }
+  });
+
+  it('malformed JSON is a VALIDATION_ERROR naming the body', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/admin/v1/workspaces',
+      headers: { authorization: `Bearer ${t.adminToken}`, 'content-type': 'application/json' },
+      payload: '{"name": ',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ code: 'VALIDATION_ERROR', extra: { errors: [{ field: 'body', rule: 'json' }] } });
+  });
+
+  it('schema failures name every failed field', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/admin/v1/workspaces',
+      headers: { authorization: `Bearer ${t.adminToken}` },
+      payload: { credits: -1, is_personal: 'maybe' },
+    });
+    expect(res.statusCode).toBe(400);
+    const fields = res.json().extra.errors.map((e: any) => e.field).sort();
+    expect(fields).toEqual(['credits', 'is_personal', 'name']);
+    expect(Object.keys(res.json())).toEqual(['code', 'extra']);
+  });
+
+  it('a too-large body is 413 FILE_TOO_LARGE with the ceiling', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/admin/v1/workspaces',
+      headers: { authorization: `Bearer ${t.adminToken}`, 'content-type': 'application/json' },
+      payload: JSON.stringify({ name: 'x'.repeat(5000) }),
+    });
+    expect(res.statusCode).toBe(413);
+    expect(res.json()).toEqual({ code: 'FILE_TOO_LARGE', extra: { max_size: 2048 } });
+  });
+
+  it('an unsupported content type is a VALIDATION_ERROR', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/admin/v1/workspaces',
+      headers: { authorization: `Bearer ${t.adminToken}`, 'content-type': 'text/csv' },
+      payload: 'a,b',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().code).toBe('VALIDATION_ERROR');
+  });
+
+  it('a server fault is 500 INTERNAL_ERROR and leaks nothing', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1/__boom' });
+    expect(res.statusCode).toBe(500);
+    expect(res.body).toBe('{"code":"INTERNAL_ERROR"}');
+  });
+
+  it('every answer carries a request id, echoing a sane incoming one', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'abc-123' } });
+    expect(res.headers['x-request-id']).toBe('abc-123');
+    const fresh = await t.app.inject({ method: 'GET', url: '/nope', headers: { 'x-request-id': 'bad id with spaces' } });
+    expect(fresh.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+describe('rate limits', () => {
+  it('counts 600/min per key by default with headers on every answer', async () => {
+    const ws = await t.workspace();
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1/workspace', headers: { 'x-api-key': ws.key } });
+    expect(res.headers['x-ratelimit-limit']).toBe('600');
+    expect(res.headers['x-ratelimit-remaining']).toBe('599');
+    const reset = Number(res.headers['x-ratelimit-reset']);
+    const now = Date.now() / 1000;
+    expect(reset).toBeGreaterThan(now);
+    expect(reset).toBeLessThanOrEqual(now + 60);
+    expect(reset % 60).toBe(0);
+    const unauth = await t.app.inject({ method: 'GET', url: '/api/v1/workspace' });
+    expect(unauth.statusCode).toBe(401);
+    expect(unauth.headers['x-ratelimit-limit']).toBe('600');
+  });
+
+  it('refuses past the plan limit with 429 and Retry-After, per key', async () => {
+    await t.c.plans.create('tiny', { rate_limit_per_minute: 3 });
+    const ws = await t.workspace({ plan: 'tiny' });
+    const other = await t.c.apiKeys.create({ workspaceIds: [ws.id] });
+    const codes: number[] = [];
+    let last;
+    for (let i = 0; i < 4; i++) {
+      last = await t.app.inject({ method: 'GET', url: '/api/v1/balance', headers: { 'x-api-key': ws.key } });
+      codes.push(last.statusCode);
+    }
+    // Unless the 60-second window turned over mid-loop, the fourth is refused.
+    if (codes[3] === 429) {
+      expect(codes).toEqual([200, 200, 200, 429]);
+      expect(last!.json()).toMatchObject({ code: 'RATE_LIMIT_EXCEEDED' });
+      const retry = Number(last!.headers['retry-after']);
+      expect(retry).toBeGreaterThanOrEqual(1);
+      expect(retry).toBeLessThanOrEqual(60);
+      expect(last!.headers['x-ratelimit-remaining']).toBe('0');
+    } else {
+      expect(codes.filter((c) => c === 429)).toHaveLength(0);
+    }
+    const fresh = await t.app.inject({ method: 'GET', url: '/api/v1/balance', headers: { 'x-api-key': other.key } });
+    expect(fresh.statusCode).toBe(200);
+  });
+});
+
+describe('health and documentation', () => {
+  it('answers /healthz without a key, and /readyz 503 while the queue is not running', async () => {
+    expect((await t.app.inject({ method: 'GET', url: '/healthz' })).json()).toEqual({ status: 'ok' });
+    const ready = await t.app.inject({ method: 'GET', url: '/readyz' });
+    expect(ready.statusCode).toBe(503);
+    expect(ready.json()).toEqual({ code: 'SERVICE_UNAVAILABLE' });
+  });
+
+  it('serves an OpenAPI 3.1 document of the built endpoints only, and a docs page', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json();
+    expect(doc.openapi).toBe('3.1.0');
+    const paths = Object.keys(doc.paths);
+    expect(paths).toEqual(expect.arrayContaining(['/api/v1/workspace', '/api/v1/balance', '/api/v1/balance/history']));
+    for (const p of paths) expect(p.startsWith('/api/v1/')).toBe(true);
+    expect(paths.some((p) => p.includes('docs') || p.includes('openapi'))).toBe(false);
+    expect(doc.paths['/api/v1/balance/history'].get.responses['200']).toBeDefined();
+    expect(doc.components.schemas.ErrorBody).toBeDefined();
+    const ui = await t.app.inject({ method: 'GET', url: '/api/v1/docs/' });
+    expect([200, 302]).toContain(ui.statusCode);
+  });
+});

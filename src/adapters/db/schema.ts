@@ -119,3 +119,40 @@ export const settings = pgTable('settings', {
   key: text('key').primaryKey(),
   value: text('value').notNull(),
 });
+
+export const videos = pgTable(
+  'videos',
+  {
+    id: text('id').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    /** `upload` or `link`. */
+    source: text('source').notNull(),
+    /** `awaiting_upload` until an upload is completed, then `ready`. Links are `ready` once analysed. */
+    status: text('status').notNull(),
+    /** The caller's link (links only); one video per link and workspace. */
+    sourceUrl: text('source_url'),
+    /** What the downloader fetches for a link (a direct media URL or the platform page for yt-dlp). */
+    mediaUrl: text('media_url'),
+    platform: text('platform').notNull(),
+    title: text('title').notNull(),
+    author: text('author').notNull(),
+    duration: doublePrecision('duration').notNull().default(0),
+    width: integer('width').notNull().default(0),
+    height: integer('height').notNull().default(0),
+    hasAudio: boolean('has_audio').notNull().default(false),
+    storageKey: text('storage_key'),
+    fileName: text('file_name'),
+    fileSize: bigint('file_size', { mode: 'number' }),
+    contentType: text('content_type'),
+    /** Multipart upload id while the parts are being sent. */
+    uploadId: text('upload_id'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('videos_ws_created_idx').on(t.workspaceId, t.createdAt),
+    uniqueIndex('videos_ws_source_url_uq').on(t.workspaceId, t.sourceUrl),
+  ],
+);

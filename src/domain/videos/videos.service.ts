@@ -1,0 +1,158 @@
+import { and, eq } from 'drizzle-orm';
+import type { Db } from '../../adapters/db/database.js';
+import { videos } from '../../adapters/db/schema.js';
+import { newId } from '../../shared/ids.js';
+import { DomainError, validationError } from '../errors.js';
+import { creditsForSeconds, isFreeUsageActive } from '../credits/credits.rules.js';
+import type { WorkspaceWithPlan } from '../workspaces/workspaces.service.js';
+import type { Storage } from '../../ports/storage.js';
+import type { MediaInfo, MediaProbe } from '../../ports/media.js';
+import { MIN_VIDEO_SECONDS, UPLOAD_URL_SECONDS, checkVideoDeclaration, extensionOf, titleFromFileName } from './upload.rules.js';
+
+export type VideoRow = typeof videos.$inferSelect;
+
+export interface UploadLimits {
+  /** Uploads above this many bytes are multipart. */
+  multipartThreshold: number;
+  partSize(size: number): number;
+}
+
+/** The spec's video analysis object (also the answer of POST /videos/upload/complete). */
+export function analysisView(v: VideoRow, ctx: WorkspaceWithPlan) {
+  return {
+    id: v.id,
+    title: v.title,
+    author: v.author,
+    platform: v.platform,
+    duration: v.duration,
+    credits_cost: creditsForSeconds(v.duration, ctx.plan.discountPercent),
+    current_balance: ctx.workspace.credits,
+    credits_unlimited: isFreeUsageActive(ctx.workspace),
+    force_watermark: ctx.plan.forceWatermark,
+    discount_percent: ctx.plan.discountPercent,
+  };
+}
+
+/** The duration limits every submission and upload obeys; throws the code the caller maps. */
+export function checkDuration(duration: number, plan: { maxVideoDuration: number }, codes: { short: string; long: string }) {
+  const extra = { duration, max_duration: plan.maxVideoDuration };
+  if (duration < MIN_VIDEO_SECONDS) throw new DomainError(codes.short, extra);
+  if (duration > plan.maxVideoDuration) throw new DomainError(codes.long, extra);
+}
+
+export class VideosService {
+  constructor(
+    private readonly db: Db,
+    private readonly storage: Storage,
+    private readonly media: MediaProbe,
+    private readonly limits: UploadLimits,
+  ) {}
+
+  async get(workspaceId: string, id: string): Promise<VideoRow> {
+    const [row] = await this.db
+      .select()
+      .from(videos)
+      .where(and(eq(videos.id, id), eq(videos.workspaceId, workspaceId)));
+    if (!row) throw new DomainError('VIDEO_NOT_FOUND');
+    return row;
+  }
+
+  /** POST /videos/upload: a video waiting for its bytes, and where to send them. */
+  async createUpload(ctx: WorkspaceWithPlan, input: { file_name: string; file_size: number; content_type: string }) {
+    const failed = checkVideoDeclaration(input.file_name, input.content_type);
+    if (failed.length) throw validationError(failed);
+    if (input.file_size > ctx.plan.maxUploadSize) throw new DomainError('FILE_TOO_LARGE', { max_size: ctx.plan.maxUploadSize });
+
+    const id = newId('vid');
+    const key = `videos/${ctx.workspace.id}/${id}/source${extensionOf(input.file_name)}`;
+    const contentType = input.content_type.split(';')[0].trim().toLowerCase();
+    const multipart = input.file_size > this.limits.multipartThreshold;
+    const upload = multipart
+      ? await this.storage.createMultipart(key, {
+          contentType,
+          size: input.file_size,
+          partSize: this.limits.partSize(input.file_size),
+          expiresInSeconds: UPLOAD_URL_SECONDS,
+        })
+      : undefined;
+    const url = multipart
+      ? undefined
+      : await this.storage.presignPut(key, { contentType, contentLength: input.file_size, expiresInSeconds: UPLOAD_URL_SECONDS });
+    await this.db.insert(videos).values({
+      id,
+      workspaceId: ctx.workspace.id,
+      source: 'upload',
+      status: 'awaiting_upload',
+      platform: 'upload',
+      title: titleFromFileName(input.file_name),
+      author: ctx.workspace.name,
+      storageKey: key,
+      fileName: input.file_name,
+      fileSize: input.file_size,
+      contentType,
+      uploadId: upload?.uploadId ?? null,
+    });
+    if (upload) {
+      return {
+        video_id: id,
+        mode: 'multipart' as const,
+        part_size: upload.partSize,
+        parts: upload.parts,
+        expires_in: UPLOAD_URL_SECONDS,
+      };
+    }
+    return { video_id: id, upload_url: url!, expires_in: UPLOAD_URL_SECONDS };
+  }
+
+  /**
+   * POST /videos/upload/complete: assembles multipart uploads, probes the file (the service's own
+   * measurement wins over the caller's), enforces the duration limits and marks the video ready.
+   * A refused file is deleted so nothing is left behind; the upload URL stays valid for a new try.
+   */
+  async completeUpload(ctx: WorkspaceWithPlan, input: { video_id: string; file_name?: string }) {
+    const video = await this.get(ctx.workspace.id, input.video_id);
+    if (video.source !== 'upload' || !video.storageKey) throw new DomainError('VIDEO_NOT_FOUND');
+    if (video.status === 'ready') return analysisView(video, ctx);
+
+    if (video.uploadId) {
+      await this.storage.completeMultipart(video.storageKey, video.uploadId);
+      await this.db.update(videos).set({ uploadId: null, updatedAt: new Date() }).where(eq(videos.id, video.id));
+    }
+    const head = await this.storage.head(video.storageKey);
+    if (!head) throw new DomainError('FILE_NOT_FOUND');
+
+    let info: MediaInfo;
+    try {
+      info = await this.storage.withLocalFile(video.storageKey, (p) => this.media.probe(p));
+    } catch {
+      await this.storage.delete(video.storageKey);
+      throw validationError([{ field: 'file', rule: 'undecodable' }]);
+    }
+    if (!info.hasVideo) {
+      await this.storage.delete(video.storageKey);
+      throw validationError([{ field: 'file', rule: 'no_video_stream' }]);
+    }
+    try {
+      checkDuration(info.duration, ctx.plan, { short: 'VIDEO_TOO_SHORT', long: 'VIDEO_TOO_LONG' });
+    } catch (err) {
+      await this.storage.delete(video.storageKey);
+      throw err;
+    }
+    const [row] = await this.db
+      .update(videos)
+      .set({
+        status: 'ready',
+        uploadId: null,
+        title: input.file_name ? titleFromFileName(input.file_name) : video.title,
+        duration: info.duration,
+        width: info.width,
+        height: info.height,
+        hasAudio: info.hasAudio,
+        fileSize: head.size,
+        updatedAt: new Date(),
+      })
+      .where(eq(videos.id, video.id))
+      .returning();
+    return analysisView(row, ctx);
+  }
+}

@@ -1,0 +1,56 @@
+import { Type } from '@sinclair/typebox';
+
+export const VideoAnalysisSchema = Type.Object(
+  {
+    id: Type.String({ description: 'Used as `video_id` in every later call.' }),
+    title: Type.String(),
+    author: Type.String(),
+    platform: Type.String({ description: 'Source platform; `upload` for uploaded files, `direct` for direct media links.' }),
+    duration: Type.Number({ description: 'Seconds.' }),
+    credits_cost: Type.Integer({ description: 'Cost of clipping the whole video.' }),
+    current_balance: Type.Integer(),
+    credits_unlimited: Type.Boolean(),
+    force_watermark: Type.Boolean(),
+    discount_percent: Type.Number(),
+  },
+  { $id: 'VideoAnalysis' },
+);
+
+export const UploadRequestSchema = Type.Object(
+  {
+    file_name: Type.String({ minLength: 1, maxLength: 255 }),
+    file_size: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Bytes.' }),
+    content_type: Type.String({ minLength: 1, maxLength: 255 }),
+  },
+  { additionalProperties: false },
+);
+
+export const UploadPartSchema = Type.Object({ part_number: Type.Integer(), url: Type.String(), size: Type.Integer() });
+
+export const UploadAnswerSchema = Type.Union(
+  [
+    Type.Object({ video_id: Type.String(), upload_url: Type.String(), expires_in: Type.Integer() }, { additionalProperties: false }),
+    Type.Object(
+      {
+        video_id: Type.String(),
+        mode: Type.Literal('multipart'),
+        part_size: Type.Integer({ description: 'Bytes of every part but the last.' }),
+        parts: Type.Array(UploadPartSchema),
+        expires_in: Type.Integer(),
+      },
+      { additionalProperties: false },
+    ),
+  ],
+  { description: 'One `upload_url`, or above the multipart threshold (5 GB) `mode: multipart` with one signed URL per part.' },
+);
+
+export const UploadCompleteSchema = Type.Object(
+  {
+    video_id: Type.String({ minLength: 1 }),
+    file_name: Type.String({ minLength: 1, maxLength: 255 }),
+    duration: Type.Optional(Type.Number({ minimum: 0, description: 'Measured by the caller; the service measures again and uses its own value.' })),
+    width: Type.Optional(Type.Integer({ minimum: 0 })),
+    height: Type.Optional(Type.Integer({ minimum: 0 })),
+  },
+  { additionalProperties: false },
+);

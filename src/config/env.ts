@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { loadStorageConfig, type StorageConfig } from './storage.env.js';
 
 export type Role = 'all' | 'api' | 'worker';
 
@@ -14,6 +15,8 @@ export interface Config {
   bodyLimitBytes: number;
   rateLimitStore: 'memory' | 'database';
   shutdownTimeoutMs: number;
+  /** Files: local folder or S3 (src/config/storage.env.ts, docs/storage.md). */
+  storage: StorageConfig;
 }
 
 export class ConfigError extends Error {}
@@ -59,5 +62,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes: int(env, 'CUTROOM_BODY_LIMIT_BYTES', 1024 * 1024, 1024),
     rateLimitStore: store,
     shutdownTimeoutMs: int(env, 'CUTROOM_SHUTDOWN_TIMEOUT_MS', 30000),
+    storage: loadStorageConfig(env),
   };
 }

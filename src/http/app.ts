@@ -12,6 +12,7 @@ import { registerAdminAuth } from './plugins/admin-auth.js';
 import { healthRoutes } from './routes/health.routes.js';
 import { workspaceRoutes } from './routes/workspace.routes.js';
 import { balanceRoutes } from './routes/balance.routes.js';
+import { fileRoutes } from './routes/files.routes.js';
 import { adminPlanRoutes } from './admin/plans.admin.routes.js';
 import { adminWorkspaceRoutes } from './admin/workspaces.admin.routes.js';
 import { adminKeyRoutes } from './admin/keys.admin.routes.js';
@@ -68,6 +69,8 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<Fas
   app.get(`${API_PREFIX}/openapi.json`, { schema: { hide: true } }, async () => app.swagger());
 
   await app.register(async (scope) => healthRoutes(scope as Api, c));
+  // Signed file URLs of the local storage driver: outside /api/v1, no API key (spec: Authentication rule 5).
+  await app.register(async (scope) => fileRoutes(scope, c));
 
   await app.register(
     async (scope) => {

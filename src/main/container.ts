@@ -12,6 +12,8 @@ import { AdminTokenService } from '../domain/auth/admin-token.service.js';
 import { IdempotencyService } from '../domain/idempotency/idempotency.service.js';
 import type { JobQueue } from '../ports/queue.js';
 import type { RateLimiter } from '../ports/rate-limiter.js';
+import type { Storage } from '../ports/storage.js';
+import { createStorage } from '../adapters/storage/storage.factory.js';
 
 export interface Container {
   config: Config;
@@ -19,6 +21,7 @@ export interface Container {
   database: Database;
   queue: JobQueue;
   rateLimiter: RateLimiter;
+  storage: Storage;
   plans: PlansService;
   credits: CreditsService;
   workspaces: WorkspacesService;
@@ -53,12 +56,14 @@ export async function createContainer(opts: ContainerOptions): Promise<Container
     pollingIntervalSeconds: opts.queuePollingSeconds,
   });
   const credits = new CreditsService(db);
+  const storage = await createStorage({ storage: config.storage, dataDir: config.dataDir, publicBaseUrl: config.publicBaseUrl, db });
   const container: Container = {
     config,
     logger,
     database,
     queue,
     rateLimiter: config.rateLimitStore === 'database' ? new DatabaseRateLimiter(db) : new MemoryRateLimiter(),
+    storage,
     plans: new PlansService(db),
     credits,
     workspaces: new WorkspacesService(db, credits),

@@ -27,6 +27,12 @@ export interface MultipartUpload {
   parts: Array<{ part_number: number; url: string; size: number }>;
 }
 
+/** What a client learnt from one part PUT: its number and the ETag header of the answer. */
+export interface UploadedPart {
+  part_number: number;
+  etag: string;
+}
+
 export interface Storage {
   readonly kind: 'local' | 's3';
   /** A signed URL that accepts one PUT of the raw bytes (no API key). */
@@ -35,11 +41,16 @@ export interface Storage {
   presignGet(key: string, opts: PresignGetOptions): Promise<string>;
   /** Splits a large upload into parts, each with its own signed PUT URL. */
   createMultipart(key: string, opts: { contentType: string; size: number; partSize: number; expiresInSeconds: number }): Promise<MultipartUpload>;
-  /** Assembles the uploaded parts into the object `key`; throws FILE_NOT_FOUND when a part is missing. */
-  completeMultipart(key: string, uploadId: string): Promise<void>;
+  /**
+   * Assembles the uploaded parts into the object `key`; throws FILE_NOT_FOUND when a part is missing or
+   * has the wrong size. `uploaded` (the ETag answered to each part's PUT) is only needed by S3-compatible
+   * stores that do not implement ListParts; the local driver and stores with ListParts ignore it.
+   */
+  completeMultipart(key: string, uploadId: string, uploaded?: UploadedPart[]): Promise<void>;
   head(key: string): Promise<ObjectInfo | null>;
   /** Stores a local file under `key` (the file is copied/uploaded; the caller keeps it). */
   putFile(key: string, localPath: string, contentType: string): Promise<void>;
+  /** `range` is inclusive like HTTP (`end` is clamped to the size); FILE_NOT_FOUND when the object is missing. */
   read(key: string, range?: { start: number; end: number }): Promise<Readable>;
   /** A path on this machine holding the object's bytes, valid during `fn` (downloaded first for S3). */
   withLocalFile<T>(key: string, fn: (path: string) => Promise<T>): Promise<T>;

@@ -1,0 +1,323 @@
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { DomainError } from '../../domain/errors.js';
+import type { MultipartUpload, ObjectInfo, PresignGetOptions, PresignPutOptions, Storage } from '../../ports/storage.js';
+import { nowSeconds, signUrl } from './signed-url.js';
+
+/** URL path under which the service answers the local driver's signed URLs (src/http/routes/files.routes.ts). */
+export const FILES_URL_PREFIX = '/files/';
+export const MAX_PARTS = 10_000;
+
+const KEY_CHARS = /^[A-Za-z0-9._/-]{1,1024}$/;
+const UPLOAD_ID = /^[a-f0-9]{32}$/;
+const PART_URL_KEY = /^\.multipart\/([a-f0-9]{32})\/([1-9]\d{0,4})$/;
+/** Bytes accepted (and thrown away) after a chunked body overruns its signed length, before the connection is cut. */
+const OVERRUN_DRAIN_LIMIT = 16 * 1024 * 1024;
+
+/**
+ * Object keys are relative paths of [A-Za-z0-9._/-]: no absolute path, no empty, `.` or `..` segment,
+ * and no segment starting with a dot (those names are reserved for the driver's own folders).
+ */
+export function isValidKey(key: string): boolean {
+  if (!KEY_CHARS.test(key)) return false;
+  return key.split('/').every((seg) => seg.length > 0 && !seg.startsWith('.'));
+}
+
+export function assertValidKey(key: string): void {
+  if (!isValidKey(key)) throw new Error(`invalid storage key: ${JSON.stringify(key)}`);
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  mp4: 'video/mp4',
+  m4v: 'video/mp4',
+  mov: 'video/quicktime',
+  webm: 'video/webm',
+  mkv: 'video/x-matroska',
+  m4a: 'audio/mp4',
+  mp3: 'audio/mpeg',
+  wav: 'audio/wav',
+  ogg: 'audio/ogg',
+  opus: 'audio/ogg',
+  flac: 'audio/flac',
+  aac: 'audio/aac',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  webp: 'image/webp',
+  gif: 'image/gif',
+  json: 'application/json',
+  srt: 'application/x-subrip',
+  vtt: 'text/vtt',
+  txt: 'text/plain; charset=utf-8',
+};
+
+/** The local driver keeps no metadata beside the bytes: the content type follows the key's extension. */
+export function contentTypeOfKey(key: string): string {
+  const ext = path.extname(key).slice(1).toLowerCase();
+  return CONTENT_TYPES[ext] ?? 'application/octet-stream';
+}
+
+/** Sizes of the parts of an upload of `size` bytes cut every `partSize` bytes. */
+export function partSizes(size: number, partSize: number): number[] {
+  if (!Number.isSafeInteger(size) || size < 1) throw new Error('multipart size must be a positive integer');
+  if (!Number.isSafeInteger(partSize) || partSize < 1) throw new Error('multipart partSize must be a positive integer');
+  const count = Math.ceil(size / partSize);
+  if (count > MAX_PARTS) throw new Error(`multipart upload would need ${count} parts (max ${MAX_PARTS}); raise partSize`);
+  return Array.from({ length: count }, (_, i) => Math.min(partSize, size - i * partSize));
+}
+
+function isMissing(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException).code;
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}
+
+interface Manifest {
+  key: string;
+  size: number;
+  partSize: number;
+  contentType: string;
+}
+
+/** Where the bytes of a signed PUT go: an object, or one part of a multipart upload. */
+export type UploadTarget = { kind: 'object'; key: string; file: string } | { kind: 'part'; uploadId: string; part: number; file: string };
+
+export type ReceiveResult = 'stored' | 'too_long' | 'too_short';
+
+export interface LocalStorageOptions {
+  dataDir: string;
+  /** Public origin (and path prefix) of the service; signed URLs are `<publicBaseUrl>/files/<key>?...`. */
+  publicBaseUrl: string;
+  signingSecret: string | Buffer;
+  /** Clock in unix seconds (tests). */
+  now?: () => number;
+}
+
+/** Driver `local`: objects under `<dataDir>/files/<key>`, served by the service through HMAC-signed URLs. */
+export class LocalStorage implements Storage {
+  readonly kind = 'local' as const;
+  readonly root: string;
+  readonly signingSecret: string | Buffer;
+  private readonly baseUrl: string;
+  private readonly now: () => number;
+
+  constructor(opts: LocalStorageOptions) {
+    this.root = path.resolve(opts.dataDir, 'files');
+    this.baseUrl = opts.publicBaseUrl.replace(/\/+$/, '');
+    this.signingSecret = opts.signingSecret;
+    this.now = opts.now ?? nowSeconds;
+  }
+
+  /** Absolute path of an object's file (whether or not it exists). */
+  pathOf(key: string): string {
+    assertValidKey(key);
+    return path.join(this.root, ...key.split('/'));
+  }
+
+  private multipartDir(uploadId: string): string {
+    return path.join(this.root, '.multipart', uploadId);
+  }
+
+  private async tempPath(): Promise<string> {
+    const dir = path.join(this.root, '.tmp');
+    await fsp.mkdir(dir, { recursive: true });
+    return path.join(dir, `${Date.now()}-${randomBytes(8).toString('hex')}`);
+  }
+
+  /** Moves a complete temp file to its final name; the final name never shows partial bytes. */
+  private async publish(tmp: string, file: string): Promise<void> {
+    await fsp.mkdir(path.dirname(file), { recursive: true });
+    await fsp.rename(tmp, file);
+  }
+
+  async presignPut(key: string, opts: PresignPutOptions): Promise<string> {
+    assertValidKey(key);
+    return signUrl(this.signingSecret, this.baseUrl, {
+      method: 'PUT',
+      path: `${FILES_URL_PREFIX}${key}`,
+      expires: this.now() + opts.expiresInSeconds,
+      contentType: opts.contentType,
+      contentLength: opts.contentLength,
+    });
+  }
+
+  async presignGet(key: string, opts: PresignGetOptions): Promise<string> {
+    assertValidKey(key);
+    return signUrl(this.signingSecret, this.baseUrl, {
+      method: 'GET',
+      path: `${FILES_URL_PREFIX}${key}`,
+      expires: this.now() + opts.expiresInSeconds,
+      contentType: opts.contentType,
+      downloadFilename: opts.downloadFilename,
+    });
+  }
+
+  async createMultipart(
+    key: string,
+    opts: { contentType: string; size: number; partSize: number; expiresInSeconds: number },
+  ): Promise<MultipartUpload> {
+    assertValidKey(key);
+    const sizes = partSizes(opts.size, opts.partSize);
+    const uploadId = randomBytes(16).toString('hex');
+    const dir = this.multipartDir(uploadId);
+    await fsp.mkdir(dir, { recursive: true });
+    const manifest: Manifest = { key, size: opts.size, partSize: opts.partSize, contentType: opts.contentType };
+    await fsp.writeFile(path.join(dir, 'manifest.json'), JSON.stringify(manifest));
+    const expires = this.now() + opts.expiresInSeconds;
+    const parts = sizes.map((size, i) => ({
+      part_number: i + 1,
+      size,
+      url: signUrl(this.signingSecret, this.baseUrl, {
+        method: 'PUT',
+        path: `${FILES_URL_PREFIX}.multipart/${uploadId}/${i + 1}`,
+        expires,
+        contentType: opts.contentType,
+        contentLength: size,
+      }),
+    }));
+    return { uploadId, partSize: opts.partSize, parts };
+  }
+
+  private async readManifest(uploadId: string): Promise<Manifest | null> {
+    if (!UPLOAD_ID.test(uploadId)) return null;
+    try {
+      return JSON.parse(await fsp.readFile(path.join(this.multipartDir(uploadId), 'manifest.json'), 'utf8')) as Manifest;
+    } catch (err) {
+      if (isMissing(err)) return null;
+      throw err;
+    }
+  }
+
+  async completeMultipart(key: string, uploadId: string): Promise<void> {
+    const target = this.pathOf(key);
+    const manifest = await this.readManifest(uploadId);
+    if (!manifest) {
+      // A retry after a completion that went through: the parts are gone and the object is in place.
+      if (UPLOAD_ID.test(uploadId) && (await this.head(key))) return;
+      throw new DomainError('FILE_NOT_FOUND');
+    }
+    if (manifest.key !== key) throw new DomainError('FILE_NOT_FOUND');
+    const dir = this.multipartDir(uploadId);
+    const sizes = partSizes(manifest.size, manifest.partSize);
+    for (let i = 0; i < sizes.length; i++) {
+      const st = await fsp.stat(path.join(dir, String(i + 1))).catch((err) => (isMissing(err) ? null : Promise.reject(err)));
+      if (!st || !st.isFile() || st.size !== sizes[i]) throw new DomainError('FILE_NOT_FOUND');
+    }
+    const tmp = await this.tempPath();
+    const out = await fsp.open(tmp, 'wx');
+    try {
+      for (let i = 0; i < sizes.length; i++) {
+        for await (const chunk of fs.createReadStream(path.join(dir, String(i + 1)), { highWaterMark: 1024 * 1024 })) {
+          await out.write(chunk as Buffer);
+        }
+      }
+      await out.sync();
+      await out.close();
+      await this.publish(tmp, target);
+    } catch (err) {
+      await out.close().catch(() => {});
+      await fsp.rm(tmp, { force: true });
+      throw err;
+    }
+    await fsp.rm(dir, { recursive: true, force: true });
+  }
+
+  async head(key: string): Promise<ObjectInfo | null> {
+    try {
+      const st = await fsp.stat(this.pathOf(key));
+      return st.isFile() ? { size: st.size, contentType: contentTypeOfKey(key) } : null;
+    } catch (err) {
+      if (isMissing(err)) return null;
+      throw err;
+    }
+  }
+
+  async putFile(key: string, localPath: string, _contentType: string): Promise<void> {
+    const target = this.pathOf(key);
+    const tmp = await this.tempPath();
+    try {
+      await fsp.copyFile(localPath, tmp);
+      await this.publish(tmp, target);
+    } catch (err) {
+      await fsp.rm(tmp, { force: true });
+      throw err;
+    }
+  }
+
+  /** `range` is inclusive, like HTTP: `{ start: 0, end: 99 }` is the first 100 bytes; `end` is clamped to the size. */
+  async read(key: string, range?: { start: number; end: number }): Promise<Readable> {
+    const file = this.pathOf(key);
+    const info = await this.head(key);
+    if (!info) throw new DomainError('FILE_NOT_FOUND');
+    if (!range) return fs.createReadStream(file);
+    if (!Number.isSafeInteger(range.start) || !Number.isSafeInteger(range.end) || range.start < 0 || range.end < range.start || range.start >= info.size) {
+      throw new RangeError(`range ${range.start}-${range.end} is not satisfiable for ${info.size} bytes`);
+    }
+    return fs.createReadStream(file, { start: range.start, end: Math.min(range.end, info.size - 1) });
+  }
+
+  async withLocalFile<T>(key: string, fn: (path: string) => Promise<T>): Promise<T> {
+    const file = this.pathOf(key);
+    if (!(await this.head(key))) throw new DomainError('FILE_NOT_FOUND');
+    return fn(file);
+  }
+
+  async delete(key: string): Promise<void> {
+    await fsp.rm(this.pathOf(key), { force: true });
+  }
+
+  /** Maps the key part of a signed URL path (after `/files/`) to the file it writes; null for anything else. */
+  uploadTarget(urlKey: string): UploadTarget | null {
+    const part = PART_URL_KEY.exec(urlKey);
+    if (part) {
+      const n = Number(part[2]);
+      if (n > MAX_PARTS) return null;
+      return { kind: 'part', uploadId: part[1], part: n, file: path.join(this.multipartDir(part[1]), String(n)) };
+    }
+    return isValidKey(urlKey) ? { kind: 'object', key: urlKey, file: this.pathOf(urlKey) } : null;
+  }
+
+  /**
+   * Streams one signed PUT body to a temp file and publishes it under its final name only when exactly
+   * `expectedLength` bytes arrived. Memory stays flat whatever the size. A part of an unknown (or already
+   * completed) multipart upload is FILE_NOT_FOUND.
+   */
+  async receive(target: UploadTarget, body: Readable, expectedLength: number): Promise<ReceiveResult> {
+    if (target.kind === 'part') {
+      const manifest = await this.readManifest(target.uploadId);
+      if (!manifest) throw new DomainError('FILE_NOT_FOUND');
+    }
+    const tmp = await this.tempPath();
+    let received = 0;
+    const counter = new Transform({
+      transform(chunk: Buffer, _enc, cb) {
+        received += chunk.length;
+        if (received <= expectedLength) return cb(null, chunk);
+        // Longer than signed: keep nothing more, drain a little so the client can read our answer.
+        if (received > expectedLength + OVERRUN_DRAIN_LIMIT) return cb(new Error('request body overruns its signed length'));
+        cb();
+      },
+    });
+    try {
+      await pipeline(body, counter, fs.createWriteStream(tmp, { flags: 'wx', flush: true }));
+    } catch (err) {
+      await fsp.rm(tmp, { force: true });
+      if (received > expectedLength) return 'too_long';
+      throw err;
+    }
+    if (received !== expectedLength) {
+      await fsp.rm(tmp, { force: true });
+      return received > expectedLength ? 'too_long' : 'too_short';
+    }
+    try {
+      await this.publish(tmp, target.file);
+    } catch (err) {
+      await fsp.rm(tmp, { force: true });
+      throw err;
+    }
+    return 'stored';
+  }
+}

@@ -1,0 +1,48 @@
+import path from 'node:path';
+import type { Db } from '../db/database.js';
+import type { StorageConfig } from '../../config/storage.env.js';
+import { SigningSecretService } from '../../domain/auth/signing-secret.service.js';
+import type { Storage } from '../../ports/storage.js';
+import { LocalStorage } from './local.storage.js';
+import { S3Storage } from './s3.storage.js';
+
+export interface StorageFactoryOptions {
+  /** From loadStorageConfig (src/config/storage.env.ts). */
+  storage: StorageConfig;
+  /** The data folder: local objects live in `<dataDir>/files`, S3 downloads in `<dataDir>/tmp`. */
+  dataDir: string;
+  /** Public origin of the service; the local driver's signed URLs start with it. */
+  publicBaseUrl: string;
+  /** Keeps the generated signing secret when CUTROOM_SIGNING_SECRET is unset (needed by the local driver then). */
+  db?: Db;
+}
+
+/** The storage driver chosen by CUTROOM_STORAGE. */
+export async function createStorage(opts: StorageFactoryOptions): Promise<Storage> {
+  const cfg = opts.storage;
+  if (cfg.driver === 's3') {
+    return new S3Storage({
+      bucket: cfg.bucket,
+      region: cfg.region,
+      endpoint: cfg.endpoint,
+      forcePathStyle: cfg.forcePathStyle,
+      credentials: cfg.accessKeyId && cfg.secretAccessKey ? { accessKeyId: cfg.accessKeyId, secretAccessKey: cfg.secretAccessKey } : undefined,
+      tmpDir: path.join(opts.dataDir, 'tmp'),
+    });
+  }
+  let secret = cfg.signingSecret;
+  if (!secret) {
+    if (!opts.db) throw new Error('the local storage driver needs CUTROOM_SIGNING_SECRET or a database to keep a generated one');
+    secret = await new SigningSecretService(opts.db).resolve();
+  }
+  return new LocalStorage({ dataDir: opts.dataDir, publicBaseUrl: opts.publicBaseUrl, signingSecret: secret });
+}
+
+const MiB = 1024 * 1024;
+/** Uploads above this size are multipart (spec: "above 5 GB the upload is in parts"; also S3's single-PUT ceiling). */
+export const MULTIPART_THRESHOLD_BYTES = 5 * 1024 * 1024 * 1024;
+
+/** Part size for a multipart upload of `size` bytes: 128 MiB, larger when needed to stay within 10,000 parts. */
+export function choosePartSize(size: number): number {
+  return Math.max(128 * MiB, Math.ceil(size / 10_000 / MiB) * MiB);
+}

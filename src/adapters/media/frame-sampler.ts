@@ -1,0 +1,109 @@
+import type { Readable } from 'node:stream';
+import type { RgbFrame } from '../../ports/face-detector.js';
+import { localInputArgs, startFfmpeg, type FfmpegProgress } from './ffmpeg-run.js';
+
+/**
+ * Decoded frames at a fixed rate, downscaled, as raw rgb24 read from ffmpeg's stdout one frame at a
+ * time. Nothing is buffered beyond the frame being assembled: a slow consumer (the face detector)
+ * slows ffmpeg down through the pipe instead of filling memory.
+ */
+
+export interface SampledFrame extends RgbFrame {
+  /** Index of the sample, from 0. */
+  index: number;
+  /** Time of the sample in the source, seconds (`index / fps`). */
+  t: number;
+}
+
+export interface FrameSamplerOptions {
+  /** Samples per second. Default 1. */
+  fps?: number;
+  /** Source display size (from the probe), to compute the output size. */
+  sourceWidth: number;
+  sourceHeight: number;
+  /** Output width cap. Default 320 (never upscaled). */
+  maxWidth?: number;
+  durationSeconds?: number;
+  onProgress?: (p: FfmpegProgress) => void;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+function even(n: number): number {
+  return Math.max(2, Math.round(n / 2) * 2);
+}
+
+/** Output size: at most `maxWidth` wide, aspect kept, both sides even (pure). */
+export function sampleSize(sourceWidth: number, sourceHeight: number, maxWidth = 320): { width: number; height: number } {
+  if (!(sourceWidth > 0 && sourceHeight > 0)) throw new RangeError('source size must be positive');
+  const width = even(Math.min(maxWidth, sourceWidth));
+  const height = even((width * sourceHeight) / sourceWidth);
+  return { width, height };
+}
+
+/** The ffmpeg arguments (after the global flags) that write rgb24 frames to stdout (pure). */
+export function frameSamplerArgs(input: string, opts: { fps: number; width: number; height: number }): string[] {
+  if (!(opts.fps > 0 && opts.fps <= 60)) throw new RangeError('fps must be in (0, 60]');
+  return [
+    ...localInputArgs(input),
+    '-map', '0:v:0', '-an', '-sn', '-dn',
+    '-vf', `fps=${opts.fps},scale=${opts.width}:${opts.height}:flags=bilinear,setsar=1`,
+    '-pix_fmt', 'rgb24',
+    '-f', 'rawvideo',
+    'pipe:1',
+  ];
+}
+
+/**
+ * Cuts a byte stream into frames of exactly `frameBytes` (pure apart from reading the stream). A
+ * trailing partial frame is dropped. Each yielded buffer is a fresh copy the caller may keep.
+ */
+export async function* readFrames(stream: AsyncIterable<Buffer | Uint8Array>, frameBytes: number): AsyncGenerator<Uint8Array> {
+  if (!(frameBytes > 0)) throw new RangeError('frameBytes must be positive');
+  let frame = new Uint8Array(frameBytes);
+  let filled = 0;
+  for await (const chunk of stream) {
+    let offset = 0;
+    while (offset < chunk.length) {
+      const n = Math.min(frameBytes - filled, chunk.length - offset);
+      frame.set(chunk.subarray(offset, offset + n), filled);
+      filled += n;
+      offset += n;
+      if (filled === frameBytes) {
+        yield frame;
+        frame = new Uint8Array(frameBytes);
+        filled = 0;
+      }
+    }
+  }
+}
+
+/**
+ * Streams sampled frames of a local video. Breaking out of the loop kills ffmpeg; an ffmpeg failure
+ * is thrown after the frames that were decoded.
+ */
+export async function* sampleFrames(input: string, opts: FrameSamplerOptions): AsyncGenerator<SampledFrame> {
+  const fps = opts.fps ?? 1;
+  const { width, height } = sampleSize(opts.sourceWidth, opts.sourceHeight, opts.maxWidth ?? 320);
+  const proc = startFfmpeg(frameSamplerArgs(input, { fps, width, height }), {
+    stdout: 'pipe',
+    durationSeconds: opts.durationSeconds,
+    onProgress: opts.onProgress,
+    signal: opts.signal,
+    timeoutMs: opts.timeoutMs,
+  });
+  let finished = false;
+  try {
+    let index = 0;
+    if (proc.stdout) {
+      for await (const data of readFrames(proc.stdout as Readable, width * height * 3)) {
+        yield { index, t: Math.round((index / fps) * 1000) / 1000, width, height, data };
+        index++;
+      }
+    }
+    await proc.done;
+    finished = true;
+  } finally {
+    if (!finished) proc.kill();
+  }
+}

@@ -1,0 +1,154 @@
+import { DomainError } from '../errors.js';
+import type { FaceBox, FaceDetector, RgbFrame } from '../../ports/face-detector.js';
+import type { MediaInfo } from '../../ports/media.js';
+import { computeCropPath, type Keyframe } from '../reframe/crop-path.js';
+
+/**
+ * The `video_analysis` stage: what renders need to reframe, and signals the highlight scorer uses.
+ * Scene cuts and loudness come from ffmpeg filters; faces from a FaceDetector on frames sampled at
+ * `fps`; the 9:16 crop path is computed from both. The result is plain JSON, stored with the video.
+ */
+
+export const SILENCE_LUFS = -70;
+
+export interface StageOptions {
+  durationSeconds: number;
+  onProgress?: (p: { fraction: number }) => void;
+  signal?: AbortSignal;
+}
+
+/** What the stage needs; src/adapters/media and src/adapters/faces provide each function. */
+export interface VideoAnalysisDeps {
+  probe(input: string, opts?: { signal?: AbortSignal }): Promise<Pick<MediaInfo, 'duration' | 'width' | 'height' | 'hasVideo' | 'hasAudio'>>;
+  detectSceneCuts(input: string, opts: StageOptions): Promise<number[]>;
+  measureLoudness(input: string, opts: StageOptions): Promise<number[]>;
+  sampleFrames(input: string, opts: StageOptions & { fps: number; sourceWidth: number; sourceHeight: number }): AsyncIterable<RgbFrame & { t: number }>;
+  faceDetector: FaceDetector;
+}
+
+export interface AnalyzeOptions {
+  /** Face samples per second (at least 1 is advised). Default 1. */
+  fps?: number;
+  /** Overall progress 0..1 and the stage that moved it. */
+  onProgress?: (fraction: number, stage: 'scenes' | 'loudness' | 'faces') => void;
+  signal?: AbortSignal;
+  /** Runs the scene and loudness passes while faces are detected. Default true. */
+  concurrent?: boolean;
+}
+
+export interface FaceTrackSample {
+  t: number;
+  boxes: FaceBox[];
+}
+
+export interface VideoAnalysis {
+  /** Seconds. */
+  duration: number;
+  /** Source display size in pixels. */
+  width: number;
+  height: number;
+  /** Scene cut times, seconds ascending. */
+  sceneCuts: number[];
+  /** Loudness in LUFS per second (index = second), -70 is silence; all -70 without an audio track. */
+  loudness: number[];
+  /** Face boxes per sample (normalised 0..1), one entry per sampled frame, faces or not. */
+  faces: FaceTrackSample[];
+  /** Crop keyframes for 9:16 in source pixels (see src/domain/reframe/crop-path.ts). */
+  cropPath9x16: Keyframe[];
+  /** Samples per second used for faces. */
+  fps: number;
+  /** The face engine and backend that produced `faces`. */
+  detector: string;
+}
+
+const WEIGHTS = { scenes: 0.2, loudness: 0.05, faces: 0.75 } as const;
+
+/** Combines stage fractions into one monotonic overall fraction, emitted in steps of at least 1 %. */
+export function progressCombiner(emit?: AnalyzeOptions['onProgress']): (stage: keyof typeof WEIGHTS, fraction: number) => void {
+  const done = { scenes: 0, loudness: 0, faces: 0 };
+  let last = -1;
+  return (stage, fraction) => {
+    const f = Math.min(1, Math.max(0, fraction));
+    if (f <= done[stage]) return;
+    done[stage] = f;
+    const total = (Object.keys(WEIGHTS) as Array<keyof typeof WEIGHTS>).reduce((s, k) => s + WEIGHTS[k] * done[k], 0);
+    const rounded = Math.floor(total * 1000) / 1000;
+    if (emit && (rounded - last >= 0.01 || (rounded >= 0.999 && last < 0.999))) {
+      last = rounded;
+      emit(Math.min(1, rounded), stage);
+    }
+  };
+}
+
+async function detectFaces(input: string, deps: VideoAnalysisDeps, info: { duration: number; width: number; height: number }, fps: number, report: (f: number) => void, signal?: AbortSignal): Promise<FaceTrackSample[]> {
+  const expected = Math.max(1, Math.ceil(info.duration * fps));
+  const out: FaceTrackSample[] = [];
+  const frames = deps.sampleFrames(input, { fps, sourceWidth: info.width, sourceHeight: info.height, durationSeconds: info.duration, signal });
+  for await (const frame of frames) {
+    signal?.throwIfAborted();
+    const boxes = await deps.faceDetector.detect(frame);
+    out.push({ t: frame.t, boxes });
+    report(out.length / expected);
+  }
+  return out;
+}
+
+/** Runs every measurement on a local file and computes the 9:16 crop path. */
+export async function analyzeVideo(input: string, deps: VideoAnalysisDeps, opts: AnalyzeOptions = {}): Promise<VideoAnalysis> {
+  const fps = opts.fps ?? 1;
+  if (!(fps > 0 && fps <= 30)) throw new RangeError('fps must be in (0, 30]');
+  // One failed pass stops the others (and their ffmpeg processes).
+  const inner = new AbortController();
+  const signal = opts.signal ? AbortSignal.any([opts.signal, inner.signal]) : inner.signal;
+  const info = await deps.probe(input, { signal });
+  if (!info.hasVideo || !(info.width > 0 && info.height > 0)) {
+    throw new DomainError('VIDEO_ANALYSIS_FAILED', { reason: 'no_video_stream' });
+  }
+  const duration = info.duration;
+  const report = progressCombiner(opts.onProgress);
+  const stage = (name: 'scenes' | 'loudness') => ({
+    durationSeconds: duration,
+    signal,
+    onProgress: (p: { fraction: number }) => report(name, p.fraction),
+  });
+
+  const scenesAndLoudness = async (): Promise<[number[], number[]]> => {
+    const cuts = await deps.detectSceneCuts(input, stage('scenes'));
+    report('scenes', 1);
+    const loudness = info.hasAudio ? await deps.measureLoudness(input, stage('loudness')) : [];
+    report('loudness', 1);
+    return [cuts, loudness];
+  };
+  const faces = () => detectFaces(input, deps, info, fps, (f) => report('faces', Math.min(0.99, f)), signal);
+
+  let sceneCuts: number[];
+  let loudness: number[];
+  let samples: FaceTrackSample[];
+  try {
+    if (opts.concurrent ?? true) {
+      [[sceneCuts, loudness], samples] = await Promise.all([scenesAndLoudness(), faces()]);
+    } else {
+      [sceneCuts, loudness] = await scenesAndLoudness();
+      samples = await faces();
+    }
+  } catch (err) {
+    inner.abort();
+    throw err;
+  }
+  report('faces', 1);
+
+  const end = duration > 0 ? duration : samples.length ? samples[samples.length - 1].t + 1 / fps : 0;
+  if (loudness.length === 0) loudness = new Array<number>(Math.ceil(end - 1e-6)).fill(SILENCE_LUFS);
+  const cropPath9x16 = computeCropPath(samples, { width: info.width, height: info.height }, { aspect: '9:16', sceneCuts, duration: end });
+  return {
+    duration: end,
+    width: info.width,
+    height: info.height,
+    sceneCuts,
+    loudness,
+    faces: samples,
+    cropPath9x16,
+    fps,
+    detector: deps.faceDetector.name,
+  };
+}

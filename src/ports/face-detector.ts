@@ -1,0 +1,25 @@
+/** Face detection on one decoded frame. The embedded engine is @vladmandic/human (src/adapters/faces). */
+
+export interface RgbFrame {
+  width: number;
+  height: number;
+  /** Packed RGB, 8 bits per channel, row-major, `width * height * 3` bytes. */
+  data: Uint8Array;
+}
+
+/** A face box normalised to the frame: x, y (top-left), width and height in 0..1; score 0..1. */
+export interface FaceBox {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  score: number;
+}
+
+export interface FaceDetector {
+  /** Engine and backend, for logs and docs (for example `human-blazeface/wasm`). */
+  readonly name: string;
+  detect(frame: RgbFrame): Promise<FaceBox[]>;
+  /** Frees models and tensors; the detector is not used afterwards. */
+  close(): Promise<void>;
+}

@@ -33,9 +33,7 @@ function usageLine(c: Command): string {
 }
 
 function listing(commands: Command[]): string {
-  const lines = commands.map((c) => [`${c.resource} ${c.action} ${c.args.map((a) => `<${a}>`).join(' ')}`.trim(), c.summary]);
-  const width = Math.max(...lines.map(([l]) => l.length)) + 2;
-  return lines.map(([l, s]) => `  ${l.padEnd(width)}${s}`).join('\n');
+  return commands.map((c) => `  ${usageLine(c).slice('cutroom admin '.length)}\n      ${c.summary}`).join('\n');
 }
 
 export const ADMIN_USAGE = `Usage: cutroom admin <resource> <action> [arguments] [options]
@@ -53,7 +51,8 @@ Exit status: 0 done; 1 the API refused (its error code is printed); 2 usage or c
 `;
 
 function resourceUsage(resource: string): string {
-  return `Usage: cutroom admin ${resource} <action> ...\n\nCommands:\n${listing(COMMANDS.filter((c) => c.resource === resource))}\n\n${GLOBAL_HELP}\n`;
+  const commands = listing(COMMANDS.filter((c) => c.resource === resource));
+  return `Usage: cutroom admin ${resource} <action> ...\n\nCommands:\n${commands}\n\n${GLOBAL_HELP}\n`;
 }
 
 function commandUsage(c: Command): string {
@@ -105,7 +104,10 @@ export async function runAdmin(args: string[], io: Partial<AdminIo> = {}): Promi
     try {
       parsed = parseArgs({ args: protectNegativeNumbers(rest, options), options, allowPositionals: true, strict: true }) as typeof parsed;
     } catch (err) {
-      throw new UsageError((err as Error).message.split('\n')[0]);
+      const e = err as Error & { code?: string };
+      const option = /'([^']+)'/.exec(e.message)?.[1];
+      if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option) throw new UsageError(`unknown option ${option}`);
+      throw new UsageError(e.message.split('\n')[0]);
     }
     json = parsed.values.json === true;
     const positionals = parsed.positionals.map(unescapePositional);
@@ -116,9 +118,12 @@ export async function runAdmin(args: string[], io: Partial<AdminIo> = {}): Promi
       throw new UsageError(`unexpected argument "${positionals[command.args.length]}"`);
     }
     const named = Object.fromEntries(command.args.map((a, i) => [a, positionals[i]]));
-    const conn = resolveConnection({ url: parsed.values.url as string | undefined, token: parsed.values.token as string | undefined }, env);
-    tokenSource = conn.tokenSource;
-    const client = new AdminClient(conn);
+    const flags = { url: parsed.values.url as string | undefined, token: parsed.values.token as string | undefined };
+    const client = new AdminClient(() => {
+      const conn = resolveConnection(flags, env);
+      tokenSource = conn.tokenSource;
+      return conn;
+    });
     await command.run({
       client,
       values: parsed.values,

@@ -63,7 +63,10 @@ export function adminWorkspaceRoutes(app: Api, c: Container) {
         hide,
         params: Id,
         body: Type.Object(
-          { amount: Type.Integer({ minimum: -INT4_MAX, maximum: INT4_MAX, not: { const: 0 } }), reason: Type.String({ minLength: 1, maxLength: 500 }) },
+          {
+            amount: Type.Integer({ minimum: -INT4_MAX, maximum: INT4_MAX, not: { const: 0 } }),
+            reason: Type.String({ minLength: 1, maxLength: 500 }),
+          },
           { additionalProperties: false },
         ),
       },

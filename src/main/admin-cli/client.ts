@@ -92,9 +92,18 @@ export function resolveConnection(flags: { url?: string; token?: string }, env: 
   return { baseUrl, token, tokenSource: source };
 }
 
-/** A thin JSON client of /admin/v1. */
+/**
+ * A thin JSON client of /admin/v1. The connection is resolved on the first request, so a command
+ * checks its own arguments before a missing token is reported.
+ */
 export class AdminClient {
-  constructor(readonly conn: Connection) {}
+  private resolved?: Connection;
+
+  constructor(private readonly connect: () => Connection) {}
+
+  get conn(): Connection {
+    return (this.resolved ??= this.connect());
+  }
 
   /** The parsed JSON answer, or undefined for 204. Throws AdminApiError or ConnectionError. */
   async request<T = any>(method: string, route: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {

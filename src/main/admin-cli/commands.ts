@@ -60,7 +60,7 @@ const PLAN_FLAGS: PlanFlag[] = [
   { flag: 'render-expiry-hours', field: 'render_expiry_hours', kind: 'number', help: 'Hours a rendered file stays downloadable (> 0)' },
   { flag: 'max-concurrent-renders', field: 'max_concurrent_renders', kind: 'integer', help: 'Renders running at once per workspace (>= 1)' },
   { flag: 'daily-post-limit', field: 'daily_post_limit', kind: 'integer', help: 'Social posts per day (>= 0)' },
-  { flag: 'force-watermark', field: 'force_watermark', kind: 'boolean', help: 'true|false: watermark every render' },
+  { flag: 'force-watermark', field: 'force_watermark', kind: 'boolean', help: 'Watermark every render' },
   { flag: 'rate-limit-per-minute', field: 'rate_limit_per_minute', kind: 'integer', help: 'API requests per key per minute (>= 1)' },
   {
     flag: 'analysis-rate-limit-per-minute',
@@ -69,7 +69,7 @@ const PLAN_FLAGS: PlanFlag[] = [
     help: 'Analysis requests per key per minute (>= 1)',
   },
   { flag: 'discount-percent', field: 'discount_percent', kind: 'number', help: 'Credit discount, 0 to 100' },
-  { flag: 'is-free', field: 'is_free', kind: 'boolean', help: 'true|false: mark the plan as a free plan' },
+  { flag: 'is-free', field: 'is_free', kind: 'boolean', help: 'Mark the plan as a free plan' },
 ];
 
 const PLAN_OPTIONS: Record<string, OptionSpec> = Object.fromEntries(PLAN_FLAGS.map((f) => [f.flag, { type: 'string' }]));
@@ -298,7 +298,9 @@ export const COMMANDS: Command[] = [
       '--reason R                              Why, kept in the ledger (required)',
       '--idempotency-key K                     Send Idempotency-Key: a retry with the same key is applied once',
     ],
-    example: 'cutroom admin credits add ws_0123456789abcdefghij 500 --reason "annual top-up"\n  cutroom admin credits add ws_0123456789abcdefghij -50 --reason "refund reversed"',
+    example:
+      'cutroom admin credits add ws_0123456789abcdefghij 500 --reason "annual top-up"\n' +
+      '  cutroom admin credits add ws_0123456789abcdefghij -50 --reason "correction"',
     options: { reason: { type: 'string' }, 'idempotency-key': { type: 'string' } },
     async run({ client, args, values, output }) {
       const amount = parseNumberFlag('amount', args.amount, true);

@@ -55,7 +55,7 @@ describe('the embedded service as a real process', () => {
     afterKill.child.kill('SIGTERM');
     expect(await afterKill.exited).toBe(0);
     fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  }, 240_000);
 
   it('runs api and worker roles as separate processes on PostgreSQL, sharing the rate-limit counter', async () => {
     const fresh = await openTestDatabase('postgres');
@@ -95,7 +95,7 @@ describe('the embedded service as a real process', () => {
     expect(await Promise.all([api1.exited, api2.exited, worker.exited])).toEqual([0, 0, 0]);
     await fresh.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  }, 240_000);
 
   it('refuses the api or worker role without DATABASE_URL', async () => {
     const p = runCli(['serve', '--role', 'worker'], { CUTROOM_DATA_DIR: tempDir(), DATABASE_URL: '' });

@@ -1,0 +1,203 @@
+import type {
+  HighlightClip, HighlightInput, HighlightScoreContext, HighlightScorer, HighlightStrategy, TimedWord,
+} from '../../ports/highlights.js';
+import { buildCandidates, type CandidateWindow } from './candidates.js';
+import { HIGHLIGHT_SCORING, cleanTitleText, combineSignals, keyPhrase, roundRating, sentenceStrength, suppressOverlaps } from './scoring.js';
+import { cleanWords, isPunctuated, splitSentences, SENTENCE_DEFAULTS, type Sentence } from './sentences.js';
+import {
+  analyzeSentence, cohesionSignal, completeThoughtSignal, emotionSignal, energySignal, hookSignal, loudnessStats,
+  numbersSignal, questionSignal, sceneCutSignal, speechDensitySignal, type SentenceFeatures,
+} from './signals.js';
+
+/**
+ * The embedded highlight engine (deterministic, no I/O): sentences → candidate windows → signals →
+ * rating → non-overlapping picks with titles. docs/highlights.md explains every step.
+ */
+
+/** Built-in strategies (every workspace has them). */
+export const HIGHLIGHT_STRATEGIES: Readonly<Record<'short' | 'default' | 'long', HighlightStrategy>> = {
+  short: { min_seconds: 15, max_seconds: 30, max_clips: 12 },
+  default: { min_seconds: 20, max_seconds: 60, max_clips: 10 },
+  long: { min_seconds: 60, max_seconds: 90, max_clips: 6 },
+};
+
+/** Fills missing fields from the default strategy and repairs nonsense (min ≥ 1 s, max ≥ min, ≥ 1 clip). */
+export function resolveStrategy(s: Partial<HighlightStrategy> = {}): HighlightStrategy {
+  const d = HIGHLIGHT_STRATEGIES.default;
+  const pick = (v: number | undefined, fallback: number) => (v !== undefined && Number.isFinite(v) && v > 0 ? v : fallback);
+  const min = Math.max(1, pick(s.min_seconds, d.min_seconds));
+  const max = Math.max(min, pick(s.max_seconds, Math.max(min, d.max_seconds)));
+  return { min_seconds: min, max_seconds: max, max_clips: Math.max(1, Math.floor(pick(s.max_clips, d.max_clips))) };
+}
+
+/** A scored candidate: the public clip plus the unrounded score used for ranking. */
+export interface RankedCandidate {
+  clip: HighlightClip;
+  score: number;
+}
+
+const round3 = (x: number) => Math.round(x * 1000) / 1000;
+
+/** Sorts best first; ties go to the earlier, then the shorter clip (deterministic). */
+function byScore(a: RankedCandidate, b: RankedCandidate): number {
+  return b.score - a.score || a.clip.start - b.clip.start || a.clip.end - b.clip.end;
+}
+
+interface Analysis {
+  /** All words, in sentence order; sentence i holds words[wordOffsets[i]..wordOffsets[i+1]]. */
+  words: TimedWord[];
+  wordOffsets: number[];
+  sentences: Sentence[];
+  features: SentenceFeatures[];
+  /** Prefix offsets into `stems` per sentence (stems of sentence i are stems[offsets[i]..offsets[i+1]]). */
+  stems: string[];
+  offsets: number[];
+  /** Per sentence: strength as a title source, and its title (computed on first use; '' = unusable). */
+  strength: number[];
+  titles: Array<string | undefined>;
+  loudness: ReturnType<typeof loudnessStats>;
+  cuts: number[];
+  duration: number;
+}
+
+function analyze(input: HighlightInput, strategy: HighlightStrategy): Analysis {
+  const duration = Math.max(0, input.duration);
+  const cleaned = cleanWords(input.words ?? [], duration);
+  const sentences = splitSentences(cleaned, { maxSentenceSeconds: Math.min(SENTENCE_DEFAULTS.maxSentenceSeconds, strategy.max_seconds) });
+  const punctuated = isPunctuated(cleaned);
+  const words = sentences.flatMap((s) => s.words);
+  const wordOffsets = [0];
+  for (const s of sentences) wordOffsets.push(wordOffsets[wordOffsets.length - 1] + s.words.length);
+  const features = sentences.map((s) => analyzeSentence(s, punctuated));
+  const stems: string[] = [];
+  const offsets = [0];
+  for (const f of features) {
+    stems.push(...f.stems);
+    offsets.push(stems.length);
+  }
+  const cuts = (input.scene_cuts ?? []).filter((c) => Number.isFinite(c)).sort((a, b) => a - b);
+  const strength = features.map((f) => (cleanTitleText(f.text) ? sentenceStrength(f) : -Infinity));
+  const titles = new Array<string | undefined>(sentences.length);
+  return { words, wordOffsets, sentences, features, stems, offsets, strength, titles, loudness: loudnessStats(input.loudness ?? []), cuts, duration };
+}
+
+/** The extractive title of a window: the key phrase of its strongest sentence (earliest on ties); see `makeTitle`. */
+function windowTitle(a: Analysis, first: number, last: number): string {
+  let best = -1;
+  for (let i = first; i <= last; i++) if (a.strength[i] > -Infinity && (best < 0 || a.strength[i] > a.strength[best] + 1e-9)) best = i;
+  if (best < 0) return '';
+  a.titles[best] ??= keyPhrase(a.features[best].text, a.features[best].question);
+  return a.titles[best]!;
+}
+
+/** Every signal of one window. Energy is left out when there is no loudness track. */
+function windowSignals(a: Analysis, w: CandidateWindow): Record<string, number> {
+  const feats = a.features.slice(w.first, w.last + 1);
+  const inside = a.stems.slice(a.offsets[w.first], a.offsets[w.last + 1]);
+  const before = a.stems.slice(Math.max(0, a.offsets[w.first] - 40), a.offsets[w.first]);
+  const after = a.stems.slice(a.offsets[w.last + 1], a.offsets[w.last + 1] + 40);
+  const signals: Record<string, number> = {
+    hook: hookSignal(feats[0], feats[1]),
+    question: questionSignal(feats),
+    numbers: numbersSignal(feats),
+    emotion: emotionSignal(feats),
+    complete: completeThoughtSignal(w.first > 0 ? a.sentences[w.first - 1].boundary : null, feats[0], feats[feats.length - 1]),
+    cohesion: cohesionSignal(before, inside, after),
+    density: speechDensitySignal(a.words.slice(a.wordOffsets[w.first], a.wordOffsets[w.last + 1]), w.start, w.end),
+    scene: sceneCutSignal(a.cuts, w.start, w.end),
+  };
+  if (a.loudness) signals.energy = energySignal(a.loudness, w.start, w.end);
+  for (const k of Object.keys(signals)) signals[k] = Math.round(signals[k] * 1000) / 1000;
+  return signals;
+}
+
+function toCandidate(a: Analysis, w: CandidateWindow, strategy: HighlightStrategy): RankedCandidate {
+  const signals = windowSignals(a, w);
+  const score = combineSignals(signals);
+  // Millisecond precision, without the rounding pushing the length out of [min, max].
+  let start = Math.max(0, round3(w.start));
+  let end = Math.min(a.duration, round3(w.end));
+  if (a.duration >= strategy.min_seconds) {
+    if (end - start > strategy.max_seconds + 1e-6) end = round3(end - 0.001);
+    if (end - start < strategy.min_seconds - 1e-6) {
+      if (round3(end + 0.001) <= a.duration) end = round3(end + 0.001);
+      else start = Math.max(0, round3(start - 0.001));
+    }
+  }
+  const sentences = a.sentences.slice(w.first, w.last + 1);
+  const title = windowTitle(a, w.first, w.last) || `Clip at ${Math.floor(start / 60)}:${String(Math.floor(start % 60)).padStart(2, '0')}`;
+  return {
+    clip: { start, end, rating: roundRating(score), title, text: sentences.map((s) => s.text).join(' '), signals },
+    score,
+  };
+}
+
+/**
+ * Every candidate window scored, best first (overlapping). A video shorter than the strategy's minimum
+ * yields one candidate covering the whole video (when anything is said in it); nothing said → none.
+ */
+export function rankCandidates(input: HighlightInput): RankedCandidate[] {
+  const strategy = resolveStrategy(input.strategy);
+  const a = analyze(input, strategy);
+  if (a.sentences.length === 0 || a.duration <= 0) return [];
+  let windows: CandidateWindow[];
+  if (a.duration < strategy.min_seconds) {
+    windows = [{ first: 0, last: a.sentences.length - 1, start: 0, end: a.duration }];
+  } else {
+    windows = buildCandidates(a.sentences, { minSeconds: strategy.min_seconds, maxSeconds: strategy.max_seconds, duration: a.duration });
+  }
+  return windows.map((w) => toCandidate(a, w, strategy)).sort(byScore);
+}
+
+/** Non-overlapping picks from ranked candidates (greedy NMS), at most `limit`. */
+export function selectHighlights(ranked: readonly RankedCandidate[], limit: number): RankedCandidate[] {
+  return suppressOverlaps(
+    ranked.map((r) => ({ ...r, start: r.clip.start, end: r.clip.end })),
+    HIGHLIGHT_SCORING.maxIou,
+    limit,
+  ).map(({ clip, score }) => ({ clip, score }));
+}
+
+/** The embedded engine: rated, titled, non-overlapping clips, best first (rating desc). Deterministic. */
+export function pickHighlights(input: HighlightInput): HighlightClip[] {
+  const strategy = resolveStrategy(input.strategy);
+  return selectHighlights(rankCandidates(input), strategy.max_clips).map((r) => r.clip);
+}
+
+export interface ScorerRunOptions {
+  /** Called when the scorer throws (scorers should not; they fall back by themselves). */
+  onScorerError?: (err: unknown) => void;
+}
+
+/**
+ * The engine with an optional scorer (an LLM): the engine's non-overlapping shortlist (at least the
+ * scorer's `maxCandidates`) is re-rated by the scorer, then the best `max_clips` are kept. Any scorer
+ * failure leaves the embedded ratings and titles. Never rejects because of the scorer.
+ */
+export async function pickHighlightsWithScorer(input: HighlightInput, scorer?: HighlightScorer, opts: ScorerRunOptions = {}): Promise<HighlightClip[]> {
+  const strategy = resolveStrategy(input.strategy);
+  if (!scorer) return pickHighlights(input);
+  const ranked = rankCandidates(input);
+  const shortlist = selectHighlights(ranked, Math.max(strategy.max_clips, scorer.maxCandidates));
+  const embedded = shortlist.map((r) => r.clip);
+  if (embedded.length === 0) return [];
+  const ctx: HighlightScoreContext = { language: input.language || 'en', duration: Math.max(0, input.duration), strategy };
+  let rescored: HighlightClip[];
+  try {
+    rescored = await scorer.rescore(embedded.map((c) => ({ ...c, signals: { ...c.signals } })), ctx);
+  } catch (err) {
+    opts.onScorerError?.(err);
+    rescored = embedded;
+  }
+  // Keep only clips the engine proposed (a scorer may not invent or move clips).
+  const known = new Map(embedded.map((c, i) => [`${c.start}:${c.end}`, i]));
+  const merged = embedded.map((c) => ({ ...c }));
+  for (const r of rescored ?? []) {
+    const i = known.get(`${r.start}:${r.end}`);
+    if (i === undefined || !Number.isFinite(r.rating)) continue;
+    merged[i] = { ...embedded[i], rating: roundRating(r.rating), title: r.title || embedded[i].title, signals: r.signals ?? embedded[i].signals };
+  }
+  const order = merged.map((clip, i) => ({ clip, i }));
+  order.sort((x, y) => y.clip.rating - x.clip.rating || shortlist[y.i].score - shortlist[x.i].score || x.i - y.i);
+  return order.slice(0, strategy.max_clips).map((o) => o.clip);
+}

@@ -1,0 +1,67 @@
+/**
+ * Highlight picking: the "analyzing" stage turns what is said (timed words) plus the video analysis
+ * (loudness, scene cuts) into rated, titled, non-overlapping clips. The embedded engine lives in
+ * src/domain/highlights; an optional scorer (an LLM over an OpenAI-compatible API) can re-rate and
+ * re-title the engine's shortlist. How clips are chosen: docs/highlights.md.
+ */
+
+/** One recognised word, times in seconds from the start of the video. `text` may lack punctuation and case. */
+export interface TimedWord {
+  start: number;
+  end: number;
+  text: string;
+}
+
+/** Clip length range (seconds) and how many clips at most. */
+export interface HighlightStrategy {
+  min_seconds: number;
+  max_seconds: number;
+  max_clips: number;
+}
+
+export interface HighlightInput {
+  /** The transcript, in any order (sorted by the engine). */
+  words: TimedWord[];
+  /** Loudness per second (LUFS or dB; index = second). May be empty: the energy signal is then left out. */
+  loudness?: number[];
+  /** Scene cut times in seconds. May be empty: the scene-cut bonus is then 0 for every clip. */
+  scene_cuts?: number[];
+  /** Video duration in seconds; no clip ever leaves [0, duration]. */
+  duration: number;
+  /** Missing fields take the `default` strategy's values (20–60 s). */
+  strategy?: Partial<HighlightStrategy>;
+  /** ISO 639-1 language code of the speech (e.g. "en"); the built-in lexicons are English. */
+  language?: string;
+}
+
+export interface HighlightClip {
+  /** Seconds from the start of the video (millisecond precision). */
+  start: number;
+  end: number;
+  /** 0..10, one decimal. */
+  rating: number;
+  /** Short title (≤ 60 characters). */
+  title: string;
+  /** What is said in the clip. */
+  text: string;
+  /** Each signal's value in 0..1 (see docs/highlights.md); `llm` when an LLM scorer rated the clip. */
+  signals: Record<string, number>;
+}
+
+export interface HighlightScoreContext {
+  language: string;
+  duration: number;
+  strategy: HighlightStrategy;
+}
+
+/**
+ * Re-rates and re-titles candidates (already non-overlapping, best first). Returns the same clips
+ * (same start/end/text) with new `rating`/`title`/`signals`, in any order. Implementations must not
+ * reject: on any failure they return the candidates unchanged (and log why).
+ */
+export interface HighlightScorer {
+  readonly name: string;
+  /** How many candidates the scorer wants to see (the engine's shortlist size is at least this). */
+  readonly maxCandidates: number;
+  rescore(candidates: HighlightClip[], ctx: HighlightScoreContext): Promise<HighlightClip[]>;
+}

@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { classifyAddress, isAllowedAddress } from '../../src/adapters/net/ip-ranges.js';
+
+const cases: Array<[string, string]> = [
+  ['8.8.8.8', 'public'],
+  ['1.1.1.1', 'public'],
+  ['93.184.216.34', 'public'],
+  ['172.15.255.255', 'public'],
+  ['172.32.0.1', 'public'],
+  ['100.63.255.255', 'public'],
+  ['100.128.0.1', 'public'],
+  ['127.0.0.1', 'loopback'],
+  ['127.255.255.254', 'loopback'],
+  ['10.0.0.1', 'private'],
+  ['10.255.255.255', 'private'],
+  ['172.16.0.1', 'private'],
+  ['172.31.255.255', 'private'],
+  ['192.168.1.10', 'private'],
+  ['169.254.1.1', 'link-local'],
+  ['169.254.169.254', 'cloud-metadata'],
+  ['169.254.170.2', 'cloud-metadata'],
+  ['100.100.100.200', 'cloud-metadata'],
+  ['100.64.0.1', 'cgnat'],
+  ['100.127.255.255', 'cgnat'],
+  ['0.0.0.0', 'unspecified'],
+  ['0.1.2.3', 'unspecified'],
+  ['224.0.0.1', 'multicast'],
+  ['239.255.255.250', 'multicast'],
+  ['255.255.255.255', 'broadcast'],
+  ['240.0.0.1', 'reserved'],
+  ['192.0.2.1', 'reserved'],
+  ['198.18.0.1', 'reserved'],
+  // IPv6
+  ['2606:4700:4700::1111', 'public'],
+  ['2001:4860:4860::8888', 'public'],
+  ['::1', 'loopback'],
+  ['[::1]', 'loopback'],
+  ['::', 'unspecified'],
+  ['fe80::1', 'link-local'],
+  ['fe80::1%eth0', 'link-local'],
+  ['febf::1', 'link-local'],
+  ['fc00::1', 'unique-local'],
+  ['fd12:3456:789a::1', 'unique-local'],
+  ['fd00:ec2::254', 'cloud-metadata'],
+  ['ff02::1', 'multicast'],
+  ['::ffff:127.0.0.1', 'loopback'],
+  ['::ffff:7f00:1', 'loopback'],
+  ['::ffff:10.1.2.3', 'private'],
+  ['::ffff:169.254.169.254', 'cloud-metadata'],
+  ['::ffff:8.8.8.8', 'public'],
+  ['::127.0.0.1', 'loopback'],
+  ['64:ff9b::10.0.0.1', 'private'],
+  ['64:ff9b::8.8.8.8', 'public'],
+  ['2002:7f00:0001::1', 'loopback'],
+  ['2002:0808:0808::1', 'public'],
+  ['2001:db8::1', 'reserved'],
+  ['2001:0:4136:e378:8000:63bf:3fff:fdd2', 'reserved'],
+  // not addresses
+  ['localhost', 'invalid'],
+  ['127.1', 'invalid'],
+  ['0x7f000001', 'invalid'],
+  ['2130706433', 'invalid'],
+  ['', 'invalid'],
+  ['1.2.3.4.5', 'invalid'],
+];
+
+describe('classifyAddress', () => {
+  it.each(cases)('%s is %s', (ip, range) => {
+    expect(classifyAddress(ip)).toBe(range);
+  });
+});
+
+describe('isAllowedAddress', () => {
+  it('allows only public addresses by default', () => {
+    expect(isAllowedAddress('8.8.8.8', false)).toBe(true);
+    expect(isAllowedAddress('2606:4700:4700::1111', false)).toBe(true);
+    for (const ip of ['127.0.0.1', '10.0.0.1', '192.168.0.1', '172.16.5.4', '169.254.0.1', '100.64.0.1', '0.0.0.0', '224.0.0.1', '255.255.255.255', '::1', 'fe80::1', 'fc00::1', '::ffff:127.0.0.1', '::ffff:192.168.0.1']) {
+      expect(isAllowedAddress(ip, false), ip).toBe(false);
+    }
+  });
+
+  it('allows private ranges when the operator says so, never metadata endpoints or garbage', () => {
+    for (const ip of ['127.0.0.1', '10.0.0.1', '192.168.0.1', '::1', 'fe80::1', 'fd12::1']) expect(isAllowedAddress(ip, true), ip).toBe(true);
+    for (const ip of ['169.254.169.254', 'fd00:ec2::254', '::ffff:169.254.169.254', 'localhost', '127.1']) expect(isAllowedAddress(ip, true), ip).toBe(false);
+  });
+});

@@ -1,0 +1,36 @@
+/** Media inspection. The adapter runs ffprobe (src/adapters/media/ffprobe.ts). */
+
+export interface MediaInfo {
+  /** Seconds; 0 when unknown. */
+  duration: number;
+  /** Display size: already swapped for a 90/270° rotation. 0 when there is no video. */
+  width: number;
+  height: number;
+  hasVideo: boolean;
+  hasAudio: boolean;
+  videoCodec: string | null;
+  audioCodec: string | null;
+  /** Clockwise display rotation of the video stream in degrees (0, 90, 180, 270). */
+  rotation: number;
+  /** Average frame rate of the video stream, when known. */
+  fps?: number;
+  /** `format.tags.title`, when the file carries one. */
+  title?: string;
+  /** `artist`, `author` or `album_artist` tag, when present. */
+  artist?: string;
+  /** ffprobe's `format_name`, such as `mov,mp4,m4a,3gp,3g2,mj2` or `hls`. */
+  formatName: string;
+  sizeBytes?: number;
+  bitRate?: number;
+}
+
+export interface ProbeOptions {
+  /** Kills ffprobe after this long. Default 30 s. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+export interface MediaProbe {
+  /** Inspects a local path or an http(s) URL. Throws when the input is not readable media. */
+  probe(input: string, opts?: ProbeOptions): Promise<MediaInfo>;
+}

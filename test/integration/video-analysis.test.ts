@@ -113,6 +113,19 @@ describe('scene cuts and loudness', () => {
   });
 });
 
+describe('the whole analysis on the scene video', () => {
+  it('finds the cuts in the frame pass, the loud stretch, and lets the crop jump at the cuts', async () => {
+    const r = await analyzeVideo(scenesVideo, deps(), { fps: 2 });
+    expect(r.sceneCuts).toHaveLength(2);
+    expect(Math.abs(r.sceneCuts[0] - 3)).toBeLessThanOrEqual(0.1);
+    expect(Math.abs(r.sceneCuts[1] - 5)).toBeLessThanOrEqual(0.1);
+    expect(r.loudness).toHaveLength(8);
+    expect(Math.min(r.loudness[5], r.loudness[6])).toBeGreaterThan(Math.max(r.loudness[1], r.loudness[2], r.loudness[3]) + 15);
+    expect(r.faces).toHaveLength(16);
+    for (const cut of r.sceneCuts) expect(r.cropPath9x16.filter((k) => k.t === cut)).toHaveLength(2);
+  });
+});
+
 describe('faces and the crop path', () => {
   let analysis: VideoAnalysis;
   const progress: number[] = [];

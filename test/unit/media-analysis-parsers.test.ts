@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { buildFfmpegArgs, createLineSplitter, createProgressParser, localInputArgs, type FfmpegProgress } from '../../src/adapters/media/ffmpeg-run.js';
 import { normalizeCuts, parseSceneCuts, parseShowinfoTime, sceneDetectArgs } from '../../src/adapters/media/scene-detect.js';
 import { loudnessArgs, loudnessPerSecond, parseEbur128Line, parseLoudness, SILENCE_LUFS } from '../../src/adapters/media/loudness.js';
-import { frameSamplerArgs, readFrames, sampleSize } from '../../src/adapters/media/frame-sampler.js';
+import { frameSamplerArgs, prefetch, readFrames, sampleSize } from '../../src/adapters/media/frame-sampler.js';
 import { fromLetterbox, humanConfig, toFaceBox } from '../../src/adapters/faces/human.face-detector.js';
 
 // Captured from the npm-shipped ffmpeg (N-47683, 2018) on a generated testsrc/red/mandelbrot video.
@@ -76,7 +76,7 @@ describe('ffmpeg runner helpers', () => {
 describe('scene detection', () => {
   it('builds a select+showinfo pass on scaled frames', () => {
     const args = sceneDetectArgs('/v/in.mp4', { threshold: 0.4, width: 128 });
-    expect(args).toContain("scale=128:-2,select='gt(scene,0.4)',showinfo");
+    expect(args).toContain("scale=128:-2:flags=fast_bilinear,select='gt(scene,0.4)',showinfo");
     expect(args.slice(-3)).toEqual(['-f', 'null', '-']);
     expect(() => sceneDetectArgs('/v/in.mp4', { threshold: 1.5 })).toThrow(RangeError);
   });
@@ -139,6 +139,34 @@ describe('frame sampler', () => {
     expect(args).toContain('fps=2,scale=320:180:flags=bilinear,setsar=1');
     expect(args.slice(-5)).toEqual(['-pix_fmt', 'rgb24', '-f', 'rawvideo', 'pipe:1']);
     expect(() => frameSamplerArgs('/v.mp4', { fps: 0, width: 2, height: 2 })).toThrow(RangeError);
+  });
+
+  it('adds a scene-cut output to the same decode when asked', () => {
+    const args = frameSamplerArgs('/v.mp4', { fps: 1, width: 320, height: 180, scenes: { threshold: 0.3 } });
+    const graph = args[args.indexOf('-filter_complex') + 1];
+    expect(graph).toBe("[0:v:0]split=2[fr][sc];[fr]fps=1,scale=320:180:flags=bilinear,setsar=1[frames];[sc]scale=160:-2:flags=fast_bilinear,select='gt(scene,0.3)',showinfo[cuts]");
+    expect(args.slice(args.indexOf('-filter_complex') + 2)).toEqual(['-map', '[frames]', '-pix_fmt', 'rgb24', '-f', 'rawvideo', 'pipe:1', '-map', '[cuts]', '-f', 'null', '-']);
+  });
+
+  it('prefetches ahead of a slow consumer, in order, errors included', async () => {
+    let produced = 0;
+    async function* source() {
+      for (let i = 0; i < 6; i++) {
+        produced++;
+        yield i;
+      }
+      throw new Error('source broke');
+    }
+    const seen: Array<[number, number]> = [];
+    const err = await (async () => {
+      for await (const v of prefetch(source(), 3)) {
+        await new Promise((r) => setTimeout(r, 5));
+        seen.push([v, produced]);
+      }
+    })().catch((e: Error) => e.message);
+    expect(seen.map(([v]) => v)).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(seen[0][1]).toBeGreaterThanOrEqual(3);
+    expect(err).toBe('source broke');
   });
 
   it('reassembles frames from arbitrary chunks and drops a partial tail', async () => {

@@ -13,6 +13,7 @@ function fakeDeps(over: Partial<VideoAnalysisDeps> = {}, boxes: FaceBox[] = []):
     measureLoudness: async () => [-30, -20, -25, -40, -50],
     sampleFrames: async function* (_p, o) {
       for (let i = 0; i < Math.ceil(o.durationSeconds * o.fps); i++) yield { t: i / o.fps, width: 2, height: 2, data: new Uint8Array(12) };
+      o.scenes?.onCuts([2]);
     },
     faceDetector: { name: 'fake', detect: async () => boxes, close: async () => {} },
     ...over,
@@ -20,6 +21,17 @@ function fakeDeps(over: Partial<VideoAnalysisDeps> = {}, boxes: FaceBox[] = []):
 }
 
 describe('analyzeVideo', () => {
+  it('takes scene cuts from the frame pass or from a separate pass', async () => {
+    let separateCalls = 0;
+    const d = fakeDeps({ detectSceneCuts: async () => (separateCalls++, [1.5]) });
+    expect((await analyzeVideo('/v.mp4', d)).sceneCuts).toEqual([2]);
+    expect(separateCalls).toBe(0);
+    for (const concurrent of [true, false]) {
+      expect((await analyzeVideo('/v.mp4', d, { scenePass: 'separate', concurrent })).sceneCuts).toEqual([1.5]);
+    }
+    expect(separateCalls).toBe(2);
+  });
+
   it('puts the stages together into plain JSON', async () => {
     const progress: number[] = [];
     const face = { x: 0.7, y: 0.2, width: 0.1, height: 0.2, score: 0.9 };
@@ -43,8 +55,8 @@ describe('analyzeVideo', () => {
   it('aborts the other passes when one fails', async () => {
     let sawAbort = false;
     const d = fakeDeps({
-      detectSceneCuts: async () => {
-        throw new Error('scene pass failed');
+      measureLoudness: async () => {
+        throw new Error('loudness pass failed');
       },
       sampleFrames: async function* (_p, o) {
         for (let i = 0; i < 100; i++) {
@@ -57,7 +69,7 @@ describe('analyzeVideo', () => {
         }
       },
     });
-    await expect(analyzeVideo('/v.mp4', d)).rejects.toThrow('scene pass failed');
+    await expect(analyzeVideo('/v.mp4', d)).rejects.toThrow('loudness pass failed');
     await new Promise((r) => setTimeout(r, 50));
     expect(sawAbort).toBe(true);
   });

@@ -19,7 +19,7 @@ import type { FaceBox, FaceDetector, RgbFrame } from '../../ports/face-detector.
 export type HumanBackend = 'wasm' | 'cpu';
 
 export interface HumanFaceDetectorOptions {
-  /** Default `wasm`; `cpu` when CUTROOM_FACE_BACKEND=cpu. */
+  /** Default `wasm`. */
   backend?: HumanBackend;
   /** Faces below this confidence are dropped. Default 0.6 (BlazeFace scores fractals and textures up to ~0.55). */
   minConfidence?: number;
@@ -204,8 +204,7 @@ export class HumanFaceDetector implements FaceDetector {
 
   /** Loads the model (about 0.1 s with wasm). Throws when no backend can start. */
   static async create(opts: HumanFaceDetectorOptions = {}): Promise<HumanFaceDetector> {
-    const envBackend = process.env.CUTROOM_FACE_BACKEND;
-    const backend: HumanBackend = opts.backend ?? (envBackend === 'cpu' ? 'cpu' : 'wasm');
+    const backend: HumanBackend = opts.backend ?? 'wasm';
     const tuning = { minConfidence: opts.minConfidence ?? 0.6, maxFaces: opts.maxFaces ?? 10 };
     try {
       return new HumanFaceDetector(await startHuman(backend, tuning), backend);

@@ -1,11 +1,15 @@
 import type { Readable } from 'node:stream';
 import type { RgbFrame } from '../../ports/face-detector.js';
 import { localInputArgs, startFfmpeg, type FfmpegProgress } from './ffmpeg-run.js';
+import { normalizeCuts, parseShowinfoTime, sceneFilter } from './scene-detect.js';
 
 /**
  * Decoded frames at a fixed rate, downscaled, as raw rgb24 read from ffmpeg's stdout one frame at a
- * time. Nothing is buffered beyond the frame being assembled: a slow consumer (the face detector)
- * slows ffmpeg down through the pipe instead of filling memory.
+ * time. At most `prefetch` frames wait in memory: a slow consumer (the face detector) slows ffmpeg
+ * down through the pipe instead of filling memory, while ffmpeg can still decode a few seconds ahead.
+ *
+ * With `scenes`, the same ffmpeg process also runs the scene-cut filter on a split of the decoded
+ * video (one decode instead of two) and reports the cuts when the pass ends.
  */
 
 export interface SampledFrame extends RgbFrame {
@@ -23,6 +27,10 @@ export interface FrameSamplerOptions {
   sourceHeight: number;
   /** Output width cap. Default 320 (never upscaled). */
   maxWidth?: number;
+  /** Frames decoded ahead of the consumer. Default 4. */
+  prefetch?: number;
+  /** Also detect scene cuts in this pass; `onCuts` gets them (sorted, merged) after ffmpeg exits. */
+  scenes?: { threshold?: number; minGapSeconds?: number; onCuts: (cuts: number[]) => void };
   durationSeconds?: number;
   onProgress?: (p: FfmpegProgress) => void;
   signal?: AbortSignal;
@@ -41,17 +49,45 @@ export function sampleSize(sourceWidth: number, sourceHeight: number, maxWidth =
   return { width, height };
 }
 
-/** The ffmpeg arguments (after the global flags) that write rgb24 frames to stdout (pure). */
-export function frameSamplerArgs(input: string, opts: { fps: number; width: number; height: number }): string[] {
+/**
+ * The ffmpeg arguments (after the global flags) that write rgb24 frames to stdout, and with `scenes`
+ * a second output that logs scene cuts from the same decode (pure).
+ */
+export function frameSamplerArgs(input: string, opts: { fps: number; width: number; height: number; scenes?: { threshold?: number } }): string[] {
   if (!(opts.fps > 0 && opts.fps <= 60)) throw new RangeError('fps must be in (0, 60]');
+  const frames = `fps=${opts.fps},scale=${opts.width}:${opts.height}:flags=bilinear,setsar=1`;
+  const raw = ['-pix_fmt', 'rgb24', '-f', 'rawvideo', 'pipe:1'];
+  if (!opts.scenes) return [...localInputArgs(input), '-map', '0:v:0', '-an', '-sn', '-dn', '-vf', frames, ...raw];
   return [
     ...localInputArgs(input),
-    '-map', '0:v:0', '-an', '-sn', '-dn',
-    '-vf', `fps=${opts.fps},scale=${opts.width}:${opts.height}:flags=bilinear,setsar=1`,
-    '-pix_fmt', 'rgb24',
-    '-f', 'rawvideo',
-    'pipe:1',
+    '-filter_complex', `[0:v:0]split=2[fr][sc];[fr]${frames}[frames];[sc]${sceneFilter({ threshold: opts.scenes.threshold })}[cuts]`,
+    '-map', '[frames]', ...raw,
+    '-map', '[cuts]', '-f', 'null', '-',
   ];
+}
+
+/**
+ * Keeps up to `size` items of an async iterator requested ahead of the consumer, so the producer
+ * keeps working while the consumer is busy. Order and errors are kept.
+ */
+export async function* prefetch<T>(source: AsyncIterable<T>, size: number): AsyncGenerator<T> {
+  const it = source[Symbol.asyncIterator]();
+  const queue: Array<Promise<IteratorResult<T>>> = [];
+  const request = () => {
+    const p = it.next();
+    p.catch(() => {}); // awaited in order below; this only keeps it from counting as unhandled meanwhile
+    queue.push(p);
+  };
+  try {
+    for (;;) {
+      while (queue.length < Math.max(1, size)) request();
+      const r = await queue.shift()!;
+      if (r.done) return;
+      yield r.value;
+    }
+  } finally {
+    await it.return?.();
+  }
 }
 
 /**
@@ -85,8 +121,17 @@ export async function* readFrames(stream: AsyncIterable<Buffer | Uint8Array>, fr
 export async function* sampleFrames(input: string, opts: FrameSamplerOptions): AsyncGenerator<SampledFrame> {
   const fps = opts.fps ?? 1;
   const { width, height } = sampleSize(opts.sourceWidth, opts.sourceHeight, opts.maxWidth ?? 320);
-  const proc = startFfmpeg(frameSamplerArgs(input, { fps, width, height }), {
+  const cuts: number[] = [];
+  const proc = startFfmpeg(frameSamplerArgs(input, { fps, width, height, scenes: opts.scenes }), {
     stdout: 'pipe',
+    // showinfo logs at the info level.
+    logLevel: opts.scenes ? 'info' : 'error',
+    onStderrLine: opts.scenes
+      ? (line) => {
+          const t = parseShowinfoTime(line);
+          if (t !== null) cuts.push(t);
+        }
+      : undefined,
     durationSeconds: opts.durationSeconds,
     onProgress: opts.onProgress,
     signal: opts.signal,
@@ -96,13 +141,14 @@ export async function* sampleFrames(input: string, opts: FrameSamplerOptions): A
   try {
     let index = 0;
     if (proc.stdout) {
-      for await (const data of readFrames(proc.stdout as Readable, width * height * 3)) {
+      for await (const data of prefetch(readFrames(proc.stdout as Readable, width * height * 3), opts.prefetch ?? 4)) {
         yield { index, t: Math.round((index / fps) * 1000) / 1000, width, height, data };
         index++;
       }
     }
     await proc.done;
     finished = true;
+    opts.scenes?.onCuts(normalizeCuts(cuts, opts.scenes.minGapSeconds ?? 0.5));
   } finally {
     if (!finished) proc.kill();
   }

@@ -20,18 +20,18 @@ export interface SceneDetectOptions {
   timeoutMs?: number;
 }
 
-/** The ffmpeg arguments (after the global flags) for scene detection (pure). */
-export function sceneDetectArgs(input: string, opts: { threshold?: number; width?: number } = {}): string[] {
+/** The filter chain that logs scene cuts (pure). Also used by the frame sampler's combined pass. */
+export function sceneFilter(opts: { threshold?: number; width?: number } = {}): string {
   const threshold = opts.threshold ?? 0.3;
   const width = opts.width ?? 160;
   if (!(threshold > 0 && threshold < 1)) throw new RangeError('scene threshold must be between 0 and 1');
   if (!Number.isInteger(width) || width < 16) throw new RangeError('scene width must be an integer >= 16');
-  return [
-    ...localInputArgs(input),
-    '-map', '0:v:0', '-an', '-sn', '-dn',
-    '-vf', `scale=${width}:-2,select='gt(scene,${threshold})',showinfo`,
-    '-f', 'null', '-',
-  ];
+  return `scale=${width}:-2:flags=fast_bilinear,select='gt(scene,${threshold})',showinfo`;
+}
+
+/** The ffmpeg arguments (after the global flags) for scene detection on its own (pure). */
+export function sceneDetectArgs(input: string, opts: { threshold?: number; width?: number } = {}): string[] {
+  return [...localInputArgs(input), '-map', '0:v:0', '-an', '-sn', '-dn', '-vf', sceneFilter(opts), '-f', 'null', '-'];
 }
 
 const SHOWINFO = /\[Parsed_showinfo_\d+ @ [^\]]+\]\s+n:\s*\d+\s+pts:\s*-?\d+\s+pts_time:\s*(-?[\d.]+(?:e[-+]?\d+)?)/i;

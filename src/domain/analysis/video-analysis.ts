@@ -17,12 +17,19 @@ export interface StageOptions {
   signal?: AbortSignal;
 }
 
+export interface ScenePassOptions {
+  threshold?: number;
+  minGapSeconds?: number;
+  onCuts: (cuts: number[]) => void;
+}
+
 /** What the stage needs; src/adapters/media and src/adapters/faces provide each function. */
 export interface VideoAnalysisDeps {
   probe(input: string, opts?: { signal?: AbortSignal }): Promise<Pick<MediaInfo, 'duration' | 'width' | 'height' | 'hasVideo' | 'hasAudio'>>;
   detectSceneCuts(input: string, opts: StageOptions): Promise<number[]>;
   measureLoudness(input: string, opts: StageOptions): Promise<number[]>;
-  sampleFrames(input: string, opts: StageOptions & { fps: number; sourceWidth: number; sourceHeight: number }): AsyncIterable<RgbFrame & { t: number }>;
+  /** With `scenes`, the same pass also finds scene cuts and hands them to `onCuts` when it ends. */
+  sampleFrames(input: string, opts: StageOptions & { fps: number; sourceWidth: number; sourceHeight: number; scenes?: ScenePassOptions }): AsyncIterable<RgbFrame & { t: number }>;
   faceDetector: FaceDetector;
 }
 
@@ -32,8 +39,13 @@ export interface AnalyzeOptions {
   /** Overall progress 0..1 and the stage that moved it. */
   onProgress?: (fraction: number, stage: 'scenes' | 'loudness' | 'faces') => void;
   signal?: AbortSignal;
-  /** Runs the scene and loudness passes while faces are detected. Default true. */
+  /** Runs the loudness (and a separate scene) pass while faces are detected. Default true. */
   concurrent?: boolean;
+  /**
+   * `combined` (default) finds scene cuts in the frame sampler's ffmpeg process, decoding the video
+   * once; `separate` runs detectSceneCuts as its own pass.
+   */
+  scenePass?: 'combined' | 'separate';
 }
 
 export interface FaceTrackSample {
@@ -80,12 +92,20 @@ export function progressCombiner(emit?: AnalyzeOptions['onProgress']): (stage: k
   };
 }
 
-async function detectFaces(input: string, deps: VideoAnalysisDeps, info: { duration: number; width: number; height: number }, fps: number, report: (f: number) => void, signal?: AbortSignal): Promise<FaceTrackSample[]> {
+async function detectFaces(
+  input: string,
+  deps: VideoAnalysisDeps,
+  info: { duration: number; width: number; height: number },
+  fps: number,
+  report: (f: number) => void,
+  signal: AbortSignal,
+  scenes?: ScenePassOptions,
+): Promise<FaceTrackSample[]> {
   const expected = Math.max(1, Math.ceil(info.duration * fps));
   const out: FaceTrackSample[] = [];
-  const frames = deps.sampleFrames(input, { fps, sourceWidth: info.width, sourceHeight: info.height, durationSeconds: info.duration, signal });
+  const frames = deps.sampleFrames(input, { fps, sourceWidth: info.width, sourceHeight: info.height, durationSeconds: info.duration, signal, scenes });
   for await (const frame of frames) {
-    signal?.throwIfAborted();
+    signal.throwIfAborted();
     const boxes = await deps.faceDetector.detect(frame);
     out.push({ t: frame.t, boxes });
     report(out.length / expected);
@@ -112,24 +132,38 @@ export async function analyzeVideo(input: string, deps: VideoAnalysisDeps, opts:
     onProgress: (p: { fraction: number }) => report(name, p.fraction),
   });
 
-  const scenesAndLoudness = async (): Promise<[number[], number[]]> => {
-    const cuts = await deps.detectSceneCuts(input, stage('scenes'));
+  const combined = (opts.scenePass ?? 'combined') === 'combined';
+  let sceneCuts: number[] = [];
+  const separateScenes = async () => {
+    if (combined) return;
+    sceneCuts = await deps.detectSceneCuts(input, stage('scenes'));
     report('scenes', 1);
-    const loudness = info.hasAudio ? await deps.measureLoudness(input, stage('loudness')) : [];
-    report('loudness', 1);
-    return [cuts, loudness];
   };
-  const faces = () => detectFaces(input, deps, info, fps, (f) => report('faces', Math.min(0.99, f)), signal);
+  let loudness: number[] = [];
+  const measureLoudness = async () => {
+    if (info.hasAudio) loudness = await deps.measureLoudness(input, stage('loudness'));
+    report('loudness', 1);
+  };
+  let samples: FaceTrackSample[] = [];
+  const scenes: ScenePassOptions | undefined = combined ? { onCuts: (cuts) => (sceneCuts = cuts) } : undefined;
+  const faces = async () => {
+    samples = await detectFaces(input, deps, info, fps, (f) => {
+      report('faces', Math.min(0.99, f));
+      if (combined) report('scenes', Math.min(0.99, f));
+    }, signal, scenes);
+    report('scenes', 1);
+  };
 
-  let sceneCuts: number[];
-  let loudness: number[];
-  let samples: FaceTrackSample[];
   try {
     if (opts.concurrent ?? true) {
-      [[sceneCuts, loudness], samples] = await Promise.all([scenesAndLoudness(), faces()]);
+      await Promise.all([(async () => {
+        await separateScenes();
+        await measureLoudness();
+      })(), faces()]);
     } else {
-      [sceneCuts, loudness] = await scenesAndLoudness();
-      samples = await faces();
+      await separateScenes();
+      await measureLoudness();
+      await faces();
     }
   } catch (err) {
     inner.abort();

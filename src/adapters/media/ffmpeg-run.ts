@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { ffmpegPath } from './binaries.js';
+import { binaryEnv, ffmpegPath } from './binaries.js';
 
 /**
  * The one place that spawns ffmpeg. Callers build their arguments with pure functions and pass them
@@ -155,7 +155,8 @@ export function startFfmpeg(args: string[], opts: FfmpegRunOptions = {}): Ffmpeg
   if (opts.signal?.aborted) {
     return { stdout: null, done: Promise.reject(new FfmpegError('ffmpeg aborted before start', 'aborted')), kill() {} };
   }
-  const child = spawn(bin, argv, { stdio: ['ignore', opts.stdout === 'pipe' ? 'pipe' : 'ignore', 'pipe', 'pipe'], windowsHide: true });
+  // binaryEnv: the npm-shipped static build crashes in the system's iconv modules without it (MPEG-TS inputs).
+  const child = spawn(bin, argv, { env: binaryEnv(bin), stdio: ['ignore', opts.stdout === 'pipe' ? 'pipe' : 'ignore', 'pipe', 'pipe'], windowsHide: true });
 
   const kill = (why: FfmpegFailure) => {
     if (child.exitCode !== null || child.signalCode !== null) return;

@@ -1,0 +1,210 @@
+import { createHash } from 'node:crypto';
+import { validationError } from '../errors.js';
+import type { Keyframe } from '../reframe/crop-keyframes.js';
+import {
+  deepFreeze,
+  validateCaptionStyle,
+  validateTitleStyle,
+  type Aspect,
+  type CaptionStyle,
+  type FieldError,
+  type ReframeMode,
+  type Resolution,
+  type TitleStyle,
+} from './templates.js';
+
+/**
+ * The edit: an immutable, complete description of one rendered output (pure). Everything the
+ * renderer needs to make the file is here except the source bytes, which `source.key` names in
+ * storage. Times (`in`, `out`, word times, crop keyframes) are seconds on the source's timeline.
+ * The same edit always gives the same hash (`editHash`), which is the render cache key.
+ */
+
+export type { Aspect, ReframeMode, Resolution } from './templates.js';
+
+export interface CaptionWord {
+  /** Source seconds. */
+  start: number;
+  end: number;
+  text: string;
+}
+
+export interface Edit {
+  readonly source: { readonly key: string; readonly duration: number; readonly width: number; readonly height: number };
+  readonly in: number;
+  readonly out: number;
+  readonly layout: {
+    readonly aspect: Aspect;
+    readonly reframe: ReframeMode;
+    /** Source-time crop keyframes (src/domain/reframe) for `speaker`; without one `speaker` crops the centre. */
+    readonly cropPath?: readonly Readonly<Keyframe>[];
+  };
+  readonly captions: { readonly words: readonly Readonly<CaptionWord>[]; readonly style: Readonly<CaptionStyle> } | null;
+  readonly title?: { readonly text: string; readonly style: Readonly<TitleStyle> };
+  readonly watermark: boolean;
+  readonly resolution: Resolution;
+}
+
+/** Bumped when the engine's output for the same edit changes, so old cached files are not reused. */
+export const EDIT_HASH_VERSION = 1;
+export const ASPECTS: readonly Aspect[] = ['9:16', '1:1', '16:9'];
+export const REFRAME_MODES: readonly ReframeMode[] = ['speaker', 'center', 'fit'];
+export const RESOLUTIONS: readonly Resolution[] = ['720p', '1080p'];
+const MAX_WORDS = 50_000;
+const MAX_WORD_CHARS = 200;
+const MAX_TITLE_CHARS = 300;
+
+/** Output frame size: the short side is 1080 (1080p) or 720 (720p). */
+export function outputSize(aspect: Aspect, resolution: Resolution): { width: number; height: number } {
+  const s = resolution === '1080p' ? 1080 : 720;
+  const l = resolution === '1080p' ? 1920 : 1280;
+  if (aspect === '9:16') return { width: s, height: l };
+  if (aspect === '16:9') return { width: l, height: s };
+  if (aspect === '1:1') return { width: s, height: s };
+  throw new RangeError(`unknown aspect ${String(aspect)}`);
+}
+
+/** Width / height of an aspect. */
+export function aspectRatio(aspect: Aspect): number {
+  return aspect === '9:16' ? 9 / 16 : aspect === '16:9' ? 16 / 9 : 1;
+}
+
+/** Length of the output in seconds. */
+export function clipDuration(edit: Pick<Edit, 'in' | 'out'>): number {
+  return edit.out - edit.in;
+}
+
+function isObj(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function finite(v: unknown): v is number {
+  return typeof v === 'number' && Number.isFinite(v);
+}
+
+function checkCropPath(errs: FieldError[], path: unknown, src: { width: number; height: number } | null, aspect: unknown): void {
+  const f = 'layout.cropPath';
+  if (!Array.isArray(path) || path.length === 0) return void errs.push({ field: f, rule: 'non-empty array' });
+  let prevT = -Infinity;
+  for (let i = 0; i < path.length; i++) {
+    const k = path[i] as Record<string, unknown>;
+    if (!isObj(k) || ![k.t, k.x, k.y, k.w, k.h].every(finite)) return void errs.push({ field: `${f}[${i}]`, rule: 'keyframe {t,x,y,w,h}' });
+    const { t, x, y, w, h } = k as unknown as Keyframe;
+    if (t < prevT) return void errs.push({ field: `${f}[${i}].t`, rule: 'ascending' });
+    prevT = t;
+    if (w !== path[0].w || h !== path[0].h) return void errs.push({ field: `${f}[${i}]`, rule: 'same size as the first keyframe' });
+    if (w < 2 || h < 2 || x < 0 || y < 0 || (src && (x + w > src.width || y + h > src.height))) {
+      return void errs.push({ field: `${f}[${i}]`, rule: 'inside the source frame' });
+    }
+  }
+  if (typeof aspect === 'string' && ASPECTS.includes(aspect as Aspect)) {
+    const r = path[0].w / path[0].h;
+    if (Math.abs(r / aspectRatio(aspect as Aspect) - 1) > 0.03) errs.push({ field: f, rule: `crop of aspect ${aspect}` });
+  }
+}
+
+function checkWords(errs: FieldError[], words: unknown): void {
+  const f = 'captions.words';
+  if (!Array.isArray(words)) return void errs.push({ field: f, rule: 'array' });
+  if (words.length > MAX_WORDS) return void errs.push({ field: f, rule: `at most ${MAX_WORDS} words` });
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i] as Record<string, unknown>;
+    if (!isObj(w) || !finite(w.start) || !finite(w.end) || typeof w.text !== 'string') return void errs.push({ field: `${f}[${i}]`, rule: 'word {start,end,text}' });
+    if ((w.end as number) < (w.start as number) || (w.start as number) < 0) return void errs.push({ field: `${f}[${i}]`, rule: 'start <= end' });
+    if ((w.text as string).length > MAX_WORD_CHARS) return void errs.push({ field: `${f}[${i}].text`, rule: `at most ${MAX_WORD_CHARS} characters` });
+  }
+}
+
+/** Checks an edit; returns the failed fields (empty when valid). Pure. */
+export function validateEdit(input: unknown, opts: { fonts?: readonly string[] } = {}): FieldError[] {
+  if (!isObj(input)) return [{ field: 'edit', rule: 'object' }];
+  const errs: FieldError[] = [];
+  const src = input.source;
+  let size: { width: number; height: number } | null = null;
+  let duration = Infinity;
+  if (!isObj(src)) errs.push({ field: 'source', rule: 'object' });
+  else {
+    if (typeof src.key !== 'string' || src.key === '') errs.push({ field: 'source.key', rule: 'non-empty string' });
+    if (!finite(src.duration) || src.duration <= 0) errs.push({ field: 'source.duration', rule: 'positive number' });
+    else duration = src.duration;
+    for (const k of ['width', 'height'] as const) {
+      if (!Number.isInteger(src[k]) || (src[k] as number) < 2) errs.push({ field: `source.${k}`, rule: 'integer >= 2' });
+    }
+    if (Number.isInteger(src.width) && Number.isInteger(src.height)) size = { width: src.width as number, height: src.height as number };
+  }
+  if (!finite(input.in) || input.in < 0) errs.push({ field: 'in', rule: 'number >= 0' });
+  if (!finite(input.out)) errs.push({ field: 'out', rule: 'number' });
+  else if (finite(input.in) && input.out <= input.in) errs.push({ field: 'out', rule: 'after in' });
+  else if (input.out > duration + 0.001) errs.push({ field: 'out', rule: 'within the source duration' });
+
+  const layout = input.layout;
+  if (!isObj(layout)) errs.push({ field: 'layout', rule: 'object' });
+  else {
+    if (!ASPECTS.includes(layout.aspect as Aspect)) errs.push({ field: 'layout.aspect', rule: `one of ${ASPECTS.join(', ')}` });
+    if (!REFRAME_MODES.includes(layout.reframe as ReframeMode)) errs.push({ field: 'layout.reframe', rule: `one of ${REFRAME_MODES.join(', ')}` });
+    if (layout.cropPath !== undefined) checkCropPath(errs, layout.cropPath, size, layout.aspect);
+  }
+
+  const cap = input.captions;
+  if (cap !== null) {
+    if (!isObj(cap)) errs.push({ field: 'captions', rule: 'object or null' });
+    else {
+      checkWords(errs, cap.words);
+      errs.push(...validateCaptionStyle(cap.style, { fonts: opts.fonts, prefix: 'captions.style.' }));
+    }
+  }
+  if (input.title !== undefined) {
+    const t = input.title;
+    if (!isObj(t)) errs.push({ field: 'title', rule: 'object' });
+    else {
+      if (typeof t.text !== 'string' || t.text.trim() === '' || t.text.length > MAX_TITLE_CHARS) errs.push({ field: 'title.text', rule: `1..${MAX_TITLE_CHARS} characters` });
+      errs.push(...validateTitleStyle(t.style, { fonts: opts.fonts, prefix: 'title.style.' }));
+    }
+  }
+  if (typeof input.watermark !== 'boolean') errs.push({ field: 'watermark', rule: 'boolean' });
+  if (!RESOLUTIONS.includes(input.resolution as Resolution)) errs.push({ field: 'resolution', rule: `one of ${RESOLUTIONS.join(', ')}` });
+  const known = new Set(['source', 'in', 'out', 'layout', 'captions', 'title', 'watermark', 'resolution']);
+  for (const k of Object.keys(input)) if (!known.has(k)) errs.push({ field: k, rule: 'unknown field' });
+  return errs;
+}
+
+/**
+ * Validates and returns a deep-frozen copy of the edit. Throws VALIDATION_ERROR with the failed
+ * fields. `title: undefined` is dropped, so it equals an edit without a title.
+ */
+export function makeEdit(input: unknown, opts: { fonts?: readonly string[] } = {}): Edit {
+  const errors = validateEdit(input, opts);
+  if (errors.length) throw validationError(errors);
+  const copy = JSON.parse(JSON.stringify(input)) as Edit;
+  return deepFreeze(copy);
+}
+
+function canonical(value: unknown): unknown {
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new RangeError('edit numbers must be finite');
+    const r = Math.round(value * 1000) / 1000;
+    return r === 0 ? 0 : r; // no -0
+  }
+  if (Array.isArray(value)) return value.map((v) => (v === undefined ? null : canonical(v)));
+  if (isObj(value)) {
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(value).sort()) {
+      if (value[k] !== undefined) out[k] = canonical(value[k]);
+    }
+    return out;
+  }
+  return value;
+}
+
+/**
+ * Canonical JSON: keys sorted at every level, numbers rounded to milliseconds / thousandths,
+ * undefined members dropped. Two edits that render the same output give the same string.
+ */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(canonical(value));
+}
+
+/** SHA-256 (hex) of the versioned canonical JSON: the render cache key. */
+export function editHash(edit: Edit): string {
+  return createHash('sha256').update(`cutroom-edit/v${EDIT_HASH_VERSION}\n`).update(canonicalJson(edit)).digest('hex');
+}

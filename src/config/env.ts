@@ -15,6 +15,10 @@ export interface Config {
   bodyLimitBytes: number;
   rateLimitStore: 'memory' | 'database';
   shutdownTimeoutMs: number;
+  /** Uploads above this size are sent in parts (spec: above 5 GB). */
+  multipartThresholdBytes: number;
+  /** Part size of multipart uploads; unset: 128 MiB (more when needed to stay within 10,000 parts). */
+  multipartPartSizeBytes?: number;
   /** Files: local folder or S3 (src/config/storage.env.ts, docs/storage.md). */
   storage: StorageConfig;
 }
@@ -62,6 +66,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes: int(env, 'CUTROOM_BODY_LIMIT_BYTES', 1024 * 1024, 1024),
     rateLimitStore: store,
     shutdownTimeoutMs: int(env, 'CUTROOM_SHUTDOWN_TIMEOUT_MS', 30000),
+    multipartThresholdBytes: int(env, 'CUTROOM_MULTIPART_THRESHOLD_BYTES', 5 * 1024 ** 3, 5 * 1024 * 1024),
+    multipartPartSizeBytes: env.CUTROOM_MULTIPART_PART_SIZE_BYTES ? int(env, 'CUTROOM_MULTIPART_PART_SIZE_BYTES', 0, 5 * 1024 * 1024) : undefined,
     storage: loadStorageConfig(env),
   };
 }

@@ -12,6 +12,7 @@ import { registerAdminAuth } from './plugins/admin-auth.js';
 import { healthRoutes } from './routes/health.routes.js';
 import { workspaceRoutes } from './routes/workspace.routes.js';
 import { balanceRoutes } from './routes/balance.routes.js';
+import { videoRoutes } from './routes/videos.routes.js';
 import { fileRoutes } from './routes/files.routes.js';
 import { adminPlanRoutes } from './admin/plans.admin.routes.js';
 import { adminWorkspaceRoutes } from './admin/workspaces.admin.routes.js';
@@ -79,6 +80,7 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<Fas
       registerIdempotency(api, c.idempotency, (req) => `api:${callerOf(req).keyId}:${callerOf(req).workspace.id}`);
       workspaceRoutes(api, c);
       balanceRoutes(api, c);
+      videoRoutes(api, c);
     },
     { prefix: API_PREFIX },
   );

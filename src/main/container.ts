@@ -13,7 +13,10 @@ import { IdempotencyService } from '../domain/idempotency/idempotency.service.js
 import type { JobQueue } from '../ports/queue.js';
 import type { RateLimiter } from '../ports/rate-limiter.js';
 import type { Storage } from '../ports/storage.js';
-import { createStorage } from '../adapters/storage/storage.factory.js';
+import { createStorage, choosePartSize } from '../adapters/storage/storage.factory.js';
+import type { MediaProbe } from '../ports/media.js';
+import { FfprobeMediaProbe } from '../adapters/media/ffprobe.js';
+import { VideosService } from '../domain/videos/videos.service.js';
 
 export interface Container {
   config: Config;
@@ -22,6 +25,8 @@ export interface Container {
   queue: JobQueue;
   rateLimiter: RateLimiter;
   storage: Storage;
+  media: MediaProbe;
+  videos: VideosService;
   plans: PlansService;
   credits: CreditsService;
   workspaces: WorkspacesService;
@@ -57,6 +62,7 @@ export async function createContainer(opts: ContainerOptions): Promise<Container
   });
   const credits = new CreditsService(db);
   const storage = await createStorage({ storage: config.storage, dataDir: config.dataDir, publicBaseUrl: config.publicBaseUrl, db });
+  const media = new FfprobeMediaProbe();
   const container: Container = {
     config,
     logger,
@@ -64,6 +70,11 @@ export async function createContainer(opts: ContainerOptions): Promise<Container
     queue,
     rateLimiter: config.rateLimitStore === 'database' ? new DatabaseRateLimiter(db) : new MemoryRateLimiter(),
     storage,
+    media,
+    videos: new VideosService(db, storage, media, {
+      multipartThreshold: config.multipartThresholdBytes,
+      partSize: (size) => (config.multipartPartSizeBytes ? Math.max(config.multipartPartSizeBytes, Math.ceil(size / 10_000)) : choosePartSize(size)),
+    }),
     plans: new PlansService(db),
     credits,
     workspaces: new WorkspacesService(db, credits),

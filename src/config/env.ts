@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { loadStorageConfig, type StorageConfig } from './storage.env.js';
+import { loadSourcesConfig, type SourcesConfig } from './sources.env.js';
 
 export type Role = 'all' | 'api' | 'worker';
 
@@ -21,6 +22,8 @@ export interface Config {
   multipartPartSizeBytes?: number;
   /** Files: local folder or S3 (src/config/storage.env.ts, docs/storage.md). */
   storage: StorageConfig;
+  /** Link analysis: safe-fetch override, yt-dlp (src/config/sources.env.ts, docs/sources.md). */
+  sources: SourcesConfig;
 }
 
 export class ConfigError extends Error {}
@@ -69,5 +72,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     multipartThresholdBytes: int(env, 'CUTROOM_MULTIPART_THRESHOLD_BYTES', 5 * 1024 ** 3, 5 * 1024 * 1024),
     multipartPartSizeBytes: env.CUTROOM_MULTIPART_PART_SIZE_BYTES ? int(env, 'CUTROOM_MULTIPART_PART_SIZE_BYTES', 0, 5 * 1024 * 1024) : undefined,
     storage: loadStorageConfig(env),
+    sources: loadSourcesConfig(env),
   };
 }

@@ -5,6 +5,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Container } from '../main/container.js';
 import { registerErrorHandling } from './errors.js';
+import { validatorCompiler } from './validation.js';
 import { ErrorBody } from './schemas/common.js';
 import { registerApiAuth, callerOf } from './plugins/auth.js';
 import { registerIdempotency } from './plugins/idempotency.js';
@@ -13,6 +14,7 @@ import { healthRoutes } from './routes/health.routes.js';
 import { workspaceRoutes } from './routes/workspace.routes.js';
 import { balanceRoutes } from './routes/balance.routes.js';
 import { videoRoutes } from './routes/videos.routes.js';
+import { clipRoutes } from './routes/clips.routes.js';
 import { fileRoutes } from './routes/files.routes.js';
 import { adminPlanRoutes } from './admin/plans.admin.routes.js';
 import { adminWorkspaceRoutes } from './admin/workspaces.admin.routes.js';
@@ -37,8 +39,8 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<Fas
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     },
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: true } },
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as Api;
+  app.setValidatorCompiler(validatorCompiler());
 
   app.addHook('onRequest', async (req, reply) => {
     reply.header('X-Request-Id', req.id);
@@ -81,6 +83,7 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<Fas
       workspaceRoutes(api, c);
       balanceRoutes(api, c);
       videoRoutes(api, c);
+      clipRoutes(api, c);
     },
     { prefix: API_PREFIX },
   );

@@ -17,6 +17,7 @@ import { createStorage, choosePartSize } from '../adapters/storage/storage.facto
 import type { MediaProbe } from '../ports/media.js';
 import { FfprobeMediaProbe } from '../adapters/media/ffprobe.js';
 import { VideosService } from '../domain/videos/videos.service.js';
+import { createSourceResolvers } from '../adapters/sources/source-resolvers.js';
 
 export interface Container {
   config: Config;
@@ -62,7 +63,8 @@ export async function createContainer(opts: ContainerOptions): Promise<Container
   });
   const credits = new CreditsService(db);
   const storage = await createStorage({ storage: config.storage, dataDir: config.dataDir, publicBaseUrl: config.publicBaseUrl, db });
-  const media = new FfprobeMediaProbe();
+  const media = new FfprobeMediaProbe({ timeoutMs: config.sources.probeTimeoutMs });
+  const resolvers = createSourceResolvers(config.sources, { probe: media });
   const container: Container = {
     config,
     logger,
@@ -71,7 +73,7 @@ export async function createContainer(opts: ContainerOptions): Promise<Container
     rateLimiter: config.rateLimitStore === 'database' ? new DatabaseRateLimiter(db) : new MemoryRateLimiter(),
     storage,
     media,
-    videos: new VideosService(db, storage, media, {
+    videos: new VideosService(db, storage, media, resolvers, {
       multipartThreshold: config.multipartThresholdBytes,
       partSize: (size) => (config.multipartPartSizeBytes ? Math.max(config.multipartPartSizeBytes, Math.ceil(size / 10_000)) : choosePartSize(size)),
     }),

@@ -7,6 +7,8 @@ import { creditsForSeconds, isFreeUsageActive } from '../credits/credits.rules.j
 import type { WorkspaceWithPlan } from '../workspaces/workspaces.service.js';
 import type { Storage } from '../../ports/storage.js';
 import type { MediaInfo, MediaProbe } from '../../ports/media.js';
+import type { SourceResolver } from '../../ports/source-resolver.js';
+import { analyzeLink } from './source-analysis.js';
 import { MIN_VIDEO_SECONDS, UPLOAD_URL_SECONDS, checkVideoDeclaration, extensionOf, titleFromFileName } from './upload.rules.js';
 
 export type VideoRow = typeof videos.$inferSelect;
@@ -45,6 +47,7 @@ export class VideosService {
     private readonly db: Db,
     private readonly storage: Storage,
     private readonly media: MediaProbe,
+    private readonly resolvers: SourceResolver[],
     private readonly limits: UploadLimits,
   ) {}
 
@@ -55,6 +58,34 @@ export class VideosService {
       .where(and(eq(videos.id, id), eq(videos.workspaceId, workspaceId)));
     if (!row) throw new DomainError('VIDEO_NOT_FOUND');
     return row;
+  }
+
+  /**
+   * POST /clips/info: analyses a public link (free of charge). The same link in the same workspace
+   * is the same video: its record is refreshed, never duplicated.
+   */
+  async analyzeLink(ctx: WorkspaceWithPlan, url: string) {
+    const meta = await analyzeLink(url, { resolvers: this.resolvers, maxDurationSeconds: ctx.plan.maxVideoDuration });
+    const sourceUrl = meta.link.kind === 'direct' ? meta.link.url : meta.link.canonicalUrl;
+    const fields = {
+      status: 'ready',
+      mediaUrl: meta.mediaUrl,
+      platform: meta.platform,
+      title: meta.title,
+      author: meta.author,
+      duration: meta.duration,
+      width: meta.width,
+      height: meta.height,
+      hasAudio: meta.hasAudio,
+      fileSize: meta.sizeBytes ?? null,
+      updatedAt: new Date(),
+    };
+    const [row] = await this.db
+      .insert(videos)
+      .values({ id: newId('vid'), workspaceId: ctx.workspace.id, source: 'link', sourceUrl, ...fields })
+      .onConflictDoUpdate({ target: [videos.workspaceId, videos.sourceUrl], set: fields })
+      .returning();
+    return analysisView(row, ctx);
   }
 
   /** POST /videos/upload: a video waiting for its bytes, and where to send them. */

@@ -156,3 +156,103 @@ export const videos = pgTable(
     uniqueIndex('videos_ws_source_url_uq').on(t.workspaceId, t.sourceUrl),
   ],
 );
+
+/** Caption templates and clipping strategies. Built-ins have no workspace and are shared by all. */
+export const templates = pgTable(
+  'templates',
+  {
+    id: text('id').primaryKey(),
+    workspaceId: text('workspace_id').references(() => workspaces.id, { onDelete: 'cascade' }),
+    /** `template` (captions and layout) or `strategy` (clip lengths and count). */
+    kind: text('kind').notNull(),
+    name: text('name').notNull(),
+    builtin: boolean('builtin').notNull().default(false),
+    config: jsonb('config').$type<Record<string, unknown>>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('templates_ws_idx').on(t.workspaceId, t.kind)],
+);
+
+export const submissions = pgTable(
+  'submissions',
+  {
+    id: text('id').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    videoId: text('video_id')
+      .notNull()
+      .references(() => videos.id, { onDelete: 'cascade' }),
+    status: text('status').notNull(),
+    timeframeStart: doublePrecision('timeframe_start').notNull(),
+    timeframeEnd: doublePrecision('timeframe_end').notNull(),
+    strategyId: text('strategy_id'),
+    templateId: text('template_id'),
+    sourceLanguage: text('source_language').notNull().default('auto'),
+    language: text('language'),
+    creditsCharged: integer('credits_charged').notNull().default(0),
+    errorCode: text('error_code'),
+    clipsCount: integer('clips_count').notNull().default(0),
+    waitingReason: text('waiting_reason'),
+    waitingUntil: timestamp('waiting_until', { withTimezone: true, mode: 'date' }),
+    /** Storage key of the downloaded source (links) or the upload itself. */
+    sourceKey: text('source_key'),
+    /** Stage results kept so a restarted job resumes where it stopped. */
+    transcript: jsonb('transcript').$type<unknown>(),
+    analysis: jsonb('analysis').$type<unknown>(),
+    attempts: integer('attempts').notNull().default(0),
+    startedAt: timestamp('started_at', { withTimezone: true, mode: 'date' }),
+    finishedAt: timestamp('finished_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('submissions_ws_created_idx').on(t.workspaceId, t.createdAt),
+    index('submissions_status_created_idx').on(t.status, t.createdAt),
+    index('submissions_video_idx').on(t.videoId),
+  ],
+);
+
+export const edits = pgTable(
+  'edits',
+  {
+    id: text('id').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    clipId: text('clip_id'),
+    /** Content hash of `spec`: identical edits render to the same file. */
+    hash: text('hash').notNull(),
+    spec: jsonb('spec').$type<unknown>().notNull(),
+    templateId: text('template_id'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('edits_ws_idx').on(t.workspaceId), index('edits_hash_idx').on(t.hash)],
+);
+
+export const clips = pgTable(
+  'clips',
+  {
+    id: text('id').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    submissionId: text('submission_id')
+      .notNull()
+      .references(() => submissions.id, { onDelete: 'cascade' }),
+    /** Order of the clip inside its submission (by start time); makes finalizing idempotent. */
+    position: integer('position').notNull(),
+    title: text('title').notNull(),
+    text: text('text').notNull().default(''),
+    rating: doublePrecision('rating').notNull(),
+    startTime: doublePrecision('start_time').notNull(),
+    endTime: doublePrecision('end_time').notNull(),
+    language: text('language').notNull(),
+    signals: jsonb('signals').$type<Record<string, number>>(),
+    previewKey: text('preview_key'),
+    editId: text('edit_id'),
+    hasTemplateApplied: boolean('has_template_applied').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('clips_submission_position_uq').on(t.submissionId, t.position), index('clips_ws_idx').on(t.workspaceId)],
+);

@@ -192,15 +192,22 @@ describe('renderEdit', () => {
     expect(Math.abs(Number(info.format.duration) - 3)).toBeLessThanOrEqual(1 / FPS + 1e-3);
   }, 120_000);
 
-  it('speaker reframe follows a crop path', async () => {
+  it('speaker reframe follows a crop path frame by frame', async () => {
+    // A still horizontal gradient (video-range luma 16 + 219 * x / width, so 255 * x / width once
+    // decoded to full-range grey): the crop's mean brightness tells where the crop is.
+    const gradient = path.join(dir, 'gradient.mp4');
+    await runFfmpeg([
+      '-f', 'lavfi', '-i', 'color=c=black:size=640x360:rate=30', '-vf', "geq=lum='16+219*X/W':cb=128:cr=128,format=yuv420p",
+      '-t', '4', '-c:v', 'libx264', '-preset', 'ultrafast', '-qp', '0', gradient,
+    ]);
     const out = path.join(dir, 'speaker.mp4');
-    // 202x360 window sliding from the left edge to the right edge of the 640x360 source.
+    // A 202x360 window sliding from the left edge to the right edge.
     const cropPath = [
       { t: 0, x: 0, y: 0, w: 202, h: 360 },
       { t: 4, x: 438, y: 0, w: 202, h: 360 },
     ];
     const edit = makeEdit({
-      source: { key: 'silent.mp4', duration: 4, width: 640, height: 360 },
+      source: { key: 'gradient.mp4', duration: 4, width: 640, height: 360 },
       in: 0,
       out: 4,
       layout: { aspect: '9:16', reframe: 'speaker', cropPath },
@@ -208,11 +215,19 @@ describe('renderEdit', () => {
       watermark: false,
       resolution: '720p',
     });
-    const res = await renderEdit(edit, { inputPath: srcSilent, outputPath: out, fontsDir });
+    const res = await renderEdit(edit, { inputPath: gradient, outputPath: out, fontsDir });
     expect(res.command.filterComplex).toContain("crop=w=202:h=360:x='");
     const info = await ffprobeJson(out);
     const v = info.streams.find((s) => s.codec_type === 'video')!;
     expect([v.width, v.height]).toEqual([720, 1280]);
+    const mean = (b: Buffer) => b.reduce((a, x) => a + x, 0) / b.length;
+    // Expected mean: 255 * (x + w / 2) / 640 for the crop's x at that time.
+    for (const t of [0, 2, 3.9]) {
+      const x = (438 * t) / 4;
+      const expected = (255 * (x + 101)) / 640;
+      const { gray } = await frameAt(out, t, `speaker-${t}`);
+      expect(Math.abs(mean(gray) - expected)).toBeLessThan(6);
+    }
   }, 120_000);
 });
 

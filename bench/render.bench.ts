@@ -1,0 +1,127 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { binaryEnv, ffmpegPath } from '../src/adapters/media/binaries.js';
+import { prepareFontsDir } from '../src/adapters/media/fonts.js';
+import { renderEdit } from '../src/adapters/media/renderer.js';
+import { buildAss } from '../src/domain/render/captions.ass.js';
+import { editHash, makeEdit, type Edit } from '../src/domain/render/edit.js';
+import { buildRenderCommand } from '../src/domain/render/filter-graph.js';
+import { getBuiltinTemplate } from '../src/domain/render/templates.js';
+
+/**
+ * Render speed: a 60 s clip from a generated 1920x1080 source to 1080x1920 with bold-pop captions,
+ * a title and a moving speaker crop, once through the service's renderEdit (edit checks, font
+ * check, ffprobe, ASS, runner with progress, atomic rename) and once as the bare ffmpeg command with
+ * the same filter graph. Runs alternate A B B A so load changes hit both alike; the ratio of the
+ * medians is the service's overhead (goal <= 1.10).
+ *
+ *   npm run bench -- render            RENDER_BENCH_SECONDS=60 RENDER_BENCH_ROUNDS=2
+ */
+
+const SECONDS = Number(process.env.RENDER_BENCH_SECONDS ?? 60);
+const ROUNDS = Math.max(1, Number(process.env.RENDER_BENCH_ROUNDS ?? 2));
+const GOAL = 1.1;
+
+function ffmpeg(args: string[]): Promise<number> {
+  const bin = ffmpegPath();
+  const t0 = performance.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(bin, ['-hide_banner', '-nostdin', '-loglevel', 'error', ...args], { env: binaryEnv(bin), stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(performance.now() - t0) : reject(new Error(`ffmpeg exited ${code}: ${err.slice(-2000)}`))));
+  });
+}
+
+async function makeSource(file: string, seconds: number): Promise<void> {
+  await ffmpeg([
+    '-f', 'lavfi', '-i', 'testsrc2=size=1920x1080:rate=30',
+    '-f', 'lavfi', '-i', 'sine=frequency=220:sample_rate=48000',
+    '-t', String(seconds + 2),
+    '-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '23', '-g', '60', '-pix_fmt', 'yuv420p',
+    '-c:a', 'aac', '-b:a', '128k', '-ac', '2', '-y', file,
+  ]);
+}
+
+function benchEdit(seconds: number): Edit {
+  const words = [];
+  const vocab = 'so this is how we turn one long video into short clips that people actually want to watch'.split(' ');
+  for (let t = 1, i = 0; t < seconds + 1; t += 0.4, i++) words.push({ start: t, end: t + 0.35, text: vocab[i % vocab.length] });
+  const cropPath = [];
+  for (let t = 0; t <= seconds + 2; t += 2) cropPath.push({ t, x: 2 * Math.round((657 + 500 * Math.sin(t / 7)) / 2), y: 0, w: 606, h: 1080 });
+  const tpl = getBuiltinTemplate('bold-pop')!;
+  return makeEdit({
+    source: { key: 'bench/source.mp4', duration: seconds + 2, width: 1920, height: 1080 },
+    in: 1,
+    out: 1 + seconds,
+    layout: { aspect: '9:16', reframe: 'speaker', cropPath },
+    captions: { words, style: tpl.captions },
+    title: { text: 'Benchmark clip', style: tpl.title },
+    watermark: false,
+    resolution: '1080p',
+  });
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
+
+async function main(): Promise<void> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cutroom-bench-render-'));
+  try {
+    const fontsDir = path.join(dir, 'fonts');
+    prepareFontsDir(fontsDir);
+    const source = path.join(dir, 'source.mp4');
+    const g0 = performance.now();
+    await makeSource(source, SECONDS);
+    console.log(`source: ${SECONDS + 2} s of 1920x1080 30 fps made in ${((performance.now() - g0) / 1000).toFixed(1)} s`);
+    const edit = benchEdit(SECONDS);
+
+    // The bare command: the same graph and arguments, its ASS written once beforehand.
+    const assFile = path.join(dir, 'bare.ass');
+    fs.writeFileSync(assFile, buildAss(edit)!);
+    const bareOut = path.join(dir, 'bare.mp4');
+    const bare = buildRenderCommand(edit, { input: source, output: bareOut, assFile, fontsDir, watermarkFontFile: null }, { hasAudio: true });
+
+    const service: number[] = [];
+    const plain: number[] = [];
+    const runService = async () => {
+      const r = await renderEdit(edit, { inputPath: source, outputPath: path.join(dir, 'service.mp4'), fontsDir, onProgress: () => {} });
+      service.push(r.elapsedMs);
+      console.log(`  service renderEdit: ${(r.elapsedMs / 1000).toFixed(1)} s (${(SECONDS / (r.elapsedMs / 1000)).toFixed(2)}x real time, ffmpeg ${(r.ffmpegMs / 1000).toFixed(1)} s)`);
+    };
+    const runBare = async () => {
+      const ms = await ffmpeg(bare.args);
+      plain.push(ms);
+      console.log(`  bare ffmpeg:        ${(ms / 1000).toFixed(1)} s (${(SECONDS / (ms / 1000)).toFixed(2)}x real time)`);
+    };
+    for (let i = 0; i < ROUNDS; i++) {
+      if (i % 2 === 0) {
+        await runService();
+        await runBare();
+      } else {
+        await runBare();
+        await runService();
+      }
+    }
+
+    const hashRuns = 200;
+    const h0 = performance.now();
+    for (let i = 0; i < hashRuns; i++) editHash(edit);
+    const hashUs = ((performance.now() - h0) / hashRuns) * 1000;
+
+    const ratio = median(service) / median(plain);
+    console.log(`render ${SECONDS} s 1920x1080 -> 1080x1920 with captions (median of ${ROUNDS}):`);
+    console.log(`  service ${(median(service) / 1000).toFixed(1)} s, bare ffmpeg ${(median(plain) / 1000).toFixed(1)} s, ratio ${ratio.toFixed(3)} (goal <= ${GOAL.toFixed(2)}: ${ratio <= GOAL ? 'met' : 'NOT met'})`);
+    console.log(`  render speed ${(SECONDS / (median(service) / 1000)).toFixed(2)}x real time on ${os.cpus().length} cores (load average ${os.loadavg()[0].toFixed(1)})`);
+    console.log(`  editHash of this edit (${edit.captions!.words.length} words, ${edit.layout.cropPath!.length} keyframes): ${hashUs.toFixed(0)} µs (the engine's part of a cache hit)`);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { binaryEnv, ffmpegPath } from '../src/adapters/media/binaries.js';
+import { buildFfmpegArgs } from '../src/adapters/media/ffmpeg-run.js';
 import { prepareFontsDir } from '../src/adapters/media/fonts.js';
 import { renderEdit } from '../src/adapters/media/renderer.js';
 import { buildAss } from '../src/domain/render/captions.ass.js';
@@ -15,7 +16,9 @@ import { getBuiltinTemplate } from '../src/domain/render/templates.js';
  * a title and a moving speaker crop, once through the service's renderEdit (edit checks, font
  * check, ffprobe, ASS, runner with progress, atomic rename) and once as the bare ffmpeg command with
  * the same filter graph. Runs alternate A B B A so load changes hit both alike; the ratio of the
- * medians is the service's overhead (goal <= 1.10).
+ * medians is the service's overhead (goal <= 1.10). On a busy machine wall time swings by 10 % and
+ * more between identical runs, so the CPU time of the finished child processes (Linux
+ * /proc/self/stat cutime + cstime) is printed beside it: it hardly depends on other load.
  *
  *   npm run bench -- render            RENDER_BENCH_SECONDS=60 RENDER_BENCH_ROUNDS=2
  */
@@ -24,11 +27,24 @@ const SECONDS = Number(process.env.RENDER_BENCH_SECONDS ?? 60);
 const ROUNDS = Math.max(1, Number(process.env.RENDER_BENCH_ROUNDS ?? 2));
 const GOAL = 1.1;
 
+/** CPU seconds (user + system) of this process's finished children; null off Linux. */
+function childCpuSeconds(): number | null {
+  try {
+    const stat = fs.readFileSync('/proc/self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // After the command name: state is field 3, cutime and cstime are fields 16 and 17 (1-based).
+    return (Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return null;
+  }
+}
+
+/** Runs ffmpeg with the runner's global flags, without -progress; resolves with the wall time in ms. */
 function ffmpeg(args: string[]): Promise<number> {
   const bin = ffmpegPath();
   const t0 = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(bin, ['-hide_banner', '-nostdin', '-loglevel', 'error', ...args], { env: binaryEnv(bin), stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(bin, buildFfmpegArgs(args, { progress: false }), { env: binaryEnv(bin), stdio: ['ignore', 'ignore', 'pipe'] });
     let err = '';
     child.stderr.on('data', (c: Buffer) => (err += c.toString()));
     child.on('error', reject);
@@ -89,15 +105,26 @@ async function main(): Promise<void> {
 
     const service: number[] = [];
     const plain: number[] = [];
+    const serviceCpu: number[] = [];
+    const plainCpu: number[] = [];
+    const overhead: number[] = [];
+    const cpuNote = (c: number | null) => (c === null ? '' : `, CPU ${c.toFixed(1)} s`);
     const runService = async () => {
+      const c0 = childCpuSeconds();
       const r = await renderEdit(edit, { inputPath: source, outputPath: path.join(dir, 'service.mp4'), fontsDir, onProgress: () => {} });
+      const cpu = c0 === null ? null : childCpuSeconds()! - c0;
       service.push(r.elapsedMs);
-      console.log(`  service renderEdit: ${(r.elapsedMs / 1000).toFixed(1)} s (${(SECONDS / (r.elapsedMs / 1000)).toFixed(2)}x real time, ffmpeg ${(r.ffmpegMs / 1000).toFixed(1)} s)`);
+      overhead.push(r.elapsedMs - r.ffmpegMs);
+      if (cpu !== null) serviceCpu.push(cpu);
+      console.log(`  service renderEdit: ${(r.elapsedMs / 1000).toFixed(1)} s wall (${(SECONDS / (r.elapsedMs / 1000)).toFixed(2)}x real time; outside ffmpeg ${r.elapsedMs - r.ffmpegMs} ms${cpuNote(cpu)})`);
     };
     const runBare = async () => {
+      const c0 = childCpuSeconds();
       const ms = await ffmpeg(bare.args);
+      const cpu = c0 === null ? null : childCpuSeconds()! - c0;
       plain.push(ms);
-      console.log(`  bare ffmpeg:        ${(ms / 1000).toFixed(1)} s (${(SECONDS / (ms / 1000)).toFixed(2)}x real time)`);
+      if (cpu !== null) plainCpu.push(cpu);
+      console.log(`  bare ffmpeg:        ${(ms / 1000).toFixed(1)} s wall (${(SECONDS / (ms / 1000)).toFixed(2)}x real time${cpuNote(cpu)})`);
     };
     for (let i = 0; i < ROUNDS; i++) {
       if (i % 2 === 0) {
@@ -116,7 +143,12 @@ async function main(): Promise<void> {
 
     const ratio = median(service) / median(plain);
     console.log(`render ${SECONDS} s 1920x1080 -> 1080x1920 with captions (median of ${ROUNDS}):`);
-    console.log(`  service ${(median(service) / 1000).toFixed(1)} s, bare ffmpeg ${(median(plain) / 1000).toFixed(1)} s, ratio ${ratio.toFixed(3)} (goal <= ${GOAL.toFixed(2)}: ${ratio <= GOAL ? 'met' : 'NOT met'})`);
+    console.log(`  wall: service ${(median(service) / 1000).toFixed(1)} s, bare ffmpeg ${(median(plain) / 1000).toFixed(1)} s, ratio ${ratio.toFixed(3)} (goal <= ${GOAL.toFixed(2)}: ${ratio <= GOAL ? 'met' : 'NOT met'})`);
+    if (serviceCpu.length && plainCpu.length) {
+      const cpuRatio = median(serviceCpu) / median(plainCpu);
+      console.log(`  CPU:  service ${median(serviceCpu).toFixed(1)} s, bare ffmpeg ${median(plainCpu).toFixed(1)} s, ratio ${cpuRatio.toFixed(3)}`);
+    }
+    console.log(`  service time outside ffmpeg (checks, ffprobe, ASS, rename): median ${median(overhead).toFixed(0)} ms`);
     console.log(`  render speed ${(SECONDS / (median(service) / 1000)).toFixed(2)}x real time on ${os.cpus().length} cores (load average ${os.loadavg()[0].toFixed(1)})`);
     console.log(`  editHash of this edit (${edit.captions!.words.length} words, ${edit.layout.cropPath!.length} keyframes): ${hashUs.toFixed(0)} µs (the engine's part of a cache hit)`);
   } finally {

@@ -19,7 +19,7 @@ import { BUILTIN_TEMPLATES } from '../src/domain/render/templates.js';
  */
 
 const SENTENCE = 'So this is how we turn one long podcast into ten great clips every single week';
-const FRAME_AT = 1.5; // clip seconds: the 4th word ("how") is spoken
+const FRAME_AT = 1.5; // clip seconds: the 5th word ("we") is spoken, on the first page
 
 function ffmpeg(args: string[]): Promise<void> {
   const bin = ffmpegPath();

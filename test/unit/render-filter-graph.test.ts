@@ -100,6 +100,7 @@ describe('reframe', () => {
     expect(f).toContain(',scale=1080:1920,setsar=1[bg]');
     expect(f).toContain('[fgsrc]scale=1080:608,setsar=1[fg]');
     expect(f).toContain('[bg][fg]overlay=x=0:y=656');
+    expect(reframeFilters(edit({ layout: { aspect: '16:9', reframe: 'fit' } }))).toBe('[0:v]scale=1920:1080,setsar=1[framed]');
   });
 });
 

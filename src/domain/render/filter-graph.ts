@@ -74,6 +74,7 @@ export function reframeFilters(edit: Edit, out = 'framed'): string {
     const k = Math.min(W / sw, H / sh);
     const fw = Math.min(W, even(sw * k));
     const fh = Math.min(H, even(sh * k));
+    if (fw === W && fh === H) return `[0:v]${scale}[${out}]`; // already the output shape: no background
     const bw = even(W / 4);
     const bh = even(H / 4);
     const kb = Math.max(bw / sw, bh / sh);

@@ -16,9 +16,11 @@ import { balanceRoutes } from './routes/balance.routes.js';
 import { videoRoutes } from './routes/videos.routes.js';
 import { clipRoutes } from './routes/clips.routes.js';
 import { fileRoutes } from './routes/files.routes.js';
+import { templateRoutes } from './routes/templates.routes.js';
 import { adminPlanRoutes } from './admin/plans.admin.routes.js';
 import { adminWorkspaceRoutes } from './admin/workspaces.admin.routes.js';
 import { adminKeyRoutes } from './admin/keys.admin.routes.js';
+import { adminTemplateRoutes } from './admin/templates.admin.routes.js';
 import type { Api } from './types.js';
 
 export const API_PREFIX = '/api/v1';
@@ -84,6 +86,7 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<Fas
       balanceRoutes(api, c);
       videoRoutes(api, c);
       clipRoutes(api, c);
+      templateRoutes(api, c);
     },
     { prefix: API_PREFIX },
   );
@@ -96,6 +99,7 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<Fas
       adminPlanRoutes(admin, c);
       adminWorkspaceRoutes(admin, c);
       adminKeyRoutes(admin, c);
+      adminTemplateRoutes(admin, c);
     },
     { prefix: '/admin/v1' },
   );

@@ -18,6 +18,7 @@ import type { MediaProbe } from '../ports/media.js';
 import { FfprobeMediaProbe } from '../adapters/media/ffprobe.js';
 import { VideosService } from '../domain/videos/videos.service.js';
 import { createSourceResolvers } from '../adapters/sources/source-resolvers.js';
+import { TemplatesService } from '../domain/templates/templates.service.js';
 
 export interface Container {
   config: Config;
@@ -34,6 +35,7 @@ export interface Container {
   apiKeys: ApiKeysService;
   adminToken: AdminTokenService;
   idempotency: IdempotencyService;
+  templates: TemplatesService;
   close(): Promise<void>;
 }
 
@@ -83,6 +85,7 @@ export async function createContainer(opts: ContainerOptions): Promise<Container
     apiKeys: new ApiKeysService(db),
     adminToken: new AdminTokenService(db),
     idempotency: new IdempotencyService(db),
+    templates: new TemplatesService(db),
     async close() {
       await database.close();
     },

@@ -1,0 +1,30 @@
+import type { Container } from '../../main/container.js';
+import { templateView } from '../../domain/templates/templates.service.js';
+import { listResponse, pageRequest } from '../../domain/pagination.js';
+import type { Api } from '../types.js';
+import { callerOf } from '../plugins/auth.js';
+import { AUTH_ERRORS, errorResponses } from '../schemas/common.js';
+import { TemplateListQuery, TemplateListSchema } from '../schemas/template.schemas.js';
+
+/** GET /templates */
+export function templateRoutes(app: Api, c: Container) {
+  app.get(
+    '/templates',
+    {
+      schema: {
+        tags: ['Templates'],
+        summary: 'List the caption templates and clipping strategies the workspace can use',
+        description:
+          'Built-ins (shared by every workspace) first, then the workspace’s own, newest first. `kind` filters to templates or strategies. ' +
+          'Use a template’s id as `template_id` and a strategy’s id as `strategy_id` in POST /clips.',
+        querystring: TemplateListQuery,
+        response: { 200: TemplateListSchema, ...errorResponses(...AUTH_ERRORS) },
+      },
+    },
+    async (req) => {
+      const page = pageRequest(req.query);
+      const { rows, total } = await c.templates.list(callerOf(req).workspace.id, { kind: req.query.kind, page });
+      return listResponse('templates', rows.map(templateView), total, page);
+    },
+  );
+}

@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { loadStorageConfig, type StorageConfig } from './storage.env.js';
 import { loadSourcesConfig, type SourcesConfig } from './sources.env.js';
+import { loadAsrConfig, type AsrConfig } from './asr.env.js';
+import { loadLlmConfig, type LlmConfig } from './llm.env.js';
 
 export type Role = 'all' | 'api' | 'worker';
 
@@ -24,6 +26,12 @@ export interface Config {
   storage: StorageConfig;
   /** Link analysis: safe-fetch override, yt-dlp (src/config/sources.env.ts, docs/sources.md). */
   sources: SourcesConfig;
+  /** Speech recognition engine (src/config/asr.env.ts, docs/asr.md). */
+  asr: AsrConfig;
+  /** Optional LLM highlight scorer; undefined = embedded scoring only (docs/highlights.md). */
+  llm: LlmConfig | undefined;
+  /** Jobs each worker process runs at once (CUTROOM_WORKER_CONCURRENCY). */
+  workerConcurrency: number;
 }
 
 export class ConfigError extends Error {}
@@ -73,5 +81,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     multipartPartSizeBytes: env.CUTROOM_MULTIPART_PART_SIZE_BYTES ? int(env, 'CUTROOM_MULTIPART_PART_SIZE_BYTES', 0, 5 * 1024 * 1024) : undefined,
     storage: loadStorageConfig(env),
     sources: loadSourcesConfig(env),
+    asr: loadAsrConfig(env),
+    llm: loadLlmConfig(env),
+    workerConcurrency: int(env, 'CUTROOM_WORKER_CONCURRENCY', 1, 1),
   };
 }

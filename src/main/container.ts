@@ -19,6 +19,10 @@ import { FfprobeMediaProbe } from '../adapters/media/ffprobe.js';
 import { VideosService } from '../domain/videos/videos.service.js';
 import { createSourceResolvers } from '../adapters/sources/source-resolvers.js';
 import { TemplatesService } from '../domain/templates/templates.service.js';
+import { SubmissionsService } from '../domain/submissions/submissions.service.js';
+import type { SubmissionPipeline } from '../domain/submissions/pipeline.js';
+import type { AsrEngine } from '../ports/asr.js';
+import { createAsrEngine, createPipeline } from './pipeline.wiring.js';
 
 export interface Container {
   config: Config;
@@ -35,6 +39,10 @@ export interface Container {
   apiKeys: ApiKeysService;
   adminToken: AdminTokenService;
   idempotency: IdempotencyService;
+  asr: AsrEngine;
+  submissions: SubmissionsService;
+  /** Runs submissions through their stages (used by workers). */
+  pipeline: SubmissionPipeline;
   templates: TemplatesService;
   close(): Promise<void>;
 }
@@ -67,6 +75,24 @@ export async function createContainer(opts: ContainerOptions): Promise<Container
   const storage = await createStorage({ storage: config.storage, dataDir: config.dataDir, publicBaseUrl: config.publicBaseUrl, db });
   const media = new FfprobeMediaProbe({ timeoutMs: config.sources.probeTimeoutMs });
   const resolvers = createSourceResolvers(config.sources, { probe: media });
+  const asr = createAsrEngine(config.asr);
+  const templatesService = new TemplatesService(db);
+  const videosService = new VideosService(db, storage, media, resolvers, {
+    multipartThreshold: config.multipartThresholdBytes,
+    partSize: (size) => (config.multipartPartSizeBytes ? Math.max(config.multipartPartSizeBytes, Math.ceil(size / 10_000)) : choosePartSize(size)),
+  });
+  const submissions = new SubmissionsService(
+    db,
+    videosService,
+    credits,
+    queue,
+    {
+      checkStrategy: async (ws, id) => void (await templatesService.getStrategy(ws, id)),
+      checkTemplate: async (ws, id) => void (await templatesService.getTemplate(ws, id)),
+      supportsLanguage: (lang) => asr.supportsLanguage(lang),
+    },
+    storage,
+  );
   const container: Container = {
     config,
     logger,
@@ -75,17 +101,17 @@ export async function createContainer(opts: ContainerOptions): Promise<Container
     rateLimiter: config.rateLimitStore === 'database' ? new DatabaseRateLimiter(db) : new MemoryRateLimiter(),
     storage,
     media,
-    videos: new VideosService(db, storage, media, resolvers, {
-      multipartThreshold: config.multipartThresholdBytes,
-      partSize: (size) => (config.multipartPartSizeBytes ? Math.max(config.multipartPartSizeBytes, Math.ceil(size / 10_000)) : choosePartSize(size)),
-    }),
+    videos: videosService,
     plans: new PlansService(db),
     credits,
     workspaces: new WorkspacesService(db, credits),
     apiKeys: new ApiKeysService(db),
     adminToken: new AdminTokenService(db),
     idempotency: new IdempotencyService(db),
-    templates: new TemplatesService(db),
+    templates: templatesService,
+    asr,
+    submissions,
+    pipeline: createPipeline({ config, logger, database, storage, queue, media, asr, submissions, templates: templatesService }),
     async close() {
       await database.close();
     },

@@ -29,6 +29,11 @@ export async function startService(role: Role, config: Config): Promise<RunningS
     const banner = bootstrapBanner(boot, config.dataDir, config.publicBaseUrl);
     if (banner) process.stdout.write(banner);
     await c.queue.start();
+    if (!config.databaseUrl) {
+      // Embedded mode is one process: jobs still marked active were cut off by a crash. Retry them.
+      const recovered = await c.queue.recoverOrphans();
+      if (recovered > 0) logger.warn({ recovered }, 'returned jobs of a previous run to the queue');
+    }
     if (role !== 'api') {
       await registerHandlers(c.queue, buildHandlers(c));
       await registerSchedules(c.queue);

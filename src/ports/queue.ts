@@ -7,6 +7,8 @@ export interface SendOptions {
   singletonKey?: string;
   retryLimit?: number;
   retryDelaySeconds?: number;
+  /** A job running longer than this is considered lost and retried. */
+  expireInSeconds?: number;
 }
 
 export interface JobContext {
@@ -24,5 +26,10 @@ export interface JobQueue {
   send<N extends JobName>(name: N, payload: JobPayloads[N], opts?: SendOptions): Promise<string | null>;
   work<N extends JobName>(name: N, handler: JobHandler<N>, opts?: { concurrency?: number }): Promise<void>;
   schedule(name: JobName, cron: string): Promise<void>;
+  /**
+   * Returns jobs left `active` by a process that died to the queue (they are retried). Only safe
+   * where no other process can be running them: the embedded, single-process mode.
+   */
+  recoverOrphans(): Promise<number>;
   ping(): Promise<void>;
 }

@@ -7,6 +7,8 @@ import { loadConfig, type Config } from '../../src/config/env.js';
 import { createContainer, type Container } from '../../src/main/container.js';
 import { bootstrap } from '../../src/main/bootstrap.js';
 import { buildApp } from '../../src/http/app.js';
+import { registerHandlers } from '../../src/jobs/registry.js';
+import { buildHandlers } from '../../src/jobs/handlers/index.js';
 import { openTestDatabase, type DbKind } from './db.js';
 
 export interface TestApp {
@@ -24,7 +26,14 @@ export function tempDir(prefix = 'cutroom-test-'): string {
 }
 
 export async function createTestApp(
-  opts: { db?: DbKind; env?: Record<string, string>; startQueue?: boolean; extend?: (app: FastifyInstance) => void } = {},
+  opts: {
+    db?: DbKind;
+    env?: Record<string, string>;
+    startQueue?: boolean;
+    /** Also run the job handlers in this process (implies startQueue), as the `all` role does. */
+    workers?: boolean;
+    extend?: (app: FastifyInstance) => void;
+  } = {},
 ): Promise<TestApp> {
   const dataDir = tempDir();
   const adminToken = 'test-admin-token';
@@ -37,7 +46,8 @@ export async function createTestApp(
   const database = await openTestDatabase(opts.db ?? 'pglite');
   const c = await createContainer({ config, logger: pino({ level: 'silent' }), role: 'all', database, queuePollingSeconds: 0.5 });
   await bootstrap(c);
-  if (opts.startQueue) await c.queue.start();
+  if (opts.startQueue || opts.workers) await c.queue.start();
+  if (opts.workers) await registerHandlers(c.queue, buildHandlers(c));
   const app = await buildApp(c, { logger: false });
   opts.extend?.(app);
   await app.ready();
@@ -53,7 +63,7 @@ export async function createTestApp(
     },
     async close() {
       await app.close();
-      if (opts.startQueue) await c.queue.stop({ graceful: false, timeoutMs: 1000 });
+      if (opts.startQueue || opts.workers) await c.queue.stop({ graceful: false, timeoutMs: 1000 });
       await c.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },

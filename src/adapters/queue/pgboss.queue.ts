@@ -23,8 +23,11 @@ export class PgBossQueue implements JobQueue {
   private readonly polling: number;
   private readonly workerIds = new Map<JobName, string[]>();
 
+  private readonly database: Database;
+
   constructor(opts: PgBossQueueOptions) {
     this.logger = opts.logger;
+    this.database = opts.database;
     this.polling = opts.pollingIntervalSeconds ?? 2;
     const common = {
       supervise: opts.supervise,
@@ -63,6 +66,7 @@ export class PgBossQueue implements JobQueue {
     if (opts.singletonKey) options.singletonKey = opts.singletonKey;
     if (opts.retryLimit !== undefined) options.retryLimit = opts.retryLimit;
     if (opts.retryDelaySeconds !== undefined) options.retryDelay = opts.retryDelaySeconds;
+    if (opts.expireInSeconds !== undefined) options.expireInSeconds = opts.expireInSeconds;
     const id = await this.boss.send(name, payload as object, options);
     // pg-boss polls; a job sent in this process wakes its local workers at once.
     for (const wid of this.workerIds.get(name) ?? []) this.boss.notifyWorker(wid);
@@ -88,6 +92,14 @@ export class PgBossQueue implements JobQueue {
 
   async schedule(name: JobName, cron: string): Promise<void> {
     await this.boss.schedule(name, cron, {}, { tz: 'UTC' });
+  }
+
+  async recoverOrphans(): Promise<number> {
+    const { rows } = await this.database.sql.executeSql(`select id, name from pgboss.job where state = 'active'`, []);
+    const byName = new Map<string, string[]>();
+    for (const r of rows as Array<{ id: string; name: string }>) byName.set(r.name, [...(byName.get(r.name) ?? []), r.id]);
+    for (const [name, ids] of byName) await this.boss.fail(name, ids);
+    return rows.length;
   }
 
   async ping(): Promise<void> {

@@ -1,11 +1,22 @@
 import { Type } from '@sinclair/typebox';
 import type { Container } from '../../main/container.js';
+import { listResponse, pageRequest } from '../../domain/pagination.js';
 import type { Api } from '../types.js';
 import { callerOf } from '../plugins/auth.js';
 import { AUTH_ERRORS, errorResponses } from '../schemas/common.js';
 import { VideoAnalysisSchema } from '../schemas/video.schemas.js';
+import {
+  ClipListQuery,
+  ClipListSchema,
+  CreateSubmissionSchema,
+  CreatedSubmissionSchema,
+  SubmissionListQuery,
+  SubmissionListSchema,
+  SubmissionPath,
+  SubmissionSchema,
+} from '../schemas/submission.schemas.js';
 
-/** /clips/* : link analysis (submissions and clips come with the clipping pipeline). */
+/** /clips/* : link analysis, submissions and their clips. */
 export function clipRoutes(app: Api, c: Container) {
   const tags = ['Videos and submissions'];
   app.post(
@@ -36,5 +47,91 @@ export function clipRoutes(app: Api, c: Container) {
       },
     },
     async (req) => c.videos.analyzeLink(callerOf(req), req.body.url),
+  );
+
+  app.post(
+    '/clips',
+    {
+      schema: {
+        tags,
+        summary: 'Submit a video (or a stretch of it) for clipping; credits are deducted now',
+        body: CreateSubmissionSchema,
+        response: {
+          201: CreatedSubmissionSchema,
+          ...errorResponses(
+            ...AUTH_ERRORS,
+            'TIMEFRAME_OUT_OF_BOUNDS',
+            'INSUFFICIENT_CREDITS',
+            'VIDEO_NOT_FOUND',
+            'FILE_NOT_FOUND',
+            'STRATEGY_NOT_FOUND',
+            'TEMPLATE_NOT_FOUND',
+            'VIDEO_ALREADY_PROCESSING',
+          ),
+        },
+      },
+    },
+    async (req, reply) => {
+      const row = await c.submissions.create(callerOf(req), req.body);
+      return reply.code(201).send({ id: row.id, video_id: row.videoId, status: row.status, credits_charged: row.creditsCharged });
+    },
+  );
+
+  app.get(
+    '/clips',
+    {
+      schema: {
+        tags,
+        summary: 'List submissions, newest first (including those made by video monitors)',
+        querystring: SubmissionListQuery,
+        response: { 200: SubmissionListSchema, ...errorResponses(...AUTH_ERRORS) },
+      },
+    },
+    async (req) => {
+      const page = pageRequest(req.query);
+      const { rows, total } = await c.submissions.list(callerOf(req).workspace.id, req.query, page);
+      return listResponse('submissions', await Promise.all(rows.map((r) => c.submissions.view(r))), total, page);
+    },
+  );
+
+  app.get(
+    '/clips/:videoId/submissions/:submissionId',
+    { schema: { tags, params: SubmissionPath, response: { 200: SubmissionSchema, ...errorResponses(...AUTH_ERRORS, 'SUBMISSION_NOT_FOUND') } } },
+    async (req) => c.submissions.view(await c.submissions.get(callerOf(req).workspace.id, req.params.videoId, req.params.submissionId)),
+  );
+
+  app.delete(
+    '/clips/:videoId/submissions/:submissionId',
+    {
+      schema: {
+        tags,
+        summary: 'Remove a submission that waits for its source, refunding it',
+        params: SubmissionPath,
+        response: {
+          200: Type.Object({ id: Type.String(), deleted: Type.Boolean(), credits_refunded: Type.Integer() }),
+          ...errorResponses(...AUTH_ERRORS, 'SUBMISSION_NOT_FOUND', 'SUBMISSION_NOT_WAITING'),
+        },
+      },
+    },
+    async (req) => c.submissions.cancelWaiting(callerOf(req).workspace.id, req.params.videoId, req.params.submissionId),
+  );
+
+  app.get(
+    '/clips/:videoId/submissions/:submissionId/clips',
+    {
+      schema: {
+        tags,
+        params: SubmissionPath,
+        querystring: ClipListQuery,
+        response: { 200: ClipListSchema, ...errorResponses(...AUTH_ERRORS, 'SUBMISSION_NOT_FOUND') },
+      },
+    },
+    async (req) => {
+      const ws = callerOf(req).workspace.id;
+      const sub = await c.submissions.get(ws, req.params.videoId, req.params.submissionId);
+      const page = pageRequest(req.query);
+      const { rows, total } = await c.submissions.clipsOf(ws, sub.id, req.query.sort ?? 'rating', req.query.order ?? 'desc', page);
+      return listResponse('clips', await Promise.all(rows.map((r) => c.submissions.clipView(r))), total, page);
+    },
   );
 }

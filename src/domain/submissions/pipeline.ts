@@ -1,0 +1,245 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { and, eq } from 'drizzle-orm';
+import type { Logger } from 'pino';
+import type { Db } from '../../adapters/db/database.js';
+import { clips, edits, submissions, videos, workspaces, plans } from '../../adapters/db/schema.js';
+import { newId } from '../../shared/ids.js';
+import { DomainError } from '../errors.js';
+import type { Storage } from '../../ports/storage.js';
+import type { JobQueue } from '../../ports/queue.js';
+import type { AsrEngine, AsrWord } from '../../ports/asr.js';
+import type { HighlightClip, HighlightScorer, HighlightStrategy } from '../../ports/highlights.js';
+import type { VideoAnalysis } from '../analysis/video-analysis.js';
+import { pickHighlightsWithScorer } from '../highlights/highlight-engine.js';
+import { buildClipEdit, type EditTemplate } from '../render/clip-edit.js';
+import { editHash } from '../render/edit.js';
+import { SUBMISSION_JOB_OPTIONS, type SubmissionRow, type SubmissionsService } from './submissions.service.js';
+import { nextState, resolveTimeframe, waitingRetrySeconds, type SubmissionState } from './submission.rules.js';
+
+export type DownloadOutcome =
+  | { kind: 'ready'; key: string; duration: number; width: number; height: number; hasAudio: boolean }
+  | { kind: 'waiting'; reason: string; until?: Date; retryAfterSeconds?: number };
+
+/** Everything the pipeline does that is I/O, wired in src/main/container.ts. */
+export interface PipelineDeps {
+  db: Db;
+  storage: Storage;
+  queue: JobQueue;
+  submissions: SubmissionsService;
+  logger: Logger;
+  tmpDir: string;
+  /** Brings a linked video's bytes into storage under `key`, or says the source is not there yet. */
+  download(video: { mediaUrl: string; platform: string }, key: string): Promise<DownloadOutcome>;
+  /** 16 kHz mono WAV of [start, end) of the file; resolves false when the file has no sound. */
+  extractAudio(input: string, output: string, range: { start: number; end: number }): Promise<boolean>;
+  asr: AsrEngine;
+  analyzeVideo(input: string): Promise<VideoAnalysis>;
+  scorer?: HighlightScorer;
+  strategy(workspaceId: string, id: string | null): Promise<HighlightStrategy>;
+  template(workspaceId: string, id: string | null): Promise<EditTemplate & { id: string }>;
+  renderPreview(input: string, output: string, start: number, end: number): Promise<void>;
+}
+
+interface Transcript {
+  language: string;
+  words: AsrWord[];
+}
+
+type StoredAnalysis = Omit<VideoAnalysis, 'faces'> & { picks?: HighlightClip[] };
+
+/** A failure that another attempt may cure (the job is retried instead of failing the submission). */
+export function isRetryable(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { retryable?: unknown }).retryable === true;
+}
+
+export function errorCodeOf(err: unknown): string {
+  if (err instanceof DomainError) return err.code;
+  const code = (err as { code?: unknown; errorCode?: unknown })?.errorCode ?? (err as { code?: unknown })?.code;
+  if (typeof code === 'string' && /^[A-Z][A-Z0-9_]+$/.test(code)) return code;
+  if ((err as Error)?.name === 'FfmpegError') return 'MEDIA_PROCESSING_FAILED';
+  return 'PROCESSING_FAILED';
+}
+
+/**
+ * Runs a submission through downloading → transcribing → video_analysis → analyzing → finalizing.
+ * Each stage keeps its result on the submission, so a job retried after a crash resumes where it
+ * stopped; clips are keyed by position, so finalizing twice creates nothing twice.
+ */
+export class SubmissionPipeline {
+  constructor(private readonly d: PipelineDeps) {}
+
+  private async load(id: string): Promise<SubmissionRow | undefined> {
+    const [row] = await this.d.db.select().from(submissions).where(eq(submissions.id, id));
+    return row;
+  }
+
+  private async advance(row: SubmissionRow, from: SubmissionState, changes: Partial<typeof submissions.$inferInsert> = {}) {
+    const to = nextState(from);
+    const [next] = await this.d.db
+      .update(submissions)
+      .set({ ...changes, status: to, updatedAt: new Date() })
+      .where(and(eq(submissions.id, row.id), eq(submissions.status, from)))
+      .returning();
+    if (!next) throw new DomainError('SUBMISSION_STATE_CHANGED');
+    return next;
+  }
+
+  async run(id: string, attempt: { retryCount: number; retryLimit: number }): Promise<void> {
+    let row = await this.load(id);
+    if (!row || row.status === 'completed' || row.status === 'failed') return;
+    try {
+      if (row.status === 'queued') row = await this.advance(row, 'queued', { startedAt: new Date() });
+      if (row.status === 'downloading') {
+        const next = await this.downloading(row);
+        if (!next) return; // waiting for the source; a later job resumes
+        row = next;
+      }
+      const current = row;
+      await this.d.storage.withLocalFile(current.sourceKey!, async (file) => {
+        let r = current;
+        if (r.status === 'transcribing') r = await this.transcribing(r, file);
+        if (r.status === 'video_analysis') r = await this.videoAnalysis(r, file);
+        if (r.status === 'analyzing') r = await this.analyzing(r);
+        if (r.status === 'finalizing') await this.finalizing(r, file);
+      });
+    } catch (err) {
+      if (err instanceof DomainError && err.code === 'SUBMISSION_STATE_CHANGED') return; // removed or finished elsewhere
+      if (isRetryable(err) && attempt.retryCount < attempt.retryLimit) throw err;
+      const code = errorCodeOf(err);
+      this.d.logger.warn({ err, submissionId: id, code }, 'submission failed');
+      await this.d.submissions.fail(row, code);
+    }
+  }
+
+  private async downloading(row: SubmissionRow): Promise<SubmissionRow | null> {
+    const [video] = await this.d.db.select().from(videos).where(eq(videos.id, row.videoId));
+    if (!video) throw new DomainError('VIDEO_NOT_FOUND');
+    let key = video.storageKey;
+    if (video.source === 'link') {
+      key = `videos/${video.workspaceId}/${video.id}/source.mp4`;
+      if (!(await this.d.storage.head(key))) {
+        const out = await this.d.download({ mediaUrl: video.mediaUrl ?? video.sourceUrl!, platform: video.platform }, key);
+        if (out.kind === 'waiting') {
+          const retry = waitingRetrySeconds(out.retryAfterSeconds, row.attempts);
+          await this.d.db
+            .update(submissions)
+            .set({ waitingReason: out.reason, waitingUntil: out.until ?? null, attempts: row.attempts + 1, updatedAt: new Date() })
+            .where(and(eq(submissions.id, row.id), eq(submissions.status, 'downloading')));
+          await this.d.queue.send('submission.process', { submissionId: row.id }, { ...SUBMISSION_JOB_OPTIONS, startAfter: new Date(Date.now() + retry * 1000) });
+          return null;
+        }
+        key = out.key;
+        // The real measurements are known now (a premiere had none): keep them, and check the timeframe.
+        await this.d.db
+          .update(videos)
+          .set({ duration: out.duration, width: out.width, height: out.height, hasAudio: out.hasAudio, updatedAt: new Date() })
+          .where(eq(videos.id, video.id));
+        resolveTimeframe(out.duration, { start: row.timeframeStart, end: row.timeframeEnd });
+      }
+    }
+    if (!key || !(await this.d.storage.head(key))) throw new DomainError('FILE_NOT_FOUND');
+    return this.advance(row, 'downloading', { sourceKey: key, waitingReason: null, waitingUntil: null });
+  }
+
+  private async transcribing(row: SubmissionRow, file: string): Promise<SubmissionRow> {
+    const dir = await fs.mkdtemp(path.join(this.d.tmpDir, `asr-${row.id}-`));
+    try {
+      const wav = path.join(dir, 'audio.wav');
+      const range = { start: row.timeframeStart, end: row.timeframeEnd };
+      const hasAudio = await this.d.extractAudio(file, wav, range);
+      if (!hasAudio) throw new DomainError('NO_SPEECH');
+      const lang = row.sourceLanguage === 'auto' ? undefined : row.sourceLanguage;
+      const result = await this.d.asr.transcribe(wav, { language: lang });
+      const words = result.words.map((w) => ({ ...w, start: w.start + range.start, end: w.end + range.start }));
+      if (words.length === 0) throw new DomainError('NO_SPEECH');
+      const transcript: Transcript = { language: result.language || lang || 'en', words };
+      return this.advance(row, 'transcribing', { transcript, language: transcript.language });
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  private async videoAnalysis(row: SubmissionRow, file: string): Promise<SubmissionRow> {
+    const { faces: _faces, ...analysis } = await this.d.analyzeVideo(file);
+    return this.advance(row, 'video_analysis', { analysis });
+  }
+
+  private async analyzing(row: SubmissionRow): Promise<SubmissionRow> {
+    const transcript = row.transcript as Transcript;
+    const analysis = row.analysis as StoredAnalysis;
+    const strategy = await this.d.strategy(row.workspaceId, row.strategyId);
+    const words = transcript.words.filter((w) => w.start >= row.timeframeStart && w.end <= row.timeframeEnd + 0.01);
+    const picks = await pickHighlightsWithScorer(
+      { words, loudness: analysis.loudness, scene_cuts: analysis.sceneCuts, duration: analysis.duration, strategy, language: transcript.language },
+      this.d.scorer,
+      { onScorerError: (err) => this.d.logger.warn({ err }, 'highlight scorer failed') },
+    );
+    const inside = picks.filter((p) => p.start >= row.timeframeStart - 0.01 && p.end <= row.timeframeEnd + 0.01);
+    return this.advance(row, 'analyzing', { analysis: { ...analysis, picks: inside } });
+  }
+
+  private async finalizing(row: SubmissionRow, file: string): Promise<void> {
+    const analysis = row.analysis as StoredAnalysis;
+    const transcript = row.transcript as Transcript;
+    const picks = [...(analysis.picks ?? [])].sort((a, b) => a.start - b.start);
+    const [ctx] = await this.d.db
+      .select({ plan: plans })
+      .from(workspaces)
+      .innerJoin(plans, eq(plans.name, workspaces.planName))
+      .where(eq(workspaces.id, row.workspaceId));
+    const template = await this.d.template(row.workspaceId, row.templateId);
+    const language = transcript.language;
+    for (const [position, pick] of picks.entries()) {
+      await this.d.db
+        .insert(clips)
+        .values({
+          id: newId('clip'),
+          workspaceId: row.workspaceId,
+          submissionId: row.id,
+          position,
+          title: pick.title,
+          text: pick.text,
+          rating: pick.rating,
+          startTime: pick.start,
+          endTime: pick.end,
+          language,
+          signals: pick.signals,
+          hasTemplateApplied: row.templateId !== null,
+        })
+        .onConflictDoNothing();
+    }
+    const rows = await this.d.db.select().from(clips).where(eq(clips.submissionId, row.id));
+    for (const clip of rows) {
+      if (!clip.editId) {
+        const edit = buildClipEdit({
+          source: { key: row.sourceKey!, duration: analysis.duration, width: analysis.width, height: analysis.height },
+          start: clip.startTime,
+          end: clip.endTime,
+          words: transcript.words,
+          cropPath9x16: analysis.cropPath9x16,
+          template,
+          watermark: ctx.plan.forceWatermark,
+        });
+        const editId = newId('edit');
+        await this.d.db.transaction(async (tx) => {
+          await tx.insert(edits).values({ id: editId, workspaceId: row.workspaceId, clipId: clip.id, hash: editHash(edit), spec: edit, templateId: template.id });
+          await tx.update(clips).set({ editId }).where(eq(clips.id, clip.id));
+        });
+      }
+      if (!clip.previewKey) {
+        const key = `previews/${row.workspaceId}/${clip.id}.mp4`;
+        const dir = await fs.mkdtemp(path.join(this.d.tmpDir, `preview-${clip.id}-`));
+        try {
+          const out = path.join(dir, 'preview.mp4');
+          await this.d.renderPreview(file, out, clip.startTime, clip.endTime);
+          await this.d.storage.putFile(key, out, 'video/mp4');
+        } finally {
+          await fs.rm(dir, { recursive: true, force: true });
+        }
+        await this.d.db.update(clips).set({ previewKey: key }).where(eq(clips.id, clip.id));
+      }
+    }
+    await this.advance(row, 'finalizing', { clipsCount: rows.length, finishedAt: new Date() });
+  }
+}

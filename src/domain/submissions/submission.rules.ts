@@ -1,0 +1,49 @@
+import { DomainError } from '../errors.js';
+import { MIN_VIDEO_SECONDS } from '../videos/upload.rules.js';
+
+/** Spec: Submission states, in processing order. */
+export const SUBMISSION_STATES = ['queued', 'downloading', 'transcribing', 'video_analysis', 'analyzing', 'finalizing', 'completed', 'failed'] as const;
+export type SubmissionState = (typeof SUBMISSION_STATES)[number];
+export const FINISHED_STATES: readonly SubmissionState[] = ['completed', 'failed'];
+export const SOURCE_LANGUAGES = ['auto', 'en', 'pt'] as const;
+
+export function isFinished(status: string): boolean {
+  return (FINISHED_STATES as readonly string[]).includes(status);
+}
+
+/** The next state after a stage finished (spec: transitions "in order"). */
+export function nextState(status: SubmissionState): SubmissionState {
+  const i = SUBMISSION_STATES.indexOf(status);
+  if (i < 0 || i >= SUBMISSION_STATES.indexOf('completed')) throw new Error(`no next state after ${status}`);
+  return SUBMISSION_STATES[i + 1];
+}
+
+/** Tolerance for a timeframe end a little past the probed duration (container rounding). */
+const END_SLACK = 0.5;
+
+/**
+ * The processed stretch: the whole video when omitted. Outside the video, end ≤ start, or shorter than
+ * the 1-minute minimum → 400 TIMEFRAME_OUT_OF_BOUNDS with the video's duration.
+ */
+export function resolveTimeframe(duration: number, tf?: { start?: number; end?: number }): { start: number; end: number } {
+  const start = tf?.start ?? 0;
+  const end = Math.min(tf?.end ?? duration, duration);
+  const refuse = () => new DomainError('TIMEFRAME_OUT_OF_BOUNDS', { duration, min_length: MIN_VIDEO_SECONDS });
+  if (start < 0 || (tf?.end !== undefined && tf.end > duration + END_SLACK)) throw refuse();
+  if (!(end > start) || end - start < MIN_VIDEO_SECONDS) throw refuse();
+  return { start, end };
+}
+
+/** Seconds of processing per second of video, used for `estimated_time` (measured by `npm run bench`). */
+export const PROCESSING_SECONDS_PER_VIDEO_SECOND = 0.6;
+
+export function estimateSeconds(videoSecondsAheadAndOwn: number): number {
+  return Math.max(1, Math.round(videoSecondsAheadAndOwn * PROCESSING_SECONDS_PER_VIDEO_SECOND));
+}
+
+/** Backoff for re-checking a source that does not fully exist yet: the source's hint, within 30 s … 1 h. */
+export function waitingRetrySeconds(hint: number | undefined, attempt: number): number {
+  const backoff = Math.min(3600, 30 * 2 ** Math.min(attempt, 7));
+  const chosen = hint !== undefined && hint > 0 ? hint : backoff;
+  return Math.min(3600, Math.max(1, Math.round(chosen)));
+}

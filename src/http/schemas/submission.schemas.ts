@@ -1,0 +1,77 @@
+import { Type } from '@sinclair/typebox';
+import { PaginationSchema } from '../../domain/pagination.js';
+import { IsoDate } from './common.js';
+import { SOURCE_LANGUAGES, SUBMISSION_STATES } from '../../domain/submissions/submission.rules.js';
+
+export const SubmissionSchema = Type.Object(
+  {
+    id: Type.String(),
+    video_id: Type.String(),
+    status: Type.Union(SUBMISSION_STATES.map((s) => Type.Literal(s))),
+    credits_charged: Type.Integer({ description: '0 under free usage.' }),
+    error_code: Type.Union([Type.String(), Type.Null()], { description: 'Set when `failed`; see docs/api-decisions.md.' }),
+    clips_count: Type.Integer(),
+    queue_position: Type.Optional(Type.Integer({ description: 'While `queued`: 1 is next.' })),
+    estimated_time: Type.Optional(Type.Integer({ description: 'While `queued`: seconds until done.' })),
+    waiting_reason: Type.Optional(Type.String()),
+    waiting_until: Type.Optional(IsoDate),
+    created_at: IsoDate,
+  },
+  { $id: 'Submission' },
+);
+
+export const CreateSubmissionSchema = Type.Object(
+  {
+    video_id: Type.String({ minLength: 1 }),
+    timeframe: Type.Optional(
+      Type.Object({ start: Type.Optional(Type.Number({ minimum: 0 })), end: Type.Optional(Type.Number({ minimum: 0 })) }, { additionalProperties: false }),
+    ),
+    strategy_id: Type.Optional(Type.String({ minLength: 1 })),
+    template_id: Type.Optional(Type.String({ minLength: 1 })),
+    source_language: Type.Optional(Type.Union(SOURCE_LANGUAGES.map((l) => Type.Literal(l)))),
+  },
+  { additionalProperties: false },
+);
+
+export const CreatedSubmissionSchema = Type.Object({
+  id: Type.String(),
+  video_id: Type.String(),
+  status: Type.String(),
+  credits_charged: Type.Integer(),
+});
+
+export const SubmissionListQuery = Type.Object({
+  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+  status: Type.Optional(Type.Union(SUBMISSION_STATES.map((s) => Type.Literal(s)))),
+  video_id: Type.Optional(Type.String()),
+});
+
+export const SubmissionListSchema = Type.Object({ submissions: Type.Array(SubmissionSchema), pagination: PaginationSchema });
+
+export const ClipSchema = Type.Object(
+  {
+    id: Type.String(),
+    title: Type.String(),
+    rating: Type.Number({ description: '0 to 10; higher means more potential.' }),
+    start_time: Type.Number(),
+    end_time: Type.Number(),
+    language: Type.String(),
+    play_url: Type.String({ description: 'Signed stream URL (Range requests), valid one hour.' }),
+    download_url: Type.String({ description: 'Signed download URL, valid one hour.' }),
+    has_template_applied: Type.Boolean(),
+    edit_id: Type.Union([Type.String(), Type.Null()], { description: 'The clip’s current edit (for POST /renders and POST /posts).' }),
+  },
+  { $id: 'Clip' },
+);
+
+export const ClipListQuery = Type.Object({
+  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+  sort: Type.Optional(Type.Union([Type.Literal('rating'), Type.Literal('start_time'), Type.Literal('created_at')], { default: 'rating' })),
+  order: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')], { default: 'desc' })),
+});
+
+export const ClipListSchema = Type.Object({ clips: Type.Array(ClipSchema), pagination: PaginationSchema });
+
+export const SubmissionPath = Type.Object({ videoId: Type.String(), submissionId: Type.String() });

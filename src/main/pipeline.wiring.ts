@@ -1,0 +1,78 @@
+import os from 'node:os';
+import type { Logger } from 'pino';
+import type { Config } from '../config/env.js';
+import type { Database } from '../adapters/db/database.js';
+import { createAsrEngine } from '../adapters/asr/asr.factory.js';
+import { extractAudio, AudioExtractError } from '../adapters/media/audio-extract.js';
+import { renderPreview } from '../adapters/media/preview.js';
+import { detectSceneCuts } from '../adapters/media/scene-detect.js';
+import { measureLoudness } from '../adapters/media/loudness.js';
+import { sampleFrames } from '../adapters/media/frame-sampler.js';
+import { HumanFaceDetector } from '../adapters/faces/human.face-detector.js';
+import { createLlmScorer } from '../adapters/llm/openai-chat.scorer.js';
+import { createSourceDownloader } from '../adapters/sources/downloader.js';
+import { analyzeVideo } from '../domain/analysis/video-analysis.js';
+import type { FaceDetector } from '../ports/face-detector.js';
+import type { MediaProbe } from '../ports/media.js';
+import type { JobQueue } from '../ports/queue.js';
+import type { Storage } from '../ports/storage.js';
+import type { AsrEngine } from '../ports/asr.js';
+import type { SubmissionsService } from '../domain/submissions/submissions.service.js';
+import type { TemplatesService } from '../domain/templates/templates.service.js';
+import { SubmissionPipeline } from '../domain/submissions/pipeline.js';
+
+export interface PipelineWiring {
+  config: Config;
+  logger: Logger;
+  database: Database;
+  storage: Storage;
+  queue: JobQueue;
+  media: MediaProbe;
+  asr: AsrEngine;
+  submissions: SubmissionsService;
+  templates: TemplatesService;
+}
+
+/** Builds the clipping pipeline from the configured adapters. The face detector loads on first use. */
+export function createPipeline(w: PipelineWiring): SubmissionPipeline {
+  let detector: Promise<FaceDetector> | undefined;
+  const faces = () => (detector ??= HumanFaceDetector.create({}));
+  const downloader = createSourceDownloader({ sources: w.config.sources, probe: w.media, tmpDir: os.tmpdir() });
+  return new SubmissionPipeline({
+    db: w.database.db,
+    storage: w.storage,
+    queue: w.queue,
+    submissions: w.submissions,
+    logger: w.logger,
+    tmpDir: os.tmpdir(),
+    async download(video, key) {
+      const out = await downloader.download({ mediaUrl: video.mediaUrl, platform: video.platform }, { storage: w.storage, key });
+      if (out.kind === 'waiting') return out;
+      return { kind: 'ready', key: out.key, duration: out.info.duration, width: out.info.width, height: out.info.height, hasAudio: out.info.hasAudio };
+    },
+    async extractAudio(input, output, range) {
+      try {
+        await extractAudio(input, output, range);
+        return true;
+      } catch (err) {
+        if (err instanceof AudioExtractError && err.code === 'NO_AUDIO_STREAM') return false;
+        throw err;
+      }
+    },
+    asr: w.asr,
+    async analyzeVideo(input) {
+      return analyzeVideo(input, { probe: (p, o) => w.media.probe(p, o), detectSceneCuts, measureLoudness, sampleFrames, faceDetector: await faces() });
+    },
+    scorer: createLlmScorer(w.config.llm, w.logger),
+    async strategy(workspaceId, id) {
+      return (await w.templates.strategyOrDefault(workspaceId, id)).config;
+    },
+    async template(workspaceId, id) {
+      const t = await w.templates.templateOrDefault(workspaceId, id);
+      return { id: t.id, captions: t.config.captions, layout: t.config.layout };
+    },
+    renderPreview: (input, output, start, end) => renderPreview(input, output, start, end),
+  });
+}
+
+export { createAsrEngine };

@@ -1,0 +1,161 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, tempDir, type TestApp } from '../helpers/app.js';
+import { makeVideo } from '../helpers/media-fixtures.js';
+import { readyVideo } from '../helpers/videos.js';
+
+// No workers run here: submissions stay queued, which is what these tests need.
+let t: TestApp;
+let dir: string;
+let file: string;
+beforeAll(async () => {
+  dir = tempDir('cutroom-sub-');
+  file = await makeVideo(path.join(dir, 'talk.mp4'), { seconds: 150, width: 160, height: 90, fps: 5 });
+  t = await createTestApp({ startQueue: true });
+});
+afterAll(async () => {
+  await t?.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const post = (key: string, payload: object) => t.app.inject({ method: 'POST', url: '/api/v1/clips', headers: { 'x-api-key': key }, payload });
+const get = (key: string, url: string) => t.app.inject({ method: 'GET', url: `/api/v1${url}`, headers: { 'x-api-key': key } });
+
+describe('POST /clips', () => {
+  it('creates a queued submission and deducts credits for the processed stretch', async () => {
+    const ws = await t.workspace({ credits: 10 });
+    const video = await readyVideo(t, ws.id, file);
+    const res = await post(ws.key, { video_id: video, timeframe: { start: 10, end: 100 } });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toEqual({ id: expect.stringMatching(/^sub_/), video_id: video, status: 'queued', credits_charged: 2 });
+    expect((await t.c.workspaces.get(ws.id)).workspace.credits).toBe(8);
+    const [entry] = (await get(ws.key, '/balance/history')).json().entries;
+    expect(entry).toMatchObject({ kind: 'charge', amount: -2, balance_after: 8, waived: false, job_type: 'submission', job_id: res.json().id });
+
+    const view = (await get(ws.key, `/clips/${video}/submissions/${res.json().id}`)).json();
+    expect(view).toMatchObject({ id: res.json().id, video_id: video, status: 'queued', credits_charged: 2, error_code: null, clips_count: 0 });
+    expect(view.queue_position).toBeGreaterThanOrEqual(1);
+    expect(view.estimated_time).toBeGreaterThan(0);
+  });
+
+  it('charges nothing under free usage and writes a waived ledger row', async () => {
+    const ws = await t.workspace({ credits: 0 });
+    await t.c.workspaces.setFreeUsage(ws.id, null);
+    const video = await readyVideo(t, ws.id, file);
+    const res = await post(ws.key, { video_id: video });
+    expect(res.statusCode).toBe(201);
+    expect(res.json().credits_charged).toBe(0);
+    const [entry] = (await get(ws.key, '/balance/history')).json().entries;
+    expect(entry).toMatchObject({ amount: -3, waived: true, balance_after: 0 });
+  });
+
+  it('402 INSUFFICIENT_CREDITS with the spec extras, and nothing is created', async () => {
+    const ws = await t.workspace({ credits: 1 });
+    const video = await readyVideo(t, ws.id, file);
+    const res = await post(ws.key, { video_id: video });
+    expect(res.statusCode).toBe(402);
+    expect(res.json()).toEqual({
+      code: 'INSUFFICIENT_CREDITS',
+      extra: { credits_needed: 3, current_balance: 1, is_reclip: false, scope: 'workspace', is_owner: true },
+    });
+    expect((await get(ws.key, '/clips')).json().pagination.total_count).toBe(0);
+    await t.c.credits.adjust({ workspaceId: ws.id, amount: 2, reason: 'top-up' });
+    expect((await post(ws.key, { video_id: video })).statusCode).toBe(201);
+    const again = await post(ws.key, { video_id: video, timeframe: { start: 0, end: 90 } });
+    expect(again.json().extra.is_reclip).toBe(true);
+  });
+
+  it('409 VIDEO_ALREADY_PROCESSING for the same video and timeframe still running', async () => {
+    const ws = await t.workspace({ credits: 20 });
+    const video = await readyVideo(t, ws.id, file);
+    expect((await post(ws.key, { video_id: video })).statusCode).toBe(201);
+    const dup = await post(ws.key, { video_id: video });
+    expect(dup.statusCode).toBe(409);
+    expect(dup.json()).toEqual({ code: 'VIDEO_ALREADY_PROCESSING' });
+    expect((await t.c.workspaces.get(ws.id)).workspace.credits).toBe(17);
+    // Another stretch of the same video is a different job.
+    expect((await post(ws.key, { video_id: video, timeframe: { start: 0, end: 60 } })).statusCode).toBe(201);
+  });
+
+  it('400 TIMEFRAME_OUT_OF_BOUNDS for a stretch outside the video, inverted or under a minute', async () => {
+    const ws = await t.workspace({ credits: 20 });
+    const video = await readyVideo(t, ws.id, file);
+    for (const timeframe of [{ start: 0, end: 500 }, { start: 100, end: 50 }, { start: 0, end: 59 }, { start: 120 }]) {
+      const res = await post(ws.key, { video_id: video, timeframe });
+      expect(res.statusCode, JSON.stringify(timeframe)).toBe(400);
+      expect(res.json().code).toBe('TIMEFRAME_OUT_OF_BOUNDS');
+    }
+    expect((await t.c.workspaces.get(ws.id)).workspace.credits).toBe(20);
+  });
+
+  it('404 for unknown or foreign videos, strategies and templates; FILE_NOT_FOUND before the upload is complete', async () => {
+    const ws = await t.workspace({ credits: 20 });
+    const other = await t.workspace({ credits: 20 });
+    const video = await readyVideo(t, ws.id, file);
+    expect((await post(ws.key, { video_id: 'vid_nope' })).json()).toEqual({ code: 'VIDEO_NOT_FOUND' });
+    expect((await post(other.key, { video_id: video })).json()).toEqual({ code: 'VIDEO_NOT_FOUND' });
+    expect((await post(ws.key, { video_id: video, strategy_id: 'str_nope' })).json()).toEqual({ code: 'STRATEGY_NOT_FOUND' });
+    expect((await post(ws.key, { video_id: video, template_id: 'tpl_nope' })).json()).toEqual({ code: 'TEMPLATE_NOT_FOUND' });
+    const ctx = await t.c.workspaces.get(ws.id);
+    const pending = await t.c.videos.createUpload(ctx, { file_name: 'x.mp4', file_size: 10, content_type: 'video/mp4' });
+    const res = await post(ws.key, { video_id: pending.video_id });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ code: 'FILE_NOT_FOUND' });
+    expect((await t.c.workspaces.get(ws.id)).workspace.credits).toBe(20);
+  });
+
+  it('400 VALIDATION_ERROR for a language the engine cannot do, and for bad fields', async () => {
+    const ws = await t.workspace({ credits: 20 });
+    const video = await readyVideo(t, ws.id, file);
+    expect((await post(ws.key, { video_id: video, source_language: 'pt' })).json()).toEqual({
+      code: 'VALIDATION_ERROR',
+      extra: { errors: [{ field: 'source_language', rule: 'unsupported_by_engine' }] },
+    });
+    const bad = await post(ws.key, { video_id: video, source_language: 'xx', timeframe: { start: -1 } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().extra.errors.map((e: any) => e.field).sort()).toEqual(['source_language', 'timeframe.start']);
+    expect((await post(ws.key, { video_id: video, source_language: 'en', strategy_id: 'str_short' })).statusCode).toBe(201);
+  });
+});
+
+describe('GET /clips and submissions', () => {
+  it('lists the workspace’s submissions newest first, filtered by status and video', async () => {
+    const ws = await t.workspace({ credits: 50 });
+    const a = await readyVideo(t, ws.id, file);
+    const b = await readyVideo(t, ws.id, file);
+    const s1 = (await post(ws.key, { video_id: a })).json().id;
+    const s2 = (await post(ws.key, { video_id: b })).json().id;
+    const list = (await get(ws.key, '/clips')).json();
+    expect(list.submissions.map((s: any) => s.id)).toEqual([s2, s1]);
+    expect(list.pagination).toEqual({ current_page: 1, total_pages: 1, total_count: 2, has_next_page: false });
+    expect((await get(ws.key, `/clips?video_id=${a}`)).json().submissions.map((s: any) => s.id)).toEqual([s1]);
+    expect((await get(ws.key, '/clips?status=completed')).json().submissions).toEqual([]);
+    expect((await get(ws.key, '/clips?status=nope')).statusCode).toBe(400);
+    const other = await t.workspace();
+    expect((await get(other.key, '/clips')).json().submissions).toEqual([]);
+    expect((await get(other.key, `/clips/${a}/submissions/${s1}`)).json()).toEqual({ code: 'SUBMISSION_NOT_FOUND' });
+    expect((await get(ws.key, `/clips/${b}/submissions/${s1}`)).statusCode).toBe(404);
+  });
+
+  it('lists no clips before completion and validates sort and order', async () => {
+    const ws = await t.workspace({ credits: 50 });
+    const v = await readyVideo(t, ws.id, file);
+    const s = (await post(ws.key, { video_id: v })).json().id;
+    expect((await get(ws.key, `/clips/${v}/submissions/${s}/clips?sort=rating&order=desc`)).json()).toEqual({
+      clips: [],
+      pagination: { current_page: 1, total_pages: 0, total_count: 0, has_next_page: false },
+    });
+    expect((await get(ws.key, `/clips/${v}/submissions/${s}/clips?sort=loudness`)).statusCode).toBe(400);
+    expect((await get(ws.key, `/clips/${v}/submissions/sub_nope/clips`)).json()).toEqual({ code: 'SUBMISSION_NOT_FOUND' });
+  });
+
+  it('DELETE refuses a submission that is not waiting for its source', async () => {
+    const ws = await t.workspace({ credits: 50 });
+    const v = await readyVideo(t, ws.id, file);
+    const s = (await post(ws.key, { video_id: v })).json().id;
+    const res = await t.app.inject({ method: 'DELETE', url: `/api/v1/clips/${v}/submissions/${s}`, headers: { 'x-api-key': ws.key } });
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toEqual({ code: 'SUBMISSION_NOT_WAITING' });
+  });
+});

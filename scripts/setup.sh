@@ -27,7 +27,8 @@ fi
 
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "setup: installing npm packages"
-  npm ci --no-audit --no-fund
+  # onnxruntime-node (Silero VAD) ships its CPU runtime; skip its optional CUDA download (offline).
+  ONNXRUNTIME_NODE_INSTALL=skip npm ci --no-audit --no-fund
 fi
 
 npm run --silent build

@@ -17,6 +17,7 @@ import { videoRoutes } from './routes/videos.routes.js';
 import { clipRoutes } from './routes/clips.routes.js';
 import { fileRoutes } from './routes/files.routes.js';
 import { templateRoutes } from './routes/templates.routes.js';
+import { renderRoutes } from './routes/renders.routes.js';
 import { adminPlanRoutes } from './admin/plans.admin.routes.js';
 import { adminWorkspaceRoutes } from './admin/workspaces.admin.routes.js';
 import { adminKeyRoutes } from './admin/keys.admin.routes.js';
@@ -87,6 +88,7 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<Fas
       videoRoutes(api, c);
       clipRoutes(api, c);
       templateRoutes(api, c);
+      renderRoutes(api, c);
     },
     { prefix: API_PREFIX },
   );

@@ -4,11 +4,18 @@ export interface JobPayloads {
   'maintenance.purge': Record<string, never>;
   /** Runs a submission through its stages (downloading … finalizing); resumes where it stopped. */
   'submission.process': { submissionId: string };
+  /** Renders one render record's edit to its MP4 (queued → active → completed or failed). */
+  'render.process': { renderId: string };
+  /** Deletes render files past their plan's retention and marks them expired (every minute). */
+  'render.expire': Record<string, never>;
 }
 
 export type JobName = keyof JobPayloads;
 
-export const JOB_NAMES: JobName[] = ['maintenance.purge', 'submission.process'];
+export const JOB_NAMES: JobName[] = ['maintenance.purge', 'submission.process', 'render.process', 'render.expire'];
 
 /** Cron schedules the scheduler keeps (worker and all roles). */
-export const JOB_SCHEDULES: Array<{ name: JobName; cron: string }> = [{ name: 'maintenance.purge', cron: '*/10 * * * *' }];
+export const JOB_SCHEDULES: Array<{ name: JobName; cron: string }> = [
+  { name: 'maintenance.purge', cron: '*/10 * * * *' },
+  { name: 'render.expire', cron: '* * * * *' },
+];

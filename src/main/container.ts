@@ -23,6 +23,10 @@ import { SubmissionsService } from '../domain/submissions/submissions.service.js
 import type { SubmissionPipeline } from '../domain/submissions/pipeline.js';
 import type { AsrEngine } from '../ports/asr.js';
 import { createAsrEngine, createPipeline } from './pipeline.wiring.js';
+import { createRenders } from './renders.wiring.js';
+import type { ClipEditsService } from '../domain/clips/clip-edits.service.js';
+import type { RendersService } from '../domain/renders/renders.service.js';
+import type { RenderProcessor } from '../domain/renders/renders.processor.js';
 
 export interface Container {
   config: Config;
@@ -44,6 +48,11 @@ export interface Container {
   /** Runs submissions through their stages (used by workers). */
   pipeline: SubmissionPipeline;
   templates: TemplatesService;
+  /** A clip's current edit and apply_template. */
+  clipEdits: ClipEditsService;
+  renders: RendersService;
+  /** Runs renders and the expiry sweep (used by workers). */
+  renderProcessor: RenderProcessor;
   close(): Promise<void>;
 }
 
@@ -112,6 +121,7 @@ export async function createContainer(opts: ContainerOptions): Promise<Container
     asr,
     submissions,
     pipeline: createPipeline({ config, logger, database, storage, queue, media, asr, submissions, templates: templatesService }),
+    ...createRenders({ config, logger, database, storage, queue, submissions, templates: templatesService }),
     async close() {
       await database.close();
     },

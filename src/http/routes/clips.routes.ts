@@ -15,6 +15,7 @@ import {
   SubmissionPath,
   SubmissionSchema,
 } from '../schemas/submission.schemas.js';
+import { AppliedTemplateSchema, ApplyTemplateSchema } from '../schemas/render.schemas.js';
 
 /** /clips/* : link analysis, submissions and their clips. */
 export function clipRoutes(app: Api, c: Container) {
@@ -133,5 +134,20 @@ export function clipRoutes(app: Api, c: Container) {
       const { rows, total } = await c.submissions.clipsOf(ws, sub.id, req.query.sort ?? 'rating', req.query.order ?? 'desc', page);
       return listResponse('clips', await Promise.all(rows.map((r) => c.submissions.clipView(r))), total, page);
     },
+  );
+
+  app.post(
+    '/clips/:videoId/submissions/:submissionId/apply_template',
+    {
+      schema: {
+        tags,
+        summary: 'Apply one of the workspace’s templates to every clip of a completed submission',
+        description: 'Each clip gets a new edit (edits never change) and `has_template_applied: true`; render a clip again to get the new look.',
+        params: SubmissionPath,
+        body: ApplyTemplateSchema,
+        response: { 200: AppliedTemplateSchema, ...errorResponses(...AUTH_ERRORS, 'SUBMISSION_NOT_FOUND', 'TEMPLATE_NOT_FOUND', 'SUBMISSION_NOT_COMPLETED') },
+      },
+    },
+    async (req) => c.clipEdits.applyTemplate(callerOf(req).workspace.id, req.params.videoId, req.params.submissionId, req.body.template_id),
   );
 }

@@ -2,11 +2,14 @@ import type { Container } from '../../main/container.js';
 import type { HandlerMap } from '../registry.js';
 import { maintenanceHandler } from './maintenance.handler.js';
 import { submissionHandler } from './submission.handler.js';
+import { renderExpiryHandler, renderHandler } from './render.handler.js';
 
 /** Every job's handler, built from the container. */
 export function buildHandlers(c: Container): HandlerMap {
   return {
     'maintenance.purge': maintenanceHandler(c),
     'submission.process': submissionHandler(c.pipeline),
+    'render.process': renderHandler(c.renderProcessor),
+    'render.expire': renderExpiryHandler(c.renderProcessor),
   };
 }

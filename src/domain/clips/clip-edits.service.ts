@@ -1,0 +1,113 @@
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import type { Db } from '../../adapters/db/database.js';
+import { clips, edits, submissions } from '../../adapters/db/schema.js';
+import { newId } from '../../shared/ids.js';
+import { DomainError } from '../errors.js';
+import type { Keyframe } from '../reframe/crop-keyframes.js';
+import { buildClipEdit, type EditTemplate } from '../render/clip-edit.js';
+import { editHash, makeEdit, type Edit } from '../render/edit.js';
+import type { SubmissionRow } from '../submissions/submissions.service.js';
+
+export type EditRow = typeof edits.$inferSelect;
+
+/** What this service needs of submissions and templates (SubmissionsService, TemplatesService). */
+export interface ClipEditsDeps {
+  /** 404 SUBMISSION_NOT_FOUND outside the workspace or for another video. */
+  getSubmission(workspaceId: string, videoId: string, id: string): Promise<SubmissionRow>;
+  /** 404 TEMPLATE_NOT_FOUND for an id the workspace cannot use. */
+  getTemplate(workspaceId: string, id: string): Promise<EditTemplate & { id: string }>;
+}
+
+export interface AppliedTemplate {
+  submission_id: string;
+  template_id: string;
+  clips: Array<{ id: string; edit_id: string }>;
+}
+
+/**
+ * The edits of clips: a clip's current edit (for POST …/clips/{clipId}/render) and applying a
+ * template to every clip of a submission. Edits never change; applying a template makes new ones
+ * and points the clips at them.
+ */
+export class ClipEditsService {
+  constructor(
+    private readonly db: Db,
+    private readonly deps: ClipEditsDeps,
+  ) {}
+
+  /**
+   * The current edit of a clip. 404 SUBMISSION_NOT_FOUND / CLIP_NOT_FOUND; a clip without an edit
+   * yet (the submission is still finalizing) is 409 SUBMISSION_NOT_COMPLETED.
+   */
+  async currentEdit(workspaceId: string, videoId: string, submissionId: string, clipId: string): Promise<EditRow> {
+    const sub = await this.deps.getSubmission(workspaceId, videoId, submissionId);
+    const [clip] = await this.db
+      .select()
+      .from(clips)
+      .where(and(eq(clips.id, clipId), eq(clips.submissionId, sub.id), eq(clips.workspaceId, workspaceId)));
+    if (!clip) throw new DomainError('CLIP_NOT_FOUND');
+    if (!clip.editId) throw new DomainError('SUBMISSION_NOT_COMPLETED', { status: sub.status });
+    const [edit] = await this.db
+      .select()
+      .from(edits)
+      .where(and(eq(edits.id, clip.editId), eq(edits.workspaceId, workspaceId)));
+    if (!edit) throw new DomainError('EDITS_NOT_FOUND', { invalid_edits: [clip.editId] });
+    return edit;
+  }
+
+  /**
+   * Applies a template to every clip of a completed submission: a new edit per clip (same source,
+   * times, crop path, words and watermark; the template's captions style and layout), the clip points
+   * at it and `has_template_applied` becomes true. A clip whose current edit already is exactly that
+   * edit keeps it. 404 SUBMISSION_NOT_FOUND / TEMPLATE_NOT_FOUND; 409 SUBMISSION_NOT_COMPLETED.
+   */
+  async applyTemplate(workspaceId: string, videoId: string, submissionId: string, templateId: string): Promise<AppliedTemplate> {
+    const sub = await this.deps.getSubmission(workspaceId, videoId, submissionId);
+    const template = await this.deps.getTemplate(workspaceId, templateId);
+    if (sub.status !== 'completed') throw new DomainError('SUBMISSION_NOT_COMPLETED', { status: sub.status });
+    const sourcePath = (sub.analysis as { cropPath9x16?: Keyframe[] } | null)?.cropPath9x16;
+
+    return this.db.transaction(async (tx) => {
+      // One application at a time per submission.
+      await tx.select({ id: submissions.id }).from(submissions).where(eq(submissions.id, sub.id)).for('update');
+      const rows = await tx.select().from(clips).where(eq(clips.submissionId, sub.id)).orderBy(asc(clips.position));
+      const editIds = rows.map((r) => r.editId).filter((id): id is string => id !== null);
+      const prevEdits = editIds.length ? await tx.select().from(edits).where(inArray(edits.id, editIds)) : [];
+      const byId = new Map(prevEdits.map((e) => [e.id, e]));
+      const out: AppliedTemplate['clips'] = [];
+      for (const clip of rows) {
+        const prevRow = clip.editId ? byId.get(clip.editId) : undefined;
+        if (!prevRow) throw new DomainError('SUBMISSION_NOT_COMPLETED', { status: sub.status });
+        const next = rebuildEdit(prevRow.spec as Edit, template, sourcePath);
+        const hash = editHash(next);
+        let editId = prevRow.id;
+        if (hash !== prevRow.hash || prevRow.templateId !== template.id) {
+          editId = newId('edit');
+          await tx.insert(edits).values({ id: editId, workspaceId, clipId: clip.id, hash, spec: next, templateId: template.id });
+        }
+        await tx.update(clips).set({ editId, hasTemplateApplied: true }).where(eq(clips.id, clip.id));
+        out.push({ id: clip.id, edit_id: editId });
+      }
+      return { submission_id: sub.id, template_id: template.id, clips: out };
+    });
+  }
+}
+
+/**
+ * The edit of the same stretch with another template (pure). The crop path comes from the source's
+ * analysis when the submission kept it, else from the previous edit (shifted back to source time).
+ */
+export function rebuildEdit(prev: Edit, template: EditTemplate, sourceCropPath?: readonly Keyframe[]): Edit {
+  const prevPath = prev.layout.cropPath?.map((k) => ({ ...k, t: k.t + prev.in }));
+  const cropPath = sourceCropPath && sourceCropPath.length > 0 ? sourceCropPath : prevPath;
+  const edit = buildClipEdit({
+    source: { ...prev.source },
+    start: prev.in,
+    end: prev.out,
+    words: prev.captions?.words ?? [],
+    cropPath9x16: cropPath,
+    template,
+    watermark: prev.watermark,
+  });
+  return prev.title ? makeEdit({ ...edit, title: prev.title }) : edit;
+}

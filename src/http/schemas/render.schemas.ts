@@ -1,0 +1,52 @@
+import { Type } from '@sinclair/typebox';
+import { IsoDate } from './common.js';
+
+export const RenderSchema = Type.Object(
+  {
+    id: Type.String(),
+    edit_id: Type.String({ description: 'The edit; it never expires.' }),
+    status: Type.Union(['queued', 'active', 'completed', 'expired', 'failed'].map((s) => Type.Literal(s)), {
+      description: '`failed` (with `error_code`) is Cutroom’s failure state; see docs/api-decisions.md.',
+    }),
+    progress: Type.Integer({ minimum: 0, maximum: 100 }),
+    output_resolution: Type.String({ description: '`1080p` or `720p` (short side of the output).' }),
+    has_watermark: Type.Boolean(),
+    from_cache: Type.Boolean({ description: 'True when an identical file already existed.' }),
+    download_url: Type.Union([Type.String(), Type.Null()], {
+      description: 'Signed MP4 URL valid one hour, filled whenever the render is `completed` (always when `from_cache`); null otherwise.',
+    }),
+    error_code: Type.Union([Type.String(), Type.Null()], { description: 'Set when `failed`.' }),
+    created_at: IsoDate,
+    expires_at: Type.Union([IsoDate, Type.Null()], { description: 'When the file is deleted (completed renders); null before.' }),
+  },
+  { $id: 'Render' },
+);
+
+export const RenderPath = Type.Object({ renderId: Type.String({ minLength: 1, maxLength: 100 }) });
+
+export const ClipRenderPath = Type.Object({
+  videoId: Type.String({ minLength: 1, maxLength: 100 }),
+  submissionId: Type.String({ minLength: 1, maxLength: 100 }),
+  clipId: Type.String({ minLength: 1, maxLength: 100 }),
+});
+
+export const CreateRenderSchema = Type.Object({ edit_id: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false });
+
+export const DownloadSchema = Type.Object({
+  url: Type.String({ description: 'Signed, valid one hour; no API key.' }),
+  filename: Type.String({ description: 'Ends in .mp4.' }),
+});
+
+export const RenderLimitsSchema = Type.Object({
+  render_expiry_hours: Type.Number({ description: 'Hours a rendered file is kept after completion.' }),
+  max_concurrent_renders: Type.Integer({ description: 'Renders the plan allows queued or active at once; one more answers 429.' }),
+  active_renders: Type.Integer({ description: 'Renders of the workspace queued or active now.' }),
+});
+
+export const ApplyTemplateSchema = Type.Object({ template_id: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false });
+
+export const AppliedTemplateSchema = Type.Object({
+  submission_id: Type.String(),
+  template_id: Type.String(),
+  clips: Type.Array(Type.Object({ id: Type.String(), edit_id: Type.String({ description: 'The clip’s new edit.' }) })),
+});

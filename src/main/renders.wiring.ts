@@ -1,0 +1,58 @@
+import os from 'node:os';
+import path from 'node:path';
+import type { Logger } from 'pino';
+import type { Config } from '../config/env.js';
+import type { Database } from '../adapters/db/database.js';
+import { prepareFontsDir } from '../adapters/media/fonts.js';
+import { renderEdit } from '../adapters/media/renderer.js';
+import { ClipEditsService } from '../domain/clips/clip-edits.service.js';
+import { RenderProcessor, type RenderEngine } from '../domain/renders/renders.processor.js';
+import { RendersService } from '../domain/renders/renders.service.js';
+import type { SubmissionsService } from '../domain/submissions/submissions.service.js';
+import type { TemplatesService } from '../domain/templates/templates.service.js';
+import type { JobQueue } from '../ports/queue.js';
+import type { Storage } from '../ports/storage.js';
+
+export interface RendersWiring {
+  config: Config;
+  logger: Logger;
+  database: Database;
+  storage: Storage;
+  queue: JobQueue;
+  submissions: SubmissionsService;
+  templates: TemplatesService;
+}
+
+/**
+ * The ffmpeg render engine: the shipped caption fonts are copied once per process into
+ * `<data dir>/fonts` (the folder libass gets as `fontsdir`) before the first render.
+ */
+export function createRenderEngine(config: Config): RenderEngine {
+  let fontsDir: string | undefined;
+  return {
+    async render(edit, io) {
+      if (!fontsDir) {
+        const dir = path.join(config.dataDir, 'fonts');
+        prepareFontsDir(dir);
+        fontsDir = dir;
+      }
+      const res = await renderEdit(edit, { ...io, fontsDir });
+      return { sizeBytes: res.sizeBytes };
+    },
+  };
+}
+
+/** Clip edits (apply_template), the renders service and the render worker. */
+export function createRenders(w: RendersWiring) {
+  const db = w.database.db;
+  const clipEdits = new ClipEditsService(db, {
+    getSubmission: (ws, videoId, id) => w.submissions.get(ws, videoId, id),
+    async getTemplate(ws, id) {
+      const t = await w.templates.getTemplate(ws, id);
+      return { id: t.id, captions: t.config.captions, layout: t.config.layout };
+    },
+  });
+  const renders = new RendersService(db, w.queue, w.storage, clipEdits);
+  const renderProcessor = new RenderProcessor({ db, storage: w.storage, engine: createRenderEngine(w.config), logger: w.logger, tmpDir: os.tmpdir() });
+  return { clipEdits, renders, renderProcessor };
+}

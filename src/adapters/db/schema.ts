@@ -365,3 +365,94 @@ export const transcriptions = pgTable(
     index('transcriptions_ws_hash_idx').on(t.workspaceId, t.contentHash, t.status),
   ],
 );
+
+/**
+ * Publishing accounts of a workspace (issue 7), added by an operator through the admin API. The
+ * credentials are sealed with AES-256-GCM (src/adapters/publishing/credentials-crypto.ts) and wiped on revoke.
+ */
+export const connections = pgTable(
+  'connections',
+  {
+    id: text('id').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    /** Lowercase network name: `local`, `youtube`, `tiktok`, `instagram`. */
+    platform: text('platform').notNull(),
+    accountName: text('account_name').notNull(),
+    credentialsEncrypted: text('credentials_encrypted'),
+    /** `active` or `revoked`. */
+    status: text('status').notNull().default('active'),
+    canPublishVideo: boolean('can_publish_video').notNull().default(true),
+    createdAt: createdAt(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [index('connections_ws_created_idx').on(t.workspaceId, t.createdAt)],
+);
+
+/** POST /posts: one post, one item per edit-and-connection target. */
+export const posts = pgTable(
+  'posts',
+  {
+    id: text('id').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    /** `pending`, `processing`, `completed`, `partial`, `failed` (derived from the items). */
+    status: text('status').notNull().default('pending'),
+    scheduledAt: timestamp('scheduled_at', { withTimezone: true, mode: 'date' }),
+    /** When a worker first took one of its items: the post never goes back to `pending`. */
+    startedAt: timestamp('started_at', { withTimezone: true, mode: 'date' }),
+    /** DELETE /posts/{id}: hidden from the API; its published items still count for the daily ceiling. */
+    deletedAt: timestamp('deleted_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [index('posts_ws_created_idx').on(t.workspaceId, t.createdAt)],
+);
+
+export const postItems = pgTable(
+  'post_items',
+  {
+    id: text('id').primaryKey(),
+    postId: text('post_id')
+      .notNull()
+      .references(() => posts.id, { onDelete: 'cascade' }),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    /** Order of the target in the request. */
+    position: integer('position').notNull(),
+    editId: text('edit_id').notNull(),
+    connectionId: text('connection_id')
+      .notNull()
+      .references(() => connections.id, { onDelete: 'cascade' }),
+    platform: text('platform').notNull(),
+    /** `pending`, `processing`, `published`, `failed`. */
+    status: text('status').notNull().default('pending'),
+    /** The network's own fields exactly as they are (or were) published, defaults applied. */
+    metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull(),
+    renderId: text('render_id'),
+    publishedUrl: text('published_url'),
+    externalId: text('external_id'),
+    errorCode: text('error_code'),
+    /** The publisher's `onState` progress (upload session, publish id, container id): resumes without publishing twice. */
+    resumeState: jsonb('resume_state').$type<unknown>(),
+    /** Publish attempts of the current run (reset by a retry). */
+    attempts: integer('attempts').notNull().default(0),
+    /** The claim of the job run that owns a `processing` item (its first job's id). */
+    runToken: text('run_token'),
+    /** When the item is due (scheduled_at, or the time it was queued): its day for the daily ceiling until published. */
+    dueAt: timestamp('due_at', { withTimezone: true, mode: 'date' }).notNull(),
+    publishedAt: timestamp('published_at', { withTimezone: true, mode: 'date' }),
+    /** DELETE of the item or its post. */
+    removedAt: timestamp('removed_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('post_items_post_idx').on(t.postId, t.position),
+    index('post_items_connection_status_idx').on(t.connectionId, t.status),
+    index('post_items_edit_connection_idx').on(t.editId, t.connectionId),
+  ],
+);

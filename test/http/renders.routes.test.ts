@@ -426,3 +426,26 @@ describe('apply_template', () => {
     expect(r.body).toEqual({ code: 'SUBMISSION_NOT_COMPLETED', extra: { status: 'analyzing' } });
   });
 });
+
+describe('simultaneous requests on PostgreSQL', () => {
+  let pgApp: TestApp;
+  beforeAll(async () => {
+    pgApp = await createTestApp({ db: 'postgres', startQueue: true });
+    await pgApp.c.plans.create('two_renders', { max_concurrent_renders: 2 });
+  });
+  afterAll(async () => {
+    await pgApp?.close();
+  });
+
+  it('the allowance holds when requests race: exactly two of eight are queued, the rest 429', async () => {
+    const ws = await pgApp.workspace({ plan: 'two_renders' });
+    const f = await clipsFixture(pgApp, ws.id, source, { ranges: Array.from({ length: 8 }, (_, i) => ({ start: i * 5 + 1, end: i * 5 + 2 })) });
+    const answers = await Promise.all(
+      f.editIds.map((id) => pgApp.app.inject({ method: 'POST', url: '/api/v1/renders', headers: { 'x-api-key': ws.key }, payload: { edit_id: id } })),
+    );
+    const codes = answers.map((a) => a.statusCode).sort();
+    expect(codes).toEqual([202, 202, 429, 429, 429, 429, 429, 429]);
+    const rows = await pgApp.c.database.db.select().from(renders).where(eq(renders.workspaceId, ws.id));
+    expect(rows.map((r) => r.status)).toEqual(['queued', 'queued']);
+  });
+});

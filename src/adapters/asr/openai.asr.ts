@@ -1,3 +1,4 @@
+import { retryAfterSeconds, sleep } from '../../shared/timing.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { AsrError, type AsrEngine, type AsrResult, type AsrSegment, type AsrTranscribeOptions, type AsrWord } from '../../ports/asr.js';
@@ -105,11 +106,8 @@ export function parseVerboseJson(body: unknown, fallbackLanguage?: string): AsrR
 
 /** Seconds or an HTTP date -> milliseconds from now (pure). */
 export function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
-  if (!header) return undefined;
-  const s = Number(header.trim());
-  if (Number.isFinite(s) && s >= 0) return s * 1000;
-  const at = Date.parse(header);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+  const s = retryAfterSeconds(header, now);
+  return s === undefined ? undefined : s * 1000;
 }
 
 function serverMessage(text: string): string {
@@ -126,20 +124,6 @@ function serverMessage(text: string): string {
   return msg.replace(/\s+/g, ' ').trim().slice(0, 300);
 }
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const t = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(signal!.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
 
 export class OpenAiAsrEngine implements AsrEngine {
   readonly name = 'openai';

@@ -1,3 +1,4 @@
+import { retryAfterSeconds as parseRetryAfter, sleep as abortableSleep } from '../../shared/timing.js';
 import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import { PublishError, type Credentials, type PublishErrorCode } from '../../ports/publisher.js';
@@ -40,12 +41,8 @@ export async function readBody(res: Response): Promise<{ text: string; json: any
 }
 
 export function retryAfterSeconds(res: Response): number | undefined {
-  const raw = res.headers.get('retry-after');
-  if (!raw) return undefined;
-  const n = Number(raw);
-  if (Number.isFinite(n) && n >= 0) return Math.ceil(n);
-  const at = Date.parse(raw);
-  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - Date.now()) / 1000));
+  const s = parseRetryAfter(res.headers.get('retry-after'));
+  return s === undefined ? undefined : Math.ceil(s);
 }
 
 /** The fallback mapping by HTTP status when a network's own error body says nothing more precise. */
@@ -110,18 +107,10 @@ export function fileStream(file: string, start: number): ReadableStream {
   return Readable.toWeb(fs.createReadStream(file, { start })) as ReadableStream;
 }
 
+/** Waits `ms`; an abort rejects with a NETWORK_ERROR PublishError. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new PublishError('NETWORK_ERROR', 'aborted'));
-    const t = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(new PublishError('NETWORK_ERROR', 'aborted'));
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
+  return abortableSleep(ms, signal).catch(() => {
+    throw new PublishError('NETWORK_ERROR', 'aborted');
   });
 }
 

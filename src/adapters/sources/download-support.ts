@@ -1,3 +1,4 @@
+import { retryAfterSeconds, sleep } from '../../shared/timing.js';
 import fs from 'node:fs';
 import { DomainError } from '../../domain/errors.js';
 import type { DownloadResult } from '../../ports/source-downloader.js';
@@ -88,34 +89,15 @@ export function isPolicyMessage(message: string): boolean {
 
 /** `Retry-After` as seconds from now: delta-seconds or an HTTP date; null when absent or unreadable. */
 export function parseRetryAfter(value: string | string[] | undefined, now: Date): number | null {
-  const raw = (Array.isArray(value) ? value[0] : value)?.trim();
-  if (!raw) return null;
-  if (/^\d+$/.test(raw)) return Math.max(1, Number(raw));
-  if (!/^[A-Za-z]{3},? /.test(raw)) return null; // an HTTP date starts with the day name
-  const at = Date.parse(raw);
-  if (!Number.isFinite(at)) return null;
-  return Math.max(1, Math.ceil((at - now.getTime()) / 1000));
+  const s = retryAfterSeconds(value, now.getTime());
+  return s === undefined ? null : Math.max(1, Math.ceil(s));
 }
 
 export function throwIfAborted(signal?: AbortSignal): void {
   if (signal?.aborted) throw signal.reason ?? new DOMException('aborted', 'AbortError');
 }
 
-/** Waits `ms`, rejecting with the signal's reason when it aborts first. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
+export { sleep };
 
 /** Delay before attempt `attempt` (1 = first retry): base, 2×base, 4×base... capped at 60 s. */
 export function backoffMs(attempt: number, baseMs: number): number {

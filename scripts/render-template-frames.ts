@@ -12,7 +12,7 @@ import { BUILTIN_TEMPLATES } from '../src/domain/render/templates.js';
  * Renders a short clip with each built-in caption template through the real renderer and saves one
  * frame of each as PNG, so a person can look at the captions.
  *
- *   npx tsx scripts/render-template-frames.ts [outDir=tmp/template-frames] [--watermark]
+ *   npx tsx scripts/render-template-frames.ts [outDir=.tmp/template-frames] [--watermark]
  *
  * The source is generated: ffmpeg's colourful testsrc2 pattern at 1920x1080, a hard background
  * for captions to stay readable on.
@@ -40,7 +40,7 @@ async function makeSource(file: string, seconds: number): Promise<void> {
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
-  const outDir = path.resolve(args.find((a) => !a.startsWith('--')) ?? 'tmp/template-frames');
+  const outDir = path.resolve(args.find((a) => !a.startsWith('--')) ?? '.tmp/template-frames');
   const watermark = args.includes('--watermark');
   fs.mkdirSync(outDir, { recursive: true });
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'cutroom-template-frames-'));

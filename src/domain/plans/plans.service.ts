@@ -16,6 +16,10 @@ export interface PlanFields {
   rate_limit_per_minute: number;
   analysis_rate_limit_per_minute: number;
   discount_percent: number;
+  /** Credits per started minute of a standalone transcription. */
+  transcription_credits_per_minute: number;
+  /** Added per started minute when speaker labels are asked. */
+  speaker_labels_credits_per_minute: number;
 }
 
 export interface PlanView extends PlanFields {
@@ -38,6 +42,8 @@ export const DEFAULT_PLAN: PlanFields = {
   rate_limit_per_minute: 600,
   analysis_rate_limit_per_minute: 10,
   discount_percent: 0,
+  transcription_credits_per_minute: 1,
+  speaker_labels_credits_per_minute: 1,
 };
 
 function toRow(f: Partial<PlanFields>) {
@@ -52,6 +58,8 @@ function toRow(f: Partial<PlanFields>) {
     rateLimitPerMinute: f.rate_limit_per_minute,
     analysisRateLimitPerMinute: f.analysis_rate_limit_per_minute,
     discountPercent: f.discount_percent,
+    transcriptionCreditsPerMinute: f.transcription_credits_per_minute,
+    speakerLabelsCreditsPerMinute: f.speaker_labels_credits_per_minute,
   };
 }
 
@@ -68,6 +76,8 @@ export function planView(p: PlanRow): PlanView {
     rate_limit_per_minute: p.rateLimitPerMinute,
     analysis_rate_limit_per_minute: p.analysisRateLimitPerMinute,
     discount_percent: p.discountPercent,
+    transcription_credits_per_minute: p.transcriptionCreditsPerMinute,
+    speaker_labels_credits_per_minute: p.speakerLabelsCreditsPerMinute,
     created_at: p.createdAt.toISOString(),
     updated_at: p.updatedAt.toISOString(),
   };

@@ -1,4 +1,9 @@
-/** Pure rules of video uploads (spec: POST /videos/upload, Limits). */
+import { DomainError } from '../errors.js';
+
+/**
+ * Pure rules of uploads (spec: POST /videos/upload, POST /transcriptions/upload, Limits): accepted
+ * extensions and content types, the size ceiling, the URL lifetime.
+ */
 
 /** Accepted extensions and the content types that match each. */
 export const VIDEO_CONTENT_TYPES: Record<string, string[]> = {
@@ -8,6 +13,19 @@ export const VIDEO_CONTENT_TYPES: Record<string, string[]> = {
   '.mkv': ['video/x-matroska', 'video/matroska', 'video/webm'],
 };
 
+/** Audio files accepted for transcription (beside the video extensions), with their content types. */
+export const AUDIO_CONTENT_TYPES: Record<string, string[]> = {
+  '.mp3': ['audio/mpeg', 'audio/mp3', 'audio/mpeg3', 'audio/x-mpeg-3'],
+  '.wav': ['audio/wav', 'audio/x-wav', 'audio/wave', 'audio/vnd.wave'],
+  '.m4a': ['audio/mp4', 'audio/x-m4a', 'audio/m4a', 'audio/aac'],
+  '.aac': ['audio/aac', 'audio/x-aac', 'audio/aacp'],
+  '.ogg': ['audio/ogg', 'audio/vorbis', 'audio/x-vorbis+ogg'],
+  '.opus': ['audio/opus', 'audio/ogg'],
+  '.flac': ['audio/flac', 'audio/x-flac'],
+};
+
+export type MediaKind = 'audio' | 'video';
+
 export const MIN_VIDEO_SECONDS = 60;
 export const UPLOAD_URL_SECONDS = 3600;
 
@@ -16,14 +34,40 @@ export function extensionOf(fileName: string): string {
   return m ? m[1].toLowerCase() : '';
 }
 
-/** The failed fields of an upload declaration, empty when it is acceptable. */
-export function checkVideoDeclaration(fileName: string, contentType: string): Array<{ field: string; rule: string }> {
-  const ext = extensionOf(fileName);
-  const allowed = VIDEO_CONTENT_TYPES[ext];
+/** `Video/MP4; codecs=...` -> `video/mp4`. */
+export function baseContentType(contentType: string): string {
+  return contentType.split(';')[0].trim().toLowerCase();
+}
+
+/** The failed fields of an upload declaration against a table of accepted types, empty when it is acceptable. */
+export function checkDeclaration(fileName: string, contentType: string, accepted: Record<string, string[]>): Array<{ field: string; rule: string }> {
+  const allowed = accepted[extensionOf(fileName)];
   if (!allowed) return [{ field: 'file_name', rule: 'extension' }];
-  const type = contentType.split(';')[0].trim().toLowerCase();
-  if (!allowed.includes(type)) return [{ field: 'content_type', rule: 'media_type' }];
+  if (!allowed.includes(baseContentType(contentType))) return [{ field: 'content_type', rule: 'media_type' }];
   return [];
+}
+
+/** The failed fields of a video upload declaration, empty when it is acceptable. */
+export function checkVideoDeclaration(fileName: string, contentType: string): Array<{ field: string; rule: string }> {
+  return checkDeclaration(fileName, contentType, VIDEO_CONTENT_TYPES);
+}
+
+/** Audio or video by extension (transcription uploads); undefined when neither is accepted. */
+export function mediaKindOf(fileName: string): MediaKind | undefined {
+  const ext = extensionOf(fileName);
+  if (AUDIO_CONTENT_TYPES[ext]) return 'audio';
+  if (VIDEO_CONTENT_TYPES[ext]) return 'video';
+  return undefined;
+}
+
+/** The failed fields of a transcription upload declaration (audio or video). */
+export function checkMediaDeclaration(fileName: string, contentType: string): Array<{ field: string; rule: string }> {
+  return checkDeclaration(fileName, contentType, mediaKindOf(fileName) === 'audio' ? AUDIO_CONTENT_TYPES : VIDEO_CONTENT_TYPES);
+}
+
+/** 413 FILE_TOO_LARGE with the real ceiling in `extra.max_size` when `size` is above `maxSize`. */
+export function assertUploadSize(size: number, maxSize: number): void {
+  if (size > maxSize) throw new DomainError('FILE_TOO_LARGE', { max_size: maxSize });
 }
 
 /** A title from a file name: the name without its extension and folder. */

@@ -9,7 +9,7 @@ import type { Storage } from '../../ports/storage.js';
 import type { MediaInfo, MediaProbe } from '../../ports/media.js';
 import type { SourceResolver } from '../../ports/source-resolver.js';
 import { analyzeLink } from './source-analysis.js';
-import { MIN_VIDEO_SECONDS, UPLOAD_URL_SECONDS, checkVideoDeclaration, extensionOf, titleFromFileName } from './upload.rules.js';
+import { MIN_VIDEO_SECONDS, UPLOAD_URL_SECONDS, assertUploadSize, baseContentType, checkVideoDeclaration, extensionOf, titleFromFileName } from './upload.rules.js';
 
 export type VideoRow = typeof videos.$inferSelect;
 
@@ -92,11 +92,11 @@ export class VideosService {
   async createUpload(ctx: WorkspaceWithPlan, input: { file_name: string; file_size: number; content_type: string }) {
     const failed = checkVideoDeclaration(input.file_name, input.content_type);
     if (failed.length) throw validationError(failed);
-    if (input.file_size > ctx.plan.maxUploadSize) throw new DomainError('FILE_TOO_LARGE', { max_size: ctx.plan.maxUploadSize });
+    assertUploadSize(input.file_size, ctx.plan.maxUploadSize);
 
     const id = newId('vid');
     const key = `videos/${ctx.workspace.id}/${id}/source${extensionOf(input.file_name)}`;
-    const contentType = input.content_type.split(';')[0].trim().toLowerCase();
+    const contentType = baseContentType(input.content_type);
     const multipart = input.file_size > this.limits.multipartThreshold;
     const upload = multipart
       ? await this.storage.createMultipart(key, {

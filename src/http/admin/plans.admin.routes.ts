@@ -19,6 +19,8 @@ export const PlanFieldsSchema = Type.Object(
     rate_limit_per_minute: Type.Optional(Type.Integer({ minimum: 1, maximum: INT4_MAX })),
     analysis_rate_limit_per_minute: Type.Optional(Type.Integer({ minimum: 1, maximum: INT4_MAX })),
     discount_percent: Type.Optional(Type.Number({ minimum: 0, maximum: 100 })),
+    transcription_credits_per_minute: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, description: 'Credits per started minute of a transcription.' })),
+    speaker_labels_credits_per_minute: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, description: 'Surcharge per started minute when speaker labels are asked.' })),
   },
   { additionalProperties: false },
 );

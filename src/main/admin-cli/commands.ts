@@ -69,6 +69,18 @@ const PLAN_FLAGS: PlanFlag[] = [
     help: 'Analysis requests per key per minute (>= 1)',
   },
   { flag: 'discount-percent', field: 'discount_percent', kind: 'number', help: 'Credit discount, 0 to 100' },
+  {
+    flag: 'transcription-credits-per-minute',
+    field: 'transcription_credits_per_minute',
+    kind: 'integer',
+    help: 'Credits per started minute of a transcription (>= 0)',
+  },
+  {
+    flag: 'speaker-labels-credits-per-minute',
+    field: 'speaker_labels_credits_per_minute',
+    kind: 'integer',
+    help: 'Surcharge per started minute for speaker labels (>= 0)',
+  },
   { flag: 'is-free', field: 'is_free', kind: 'boolean', help: 'Mark the plan as a free plan' },
 ];
 

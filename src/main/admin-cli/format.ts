@@ -12,6 +12,8 @@ export interface PlanAnswer {
   rate_limit_per_minute: number;
   analysis_rate_limit_per_minute: number;
   discount_percent: number;
+  transcription_credits_per_minute?: number;
+  speaker_labels_credits_per_minute?: number;
   created_at: string;
   updated_at: string;
 }
@@ -96,6 +98,7 @@ export function planDetails(p: PlanAnswer): string {
       ['rate limit', `${p.rate_limit_per_minute} requests/min`],
       ['analysis rate limit', `${p.analysis_rate_limit_per_minute} requests/min`],
       ['discount', `${p.discount_percent} %`],
+      ['transcription', `${p.transcription_credits_per_minute ?? 1} credits/min (+${p.speaker_labels_credits_per_minute ?? 1} with speaker labels)`],
       ['created', p.created_at],
       ['updated', p.updated_at],
     ])

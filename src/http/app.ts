@@ -18,6 +18,7 @@ import { clipRoutes } from './routes/clips.routes.js';
 import { fileRoutes } from './routes/files.routes.js';
 import { templateRoutes } from './routes/templates.routes.js';
 import { renderRoutes } from './routes/renders.routes.js';
+import { transcriptionRoutes } from './routes/transcriptions.routes.js';
 import { adminPlanRoutes } from './admin/plans.admin.routes.js';
 import { adminWorkspaceRoutes } from './admin/workspaces.admin.routes.js';
 import { adminKeyRoutes } from './admin/keys.admin.routes.js';
@@ -89,6 +90,7 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<Fas
       clipRoutes(api, c);
       templateRoutes(api, c);
       renderRoutes(api, c);
+      transcriptionRoutes(api, c);
     },
     { prefix: API_PREFIX },
   );

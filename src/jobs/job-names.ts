@@ -8,11 +8,13 @@ export interface JobPayloads {
   'render.process': { renderId: string };
   /** Deletes render files past their plan's retention and marks them expired (every minute). */
   'render.expire': Record<string, never>;
+  /** Transcribes one transcription's media (processing → ready, no_speech or failed with a refund). */
+  'transcription.process': { transcriptionId: string };
 }
 
 export type JobName = keyof JobPayloads;
 
-export const JOB_NAMES: JobName[] = ['maintenance.purge', 'submission.process', 'render.process', 'render.expire'];
+export const JOB_NAMES: JobName[] = ['maintenance.purge', 'submission.process', 'render.process', 'render.expire', 'transcription.process'];
 
 /** Cron schedules the scheduler keeps (worker and all roles). */
 export const JOB_SCHEDULES: Array<{ name: JobName; cron: string }> = [

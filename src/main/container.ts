@@ -27,6 +27,10 @@ import { createRenders } from './renders.wiring.js';
 import type { ClipEditsService } from '../domain/clips/clip-edits.service.js';
 import type { RendersService } from '../domain/renders/renders.service.js';
 import type { RenderProcessor } from '../domain/renders/renders.processor.js';
+import { createTranscriptions } from './transcriptions.wiring.js';
+import type { TranscriptionsService } from '../domain/transcriptions/transcriptions.service.js';
+import type { TranscriptionProcessor } from '../domain/transcriptions/transcriptions.processor.js';
+import type { Vad } from '../ports/vad.js';
 
 export interface Container {
   config: Config;
@@ -53,6 +57,12 @@ export interface Container {
   renders: RendersService;
   /** Runs renders and the expiry sweep (used by workers). */
   renderProcessor: RenderProcessor;
+  /** Standalone transcription: uploads, cache, Transcription and Transcript objects. */
+  transcriptions: TranscriptionsService;
+  /** Runs transcription jobs (used by workers). */
+  transcriptionProcessor: TranscriptionProcessor;
+  /** Voice activity detection (Silero VAD, loaded on first use). */
+  vad: Vad;
   close(): Promise<void>;
 }
 
@@ -122,7 +132,9 @@ export async function createContainer(opts: ContainerOptions): Promise<Container
     submissions,
     pipeline: createPipeline({ config, logger, database, storage, queue, media, asr, submissions, templates: templatesService }),
     ...createRenders({ config, logger, database, storage, queue, submissions, templates: templatesService }),
+    ...createTranscriptions({ config, logger, database, storage, queue, media, credits, asr }),
     async close() {
+      await container.vad.close();
       await database.close();
     },
   };

@@ -3,6 +3,7 @@ import type { HandlerMap } from '../registry.js';
 import { maintenanceHandler } from './maintenance.handler.js';
 import { submissionHandler } from './submission.handler.js';
 import { renderExpiryHandler, renderHandler } from './render.handler.js';
+import { transcriptionHandler } from './transcription.handler.js';
 
 /** Every job's handler, built from the container. */
 export function buildHandlers(c: Container): HandlerMap {
@@ -11,5 +12,6 @@ export function buildHandlers(c: Container): HandlerMap {
     'submission.process': submissionHandler(c.pipeline),
     'render.process': renderHandler(c.renderProcessor),
     'render.expire': renderExpiryHandler(c.renderProcessor),
+    'transcription.process': transcriptionHandler(c.transcriptionProcessor),
   };
 }

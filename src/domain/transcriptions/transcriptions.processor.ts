@@ -1,0 +1,74 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import type { Logger } from 'pino';
+import type { Db } from '../../adapters/db/database.js';
+import { media, transcriptions } from '../../adapters/db/schema.js';
+import { DomainError } from '../errors.js';
+import type { Storage } from '../../ports/storage.js';
+import type { AsrEngine } from '../../ports/asr.js';
+import type { SpeechSegment, Vad } from '../../ports/vad.js';
+import { buildCues, type Cue } from '../transcripts/cues.js';
+import { assignSpeakers, type SpeakerTurn } from '../transcripts/diarize.js';
+import { errorCodeOf, isRetryable } from '../submissions/pipeline.js';
+import type { TranscriptionRow, TranscriptionsService } from './transcriptions.service.js';
+
+/** Everything the job does that is I/O, wired in src/main/transcriptions.wiring.ts. */
+export interface TranscriptionProcessorDeps {
+  db: Db;
+  storage: Storage;
+  transcriptions: TranscriptionsService;
+  logger: Logger;
+  tmpDir: string;
+  /** 16 kHz mono WAV of the whole file; resolves false when the file has no sound track. */
+  extractAudio(input: string, output: string): Promise<boolean>;
+  vad: Vad;
+  asr: AsrEngine;
+  diarize(wavPath: string, speech: SpeechSegment[]): Promise<SpeakerTurn[]>;
+}
+
+type Outcome = { kind: 'no_speech' } | { kind: 'ready'; language: string; cues: Cue[] };
+
+/**
+ * Job `transcription.process`: WAV → voice detection → ASR → (speaker labels: diarization) → cues.
+ * A transcription leaves `processing` in one conditional update (ready, or no_speech/failed with the
+ * refund in the same transaction), so a retried or duplicated job changes nothing twice.
+ */
+export class TranscriptionProcessor {
+  constructor(private readonly d: TranscriptionProcessorDeps) {}
+
+  async run(id: string, attempt: { retryCount: number; retryLimit: number }): Promise<void> {
+    const [row] = await this.d.db.select().from(transcriptions).where(eq(transcriptions.id, id));
+    if (!row || row.status !== 'processing') return;
+    try {
+      const [m] = await this.d.db.select().from(media).where(eq(media.id, row.mediaId));
+      if (!m) throw new DomainError('MEDIA_NOT_FOUND');
+      const out = await this.d.storage.withLocalFile(m.storageKey, (file) => this.transcribe(row, file));
+      if (out.kind === 'no_speech') await this.d.transcriptions.finishWithoutResult(row, 'no_speech');
+      else await this.d.transcriptions.finishReady(row, out.language, out.cues);
+    } catch (err) {
+      if (isRetryable(err) && attempt.retryCount < attempt.retryLimit) throw err;
+      const code = errorCodeOf(err);
+      this.d.logger.warn({ err, transcriptionId: id, code }, 'transcription failed');
+      await this.d.transcriptions.fail(row, code);
+    }
+  }
+
+  private async transcribe(row: TranscriptionRow, file: string): Promise<Outcome> {
+    const dir = await fs.mkdtemp(path.join(this.d.tmpDir, `trn-${row.id}-`));
+    try {
+      const wav = path.join(dir, 'audio.wav');
+      if (!(await this.d.extractAudio(file, wav))) return { kind: 'no_speech' };
+      const speech = await this.d.vad.detect(wav);
+      if (speech.length === 0) return { kind: 'no_speech' };
+      const asked = row.sourceLanguage === 'auto' ? undefined : row.sourceLanguage;
+      const result = await this.d.asr.transcribe(wav, { language: asked });
+      if (result.words.length === 0) return { kind: 'no_speech' };
+      const words = result.words.map((w) => ({ start: w.start, end: w.end, text: w.text }));
+      const labelled = row.speakerLabels ? assignSpeakers(words, await this.d.diarize(wav, speech)) : words;
+      return { kind: 'ready', language: result.language || asked || 'en', cues: buildCues(labelled) };
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  }
+}

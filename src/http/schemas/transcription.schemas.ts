@@ -1,0 +1,86 @@
+import { Type } from '@sinclair/typebox';
+import { IsoDate, NullableIsoDate } from './common.js';
+import { PaginationSchema } from '../../domain/pagination.js';
+
+const Nullable = (s: ReturnType<typeof Type.String>) => Type.Union([s, Type.Null()]);
+
+export const MediaUploadRequestSchema = Type.Object(
+  {
+    file_name: Type.String({ minLength: 1, maxLength: 255, description: 'Audio: .mp3 .wav .m4a .aac .ogg .opus .flac; video: .mp4 .mov .webm .mkv.' }),
+    file_size: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Bytes; the PUT must send exactly this many.' }),
+    content_type: Type.String({ minLength: 1, maxLength: 255, description: 'Must match the extension (audio/mpeg for .mp3, …); the PUT sends the same.' }),
+  },
+  { additionalProperties: false },
+);
+
+export const MediaUploadAnswerSchema = Type.Object(
+  {
+    media_id: Type.String(),
+    kind: Type.Union([Type.Literal('audio'), Type.Literal('video')]),
+    upload_url: Type.String({ description: 'Signed; PUT the raw bytes with the declared Content-Type and no key.' }),
+    expires_in: Type.Integer({ description: 'Seconds (3600).' }),
+  },
+  { additionalProperties: false },
+);
+
+export const CreateTranscriptionSchema = Type.Object(
+  {
+    media_id: Type.String({ minLength: 1, maxLength: 100 }),
+    file_name: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'Names the downloads; default the uploaded file name.' })),
+    file_size: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'When given, must equal the uploaded size.' })),
+    speaker_labels: Type.Optional(Type.Boolean({ default: false })),
+    source_language: Type.Optional(
+      Type.String({ pattern: '^(auto|[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})*)$', description: '`auto` (default) or an ISO 639-1 code such as `en`; the engine must support it.' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const TranscriptionSchema = Type.Object(
+  {
+    id: Type.String(),
+    status: Type.Union(['processing', 'ready', 'no_speech', 'failed'].map((s) => Type.Literal(s))),
+    credits_charged: Type.Integer({ description: 'Credits taken: 0 on a cache hit, with no speech, under free usage and after a refund (failed).' }),
+    media_id: Type.String(),
+    file_name: Type.String(),
+    speaker_labels: Type.Boolean(),
+    source_language: Type.String({ description: '`auto` or the code asked for.' }),
+    language: Nullable(Type.String({ description: 'Language transcribed; null until known.' })),
+    from_cache: Type.Boolean({ description: 'True when an earlier transcription of the same bytes was reused.' }),
+    error_code: Nullable(Type.String({ description: 'Set when `failed`.' })),
+    created_at: IsoDate,
+    finished_at: NullableIsoDate,
+  },
+  { $id: 'Transcription' },
+);
+
+export const TranscriptionListQuery = Type.Object({
+  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+  status: Type.Optional(Type.Union(['processing', 'ready', 'no_speech', 'failed'].map((s) => Type.Literal(s)))),
+  media_id: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+});
+
+export const TranscriptionListSchema = Type.Object({ transcriptions: Type.Array(TranscriptionSchema), pagination: PaginationSchema });
+
+export const TranscriptionPath = Type.Object({ transcriptionId: Type.String({ minLength: 1, maxLength: 100 }) });
+
+export const TranscriptSchema = Type.Object({
+  language: Type.String({ description: 'ISO 639-1; `und` for no speech when no language was asked.' }),
+  speaker_labels: Type.Boolean(),
+  cues: Type.Array(
+    Type.Object({
+      start: Type.Number(),
+      end: Type.Number(),
+      text: Type.String({ description: 'At most 2 lines of 42 characters, joined with \\n.' }),
+      speaker: Type.Optional(Type.String({ description: 'A, B, … when speaker labels were asked.' })),
+    }),
+  ),
+});
+
+export const DownloadQuery = Type.Object({
+  format: Type.Optional(Type.Union([Type.Literal('srt'), Type.Literal('vtt'), Type.Literal('txt')], { default: 'srt' })),
+  speakers: Type.Optional(Type.Boolean({ default: true, description: '`false` removes speaker names.' })),
+});
+
+export const DeletedTranscriptionSchema = Type.Object({ id: Type.String(), deleted: Type.Literal(true) });

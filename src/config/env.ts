@@ -3,6 +3,7 @@ import { loadStorageConfig, type StorageConfig } from './storage.env.js';
 import { loadSourcesConfig, type SourcesConfig } from './sources.env.js';
 import { loadAsrConfig, type AsrConfig } from './asr.env.js';
 import { loadLlmConfig, type LlmConfig } from './llm.env.js';
+import { loadPublishingConfig, type PublishingConfig } from './publishing.env.js';
 
 export type Role = 'all' | 'api' | 'worker';
 
@@ -30,6 +31,8 @@ export interface Config {
   asr: AsrConfig;
   /** Optional LLM highlight scorer; undefined = embedded scoring only (docs/highlights.md). */
   llm: LlmConfig | undefined;
+  /** Publishing networks, credentials key, post item retries (src/config/publishing.env.ts, docs/publishing.md). */
+  publishing: PublishingConfig;
   /** Jobs each worker process runs at once (CUTROOM_WORKER_CONCURRENCY). */
   workerConcurrency: number;
 }
@@ -83,6 +86,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sources: loadSourcesConfig(env),
     asr: loadAsrConfig(env),
     llm: loadLlmConfig(env),
+    publishing: loadPublishingConfig(env),
     workerConcurrency: int(env, 'CUTROOM_WORKER_CONCURRENCY', 1, 1),
   };
 }

@@ -10,6 +10,12 @@ export interface PublishingConfig {
   pollTimeoutMs: number;
   /** Ceiling of one HTTP request to a network (not of a whole upload, which is chunked). */
   requestTimeoutMs: number;
+  /** Post items: attempts of a retryable publish failure before the item fails (CUTROOM_PUBLISH_MAX_ATTEMPTS). */
+  maxAttempts: number;
+  /** Post items: delay before the 2nd attempt, doubled each time, capped at one hour (CUTROOM_PUBLISH_RETRY_BASE_MS). */
+  retryBaseMs: number;
+  /** Post items: how often an item waiting for its render looks again (CUTROOM_PUBLISH_RENDER_WAIT_MS). */
+  renderWaitMs: number;
   youtube: {
     apiBase: string;
     oauthBase: string;
@@ -99,6 +105,9 @@ export function loadPublishingConfig(env: NodeJS.ProcessEnv = process.env): Publ
     pollIntervalMs: int(env, 'CUTROOM_PUBLISH_POLL_INTERVAL_MS', 5000, 1, 600_000),
     pollTimeoutMs: int(env, 'CUTROOM_PUBLISH_POLL_TIMEOUT_MS', 30 * 60_000, 10, 24 * 3600_000),
     requestTimeoutMs: int(env, 'CUTROOM_PUBLISH_REQUEST_TIMEOUT_MS', 120_000, 100, 3600_000),
+    maxAttempts: int(env, 'CUTROOM_PUBLISH_MAX_ATTEMPTS', 5, 1, 20),
+    retryBaseMs: int(env, 'CUTROOM_PUBLISH_RETRY_BASE_MS', 30_000, 10, 3600_000),
+    renderWaitMs: int(env, 'CUTROOM_PUBLISH_RENDER_WAIT_MS', 5000, 10, 600_000),
     youtube: {
       apiBase: baseUrl(env, 'CUTROOM_YOUTUBE_API_BASE', 'https://www.googleapis.com'),
       oauthBase: baseUrl(env, 'CUTROOM_YOUTUBE_OAUTH_BASE', 'https://oauth2.googleapis.com'),

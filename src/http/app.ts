@@ -18,11 +18,15 @@ import { clipRoutes } from './routes/clips.routes.js';
 import { fileRoutes } from './routes/files.routes.js';
 import { templateRoutes } from './routes/templates.routes.js';
 import { renderRoutes } from './routes/renders.routes.js';
+import { connectionRoutes, postRoutes } from './routes/posts.routes.js';
+import { publishedRoutes } from './routes/published.routes.js';
+import { publishedDir } from '../adapters/publishing/local.publisher.js';
 import { transcriptionRoutes } from './routes/transcriptions.routes.js';
 import { adminPlanRoutes } from './admin/plans.admin.routes.js';
 import { adminWorkspaceRoutes } from './admin/workspaces.admin.routes.js';
 import { adminKeyRoutes } from './admin/keys.admin.routes.js';
 import { adminTemplateRoutes } from './admin/templates.admin.routes.js';
+import { adminConnectionRoutes } from './admin/connections.admin.routes.js';
 import type { Api } from './types.js';
 
 export const API_PREFIX = '/api/v1';
@@ -78,6 +82,8 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<Fas
   await app.register(async (scope) => healthRoutes(scope as Api, c));
   // Signed file URLs of the local storage driver: outside /api/v1, no API key (spec: Authentication rule 5).
   await app.register(async (scope) => fileRoutes(scope, c));
+  // What the `local` network published: public, read-only, outside /api/v1 (docs/publishing.md).
+  await app.register(async (scope) => publishedRoutes(scope, { dir: publishedDir(c.config.dataDir) }));
 
   await app.register(
     async (scope) => {
@@ -90,6 +96,8 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<Fas
       clipRoutes(api, c);
       templateRoutes(api, c);
       renderRoutes(api, c);
+      connectionRoutes(api, c);
+      postRoutes(api, c);
       transcriptionRoutes(api, c);
     },
     { prefix: API_PREFIX },
@@ -104,6 +112,7 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<Fas
       adminWorkspaceRoutes(admin, c);
       adminKeyRoutes(admin, c);
       adminTemplateRoutes(admin, c);
+      adminConnectionRoutes(admin, c);
     },
     { prefix: '/admin/v1' },
   );

@@ -8,13 +8,15 @@ export interface JobPayloads {
   'render.process': { renderId: string };
   /** Deletes render files past their plan's retention and marks them expired (every minute). */
   'render.expire': Record<string, never>;
+  /** Publishes one post item (render reuse or wait, upload with a resume state, retries with backoff). */
+  'post.publish_item': { itemId: string; token?: string };
   /** Transcribes one transcription's media (processing → ready, no_speech or failed with a refund). */
   'transcription.process': { transcriptionId: string };
 }
 
 export type JobName = keyof JobPayloads;
 
-export const JOB_NAMES: JobName[] = ['maintenance.purge', 'submission.process', 'render.process', 'render.expire', 'transcription.process'];
+export const JOB_NAMES: JobName[] = ['maintenance.purge', 'submission.process', 'render.process', 'render.expire', 'transcription.process', 'post.publish_item'];
 
 /** Cron schedules the scheduler keeps (worker and all roles). */
 export const JOB_SCHEDULES: Array<{ name: JobName; cron: string }> = [

@@ -27,6 +27,11 @@ import { createRenders } from './renders.wiring.js';
 import type { ClipEditsService } from '../domain/clips/clip-edits.service.js';
 import type { RendersService } from '../domain/renders/renders.service.js';
 import type { RenderProcessor } from '../domain/renders/renders.processor.js';
+import { createPosts } from './posts.wiring.js';
+import type { Publisher } from '../ports/publisher.js';
+import type { ConnectionsService } from '../domain/publishing/connections.service.js';
+import type { PostsService } from '../domain/publishing/posts.service.js';
+import type { PostItemProcessor } from '../domain/publishing/post-items.processor.js';
 import { createTranscriptions } from './transcriptions.wiring.js';
 import type { TranscriptionsService } from '../domain/transcriptions/transcriptions.service.js';
 import type { TranscriptionProcessor } from '../domain/transcriptions/transcriptions.processor.js';
@@ -57,6 +62,13 @@ export interface Container {
   renders: RendersService;
   /** Runs renders and the expiry sweep (used by workers). */
   renderProcessor: RenderProcessor;
+  /** Publishers by lowercase network name (local, youtube, tiktok, instagram). */
+  publishers: ReadonlyMap<string, Publisher>;
+  /** Publishing accounts (admin API, GET /connections). */
+  connections: ConnectionsService;
+  posts: PostsService;
+  /** Runs post items (job post.publish_item, used by workers). */
+  postItems: PostItemProcessor;
   /** Standalone transcription: uploads, cache, Transcription and Transcript objects. */
   transcriptions: TranscriptionsService;
   /** Runs transcription jobs (used by workers). */
@@ -132,6 +144,15 @@ export async function createContainer(opts: ContainerOptions): Promise<Container
     submissions,
     pipeline: createPipeline({ config, logger, database, storage, queue, media, asr, submissions, templates: templatesService }),
     ...createRenders({ config, logger, database, storage, queue, submissions, templates: templatesService }),
+    ...createPosts({
+      config,
+      logger,
+      database,
+      storage,
+      queue,
+      renders: { renderEdit: (ctx, editId) => container.renders.renderEdit(ctx, editId) },
+      workspaces: { get: (id) => container.workspaces.get(id) },
+    }),
     ...createTranscriptions({ config, logger, database, storage, queue, media, credits, asr }),
     async close() {
       await container.vad.close();

@@ -3,6 +3,7 @@ import type { HandlerMap } from '../registry.js';
 import { maintenanceHandler } from './maintenance.handler.js';
 import { submissionHandler } from './submission.handler.js';
 import { renderExpiryHandler, renderHandler } from './render.handler.js';
+import { postItemHandler } from './post.handler.js';
 import { transcriptionHandler } from './transcription.handler.js';
 
 /** Every job's handler, built from the container. */
@@ -12,6 +13,7 @@ export function buildHandlers(c: Container): HandlerMap {
     'submission.process': submissionHandler(c.pipeline),
     'render.process': renderHandler(c.renderProcessor),
     'render.expire': renderExpiryHandler(c.renderProcessor),
+    'post.publish_item': postItemHandler(c.postItems),
     'transcription.process': transcriptionHandler(c.transcriptionProcessor),
   };
 }

@@ -1,0 +1,324 @@
+import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
+import type { Db, Executor } from '../../adapters/db/database.js';
+import { postItems, posts, renders } from '../../adapters/db/schema.js';
+import type { JobQueue } from '../../ports/queue.js';
+import { newId } from '../../shared/ids.js';
+import { DomainError, validationError } from '../errors.js';
+import { effectiveStatus } from '../renders/renders.rules.js';
+import type { WorkspaceWithPlan } from '../workspaces/workspaces.service.js';
+import { applyMetadataDefaults, networkMetadata, validateTargetMetadata } from './metadata.rules.js';
+import {
+  checkDailyLimit,
+  checkDuplicates,
+  checkEdits,
+  checkTargetsMetadata,
+  lockConnections,
+  refreshPostStatus,
+  usableConnections,
+  type PostItemRow,
+  type PostRow,
+  type TargetCheck,
+} from './posts.queries.js';
+import { CANCELLED, MAX_POST_ITEMS, POST_JOB_OPTIONS, type PostItemStatus, type PostStatus } from './posts.rules.js';
+
+export interface CreatePostInput {
+  videos: Array<{ edit_id: string; targets: Array<{ connection_id: string; metadata?: Record<string, unknown> }> }>;
+  scheduled_at?: string | null;
+}
+
+export interface PatchPostInput {
+  /** A new time in the future, or null to publish now. Absent: unchanged. */
+  scheduled_at?: string | null;
+  items?: Array<{ id: string; metadata?: Record<string, unknown> }>;
+}
+
+export interface PostCreated {
+  id: string;
+  item_count: number;
+  scheduled_at: string | null;
+  status: PostStatus;
+}
+
+export interface PostItemView {
+  id: string;
+  render_id: string | null;
+  edit_id: string;
+  platform: string;
+  connection_id: string;
+  status: PostItemStatus;
+  published_url: string | null;
+  error_code: string | null;
+  /** Keyed by network like the request: `{ "<platform>": { …fields as published, defaults applied } }`. */
+  metadata: Record<string, unknown>;
+  published_at: string | null;
+}
+
+export interface PostView extends PostCreated {
+  created_at: string;
+  items: PostItemView[];
+}
+
+/** A timestamp of the body that must lie in the future: 400 VALIDATION_ERROR (rule `future`) otherwise. */
+function futureInstant(raw: string | null | undefined, now: Date, field = 'scheduled_at'): Date | null {
+  if (raw === undefined || raw === null) return null;
+  const at = new Date(raw);
+  if (Number.isNaN(at.getTime())) throw validationError([{ field, rule: 'format' }]);
+  if (at.getTime() <= now.getTime()) throw validationError([{ field, rule: 'future' }]);
+  return at;
+}
+
+/**
+ * Posts: POST /posts checks everything before creating anything (spec: Errors rule 2), then one
+ * `post.publish_item` job per item (delayed to `scheduled_at`); GET, PATCH (before publishing), DELETE,
+ * item retry and item removal. The publishing itself is PostPublisher (post.publisher.ts).
+ */
+export class PostsService {
+  constructor(
+    private readonly db: Db,
+    private readonly queue: JobQueue,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async create(ctx: WorkspaceWithPlan, input: CreatePostInput): Promise<PostCreated> {
+    const ws = ctx.workspace.id;
+    const now = this.now();
+    const scheduledAt = futureInstant(input.scheduled_at, now);
+    const targets: Array<TargetCheck & { metadata?: Record<string, unknown> }> = input.videos.flatMap((v) =>
+      v.targets.map((t) => ({ editId: v.edit_id, connectionId: t.connection_id, metadata: t.metadata })),
+    );
+    if (targets.length === 0) throw validationError([{ field: 'videos', rule: 'minItems' }]);
+    if (targets.length > MAX_POST_ITEMS) throw validationError([{ field: 'videos', rule: 'maxItems' }]);
+
+    await checkEdits(this.db, ws, targets.map((t) => t.editId));
+    const byId = await usableConnections(this.db, ws, targets.map((t) => t.connectionId));
+    checkTargetsMetadata(targets, byId);
+
+    const postId = newId('post');
+    const dueAt = scheduledAt ?? now;
+    const itemIds = await this.db.transaction(async (tx) => {
+      await lockConnections(tx, [...byId.keys()]);
+      // Revoked between the check and the lock: answer as if it had been revoked before.
+      await usableConnections(tx, ws, [...byId.keys()]);
+      const requested = new Map<string, number>();
+      for (const t of targets) requested.set(t.connectionId, (requested.get(t.connectionId) ?? 0) + 1);
+      await checkDailyLimit(tx, ctx.plan.dailyPostLimit, requested, dueAt);
+      await checkDuplicates(tx, targets);
+
+      await tx.insert(posts).values({ id: postId, workspaceId: ws, status: 'pending', scheduledAt, createdAt: now, updatedAt: now });
+      const rows = targets.map((t, position) => {
+        const platform = byId.get(t.connectionId)!.platform;
+        return {
+          id: newId('item'),
+          postId,
+          workspaceId: ws,
+          position,
+          editId: t.editId,
+          connectionId: t.connectionId,
+          platform,
+          status: 'pending',
+          metadata: applyMetadataDefaults(platform, networkMetadata(platform, t.metadata)),
+          dueAt,
+        };
+      });
+      await tx.insert(postItems).values(rows);
+      return rows.map((r) => r.id);
+    });
+    await this.enqueue(itemIds, scheduledAt);
+    return { id: postId, item_count: itemIds.length, scheduled_at: scheduledAt ? scheduledAt.toISOString() : null, status: 'pending' };
+  }
+
+  /** GET /posts/{id}. 404 POST_NOT_FOUND (unknown, another workspace's, or deleted). */
+  async get(workspaceId: string, id: string): Promise<PostView> {
+    const post = await this.loadPost(this.db, workspaceId, id);
+    const rows = await this.db
+      .select({ item: postItems, render: { status: renders.status, expiresAt: renders.expiresAt } })
+      .from(postItems)
+      .leftJoin(renders, eq(renders.id, postItems.renderId))
+      .where(and(eq(postItems.postId, id), isNull(postItems.removedAt)))
+      .orderBy(asc(postItems.position));
+    const now = this.now();
+    return {
+      id: post.id,
+      item_count: rows.length,
+      scheduled_at: post.scheduledAt ? post.scheduledAt.toISOString() : null,
+      status: post.status as PostStatus,
+      created_at: post.createdAt.toISOString(),
+      items: rows.map(({ item, render }) => {
+        // The render's file is purged once it expired: the item then points at no render.
+        const renderId = item.renderId && render?.status && effectiveStatus(render, now) !== 'expired' ? item.renderId : null;
+        return {
+          id: item.id,
+          render_id: renderId,
+          edit_id: item.editId,
+          platform: item.platform,
+          connection_id: item.connectionId,
+          status: item.status as PostItemStatus,
+          published_url: item.publishedUrl,
+          error_code: item.errorCode,
+          metadata: { [item.platform]: item.metadata },
+          published_at: item.publishedAt ? item.publishedAt.toISOString() : null,
+        };
+      }),
+    };
+  }
+
+  /**
+   * PATCH /posts/{id}: the schedule and items' metadata, while the post is `pending` (no item taken by a
+   * worker yet); otherwise 409 POST_ALREADY_PROCESSING with `extra.status`. Re-validated like POST /posts
+   * (VALIDATION_ERROR, POST_ITEM_NOT_FOUND, INVALID_METADATA, DAILY_LIMIT_EXCEEDED for the new day).
+   * A changed schedule sends new delayed jobs; the jobs of the old time find the item not due and stop.
+   */
+  async patch(ctx: WorkspaceWithPlan, id: string, input: PatchPostInput): Promise<PostView> {
+    const ws = ctx.workspace.id;
+    const now = this.now();
+    const reschedule = input.scheduled_at !== undefined;
+    const scheduledAt = futureInstant(input.scheduled_at, now);
+    const pendingIds = await this.db.transaction(async (tx) => {
+      const post = await this.loadPost(tx, ws, id, true);
+      if (post.status !== 'pending' || post.startedAt) throw new DomainError('POST_ALREADY_PROCESSING', { status: post.status });
+      const items = await this.liveItems(tx, id);
+      const byId = new Map(items.map((i) => [i.id, i] as const));
+      for (const change of input.items ?? []) {
+        const item = byId.get(change.id);
+        if (!item) throw new DomainError('POST_ITEM_NOT_FOUND', { item_id: change.id });
+        const violation = validateTargetMetadata(item.platform, change.metadata);
+        if (violation) throw new DomainError('INVALID_METADATA', { field: violation.field, item_id: item.id });
+      }
+      if (reschedule) {
+        const requested = new Map<string, number>();
+        for (const i of items) if (i.status !== 'failed') requested.set(i.connectionId, (requested.get(i.connectionId) ?? 0) + 1);
+        await lockConnections(tx, [...requested.keys()]);
+        await checkDailyLimit(tx, ctx.plan.dailyPostLimit, requested, scheduledAt ?? now, id);
+        await tx.update(posts).set({ scheduledAt, updatedAt: now }).where(eq(posts.id, id));
+        await tx
+          .update(postItems)
+          .set({ dueAt: scheduledAt ?? now, updatedAt: now })
+          .where(and(eq(postItems.postId, id), eq(postItems.status, 'pending')));
+      }
+      for (const change of input.items ?? []) {
+        const item = byId.get(change.id)!;
+        await tx
+          .update(postItems)
+          .set({ metadata: applyMetadataDefaults(item.platform, networkMetadata(item.platform, change.metadata)), updatedAt: now })
+          .where(eq(postItems.id, item.id));
+      }
+      return items.filter((i) => i.status === 'pending').map((i) => i.id);
+    });
+    if (reschedule) await this.enqueue(pendingIds, scheduledAt);
+    return this.get(ws, id);
+  }
+
+  /**
+   * DELETE /posts/{id}: the post disappears from the API. Pending items are cancelled (never published);
+   * an item being published right now is stopped before its upload when it can be, else it finishes; what
+   * is already published stays published on the network.
+   */
+  async delete(workspaceId: string, id: string): Promise<void> {
+    const now = this.now();
+    await this.db.transaction(async (tx) => {
+      await this.loadPost(tx, workspaceId, id, true);
+      await tx.update(posts).set({ deletedAt: now, updatedAt: now }).where(eq(posts.id, id));
+      await this.cancelItems(tx, id, undefined, now);
+    });
+  }
+
+  /**
+   * DELETE /posts/{id}/items/{itemId}: removes one item (cancelled when still pending); the siblings are
+   * untouched and the post's status follows the remaining items. Removing the last item deletes the post.
+   */
+  async removeItem(workspaceId: string, postId: string, itemId: string): Promise<void> {
+    const now = this.now();
+    await this.db.transaction(async (tx) => {
+      await this.loadPost(tx, workspaceId, postId, true);
+      await this.loadItem(tx, postId, itemId);
+      await this.cancelItems(tx, postId, itemId, now);
+      const left = await this.liveItems(tx, postId);
+      if (left.length === 0) await tx.update(posts).set({ deletedAt: now, updatedAt: now }).where(eq(posts.id, postId));
+      else await refreshPostStatus(tx, postId);
+    });
+  }
+
+  /**
+   * POST /posts/{id}/items/{itemId}/retry: a `failed` item goes back to `pending` and is queued at once
+   * (409 POST_ITEM_NOT_FAILED otherwise); the post becomes `processing` and follows its items again.
+   * Checked like a new target: the connection (400 INVALID_CONNECTIONS), today's ceiling (403) and
+   * duplicates (409). The item's upload state is kept, so a network session is resumed when still valid.
+   */
+  async retry(ctx: WorkspaceWithPlan, postId: string, itemId: string): Promise<PostView> {
+    const ws = ctx.workspace.id;
+    const now = this.now();
+    const startAfter = await this.db.transaction(async (tx) => {
+      const post = await this.loadPost(tx, ws, postId, true);
+      const item = await this.loadItem(tx, postId, itemId);
+      if (item.status !== 'failed') throw new DomainError('POST_ITEM_NOT_FAILED', { status: item.status });
+      // Only an item that failed before its time (queue outage) still waits for the schedule.
+      const due = post.scheduledAt && post.scheduledAt > now ? post.scheduledAt : null;
+      await lockConnections(tx, [item.connectionId]);
+      await usableConnections(tx, ws, [item.connectionId]);
+      await checkDailyLimit(tx, ctx.plan.dailyPostLimit, new Map([[item.connectionId, 1]]), due ?? now);
+      await checkDuplicates(tx, [{ editId: item.editId, connectionId: item.connectionId }], [item.id]);
+      await tx
+        .update(postItems)
+        .set({ status: 'pending', errorCode: null, attempts: 0, runToken: null, renderId: null, dueAt: due ?? now, updatedAt: now })
+        .where(eq(postItems.id, item.id));
+      await refreshPostStatus(tx, postId);
+      return due;
+    });
+    await this.enqueue([itemId], startAfter);
+    return this.get(ws, postId);
+  }
+
+  private async enqueue(itemIds: readonly string[], startAfter: Date | null): Promise<void> {
+    try {
+      for (const itemId of itemIds) {
+        await this.queue.send('post.publish_item', { itemId }, { ...POST_JOB_OPTIONS, ...(startAfter ? { startAfter } : {}) });
+      }
+    } catch (err) {
+      const now = this.now();
+      const failed = await this.db
+        .update(postItems)
+        .set({ status: 'failed', errorCode: 'QUEUE_UNAVAILABLE', updatedAt: now })
+        .where(and(inArray(postItems.id, [...itemIds]), eq(postItems.status, 'pending')))
+        .returning({ postId: postItems.postId });
+      for (const postId of new Set(failed.map((f) => f.postId))) await refreshPostStatus(this.db, postId);
+      throw err;
+    }
+  }
+
+  /** Marks items removed (all of the post's, or one); pending ones are cancelled. */
+  private async cancelItems(tx: Executor, postId: string, itemId: string | undefined, now: Date): Promise<void> {
+    const scope = and(eq(postItems.postId, postId), isNull(postItems.removedAt), itemId ? eq(postItems.id, itemId) : undefined);
+    await tx
+      .update(postItems)
+      .set({ status: 'failed', errorCode: CANCELLED, runToken: null, updatedAt: now })
+      .where(and(scope, eq(postItems.status, 'pending')));
+    await tx.update(postItems).set({ removedAt: now, updatedAt: now }).where(scope);
+  }
+
+  private async loadPost(db: Executor, workspaceId: string, id: string, lock = false): Promise<PostRow> {
+    const q = db
+      .select()
+      .from(posts)
+      .where(and(eq(posts.id, id), eq(posts.workspaceId, workspaceId), isNull(posts.deletedAt)));
+    const [post] = lock ? await q.for('update') : await q;
+    if (!post) throw new DomainError('POST_NOT_FOUND');
+    return post;
+  }
+
+  private async loadItem(db: Executor, postId: string, itemId: string): Promise<PostItemRow> {
+    const [item] = await db
+      .select()
+      .from(postItems)
+      .where(and(eq(postItems.id, itemId), eq(postItems.postId, postId), isNull(postItems.removedAt)));
+    if (!item) throw new DomainError('POST_ITEM_NOT_FOUND');
+    return item;
+  }
+
+  private liveItems(db: Executor, postId: string): Promise<PostItemRow[]> {
+    return db
+      .select()
+      .from(postItems)
+      .where(and(eq(postItems.postId, postId), isNull(postItems.removedAt)))
+      .orderBy(asc(postItems.position));
+  }
+}

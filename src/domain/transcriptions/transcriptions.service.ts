@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import { and, count, desc, eq, isNull, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, isNull, ne, type SQL } from 'drizzle-orm';
 import type { Db, Executor } from '../../adapters/db/database.js';
 import { media, transcriptions, workspaces } from '../../adapters/db/schema.js';
 import { newId } from '../../shared/ids.js';
@@ -162,11 +162,21 @@ export class TranscriptionsService {
     return row;
   }
 
-  private async findReusable(tx: Executor, workspaceId: string, hash: string, ask: CacheAsk): Promise<TranscriptionRow | undefined> {
+  /** The best earlier transcription of the same bytes for this request (cues not loaded). */
+  private async findReusable(tx: Executor, workspaceId: string, hash: string, ask: CacheAsk) {
     const rows = await tx
-      .select()
+      .select({
+        id: transcriptions.id,
+        status: transcriptions.status,
+        speakerLabels: transcriptions.speakerLabels,
+        sourceLanguage: transcriptions.sourceLanguage,
+        language: transcriptions.language,
+        cachedFrom: transcriptions.cachedFrom,
+        deletedAt: transcriptions.deletedAt,
+        createdAt: transcriptions.createdAt,
+      })
       .from(transcriptions)
-      .where(and(eq(transcriptions.workspaceId, workspaceId), eq(transcriptions.contentHash, hash)));
+      .where(and(eq(transcriptions.workspaceId, workspaceId), eq(transcriptions.contentHash, hash), ne(transcriptions.status, 'failed')));
     return pickReusable(rows, ask);
   }
 
@@ -193,7 +203,8 @@ export class TranscriptionsService {
     // Voice detection while the caller waits, for files short enough, unless the cache answers anyway.
     let speech = m.hasAudio !== false;
     if (speech && duration <= SYNC_VAD_MAX_SECONDS && !(await this.findReusable(this.d.db, ws.id, hash, ask))) {
-      speech = await this.d.storage.withLocalFile(m.storageKey, (file) => this.d.hasSpeech(file));
+      // A detection that fails here (engine, unreadable sound) leaves the decision to the job, as for long files.
+      speech = await this.d.storage.withLocalFile(m.storageKey, (file) => this.d.hasSpeech(file)).catch(() => true);
     }
 
     const out = await this.d.db.transaction(async (tx) => {
@@ -203,12 +214,12 @@ export class TranscriptionsService {
       const now = new Date();
       if (hit?.status === 'processing') {
         // The same work is under way: answer it (a deleted one comes back into the listings).
-        if (!hit.deletedAt) return { started: true, row: hit };
         const [row] = await tx.update(transcriptions).set({ deletedAt: null }).where(eq(transcriptions.id, hit.id)).returning();
         return { started: true, row };
       }
       if (hit || !speech) {
         const ready = hit?.status === 'ready';
+        const [source] = ready ? await tx.select({ cues: transcriptions.cues }).from(transcriptions).where(eq(transcriptions.id, hit!.id)) : [];
         const [row] = await tx
           .insert(transcriptions)
           .values({
@@ -216,7 +227,7 @@ export class TranscriptionsService {
             ...base,
             status: ready ? 'ready' : 'no_speech',
             language: ready ? hit!.language : sourceLanguage === 'auto' ? null : sourceLanguage,
-            cues: ready ? (ask.speakerLabels ? hit!.cues : stripSpeakers((hit!.cues ?? []) as Cue[])) : [],
+            cues: ready ? (ask.speakerLabels ? source.cues : stripSpeakers((source.cues ?? []) as Cue[])) : [],
             cachedFrom: hit ? (hit.cachedFrom ?? hit.id) : null,
             creditsCharged: 0,
             finishedAt: now,

@@ -8,6 +8,7 @@ import { buildHandlers } from '../jobs/handlers/index.js';
 import { registerHandlers, registerSchedules } from '../jobs/registry.js';
 import { bootstrap, bootstrapBanner } from './bootstrap.js';
 import { createContainer } from './container.js';
+import { retryOnDeadlock } from '../adapters/db/database.js';
 import { acquireDataDirLock, DataDirLockedError } from './lockfile.js';
 
 export interface RunningService {
@@ -25,7 +26,7 @@ export async function startService(role: Role, config: Config): Promise<RunningS
   const lock = config.databaseUrl ? undefined : acquireDataDirLock(config.dataDir);
   try {
     const c = await createContainer({ config, logger, role });
-    const boot = await bootstrap(c);
+    const boot = await retryOnDeadlock(() => bootstrap(c));
     const banner = bootstrapBanner(boot, config.dataDir, config.publicBaseUrl);
     if (banner) process.stdout.write(banner);
     await c.queue.start();

@@ -104,3 +104,24 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
     },
   };
 }
+
+/** PostgreSQL chose this transaction as a deadlock victim (40P01) or a serialisation failure (40001). */
+export function isRetryableTxError(err: unknown): boolean {
+  const code = (err as { code?: unknown })?.code ?? (err as { cause?: { code?: unknown } })?.cause?.code;
+  return code === '40P01' || code === '40001' || /deadlock detected/.test(String((err as Error)?.message));
+}
+
+/**
+ * Runs an idempotent step again when PostgreSQL aborts it as a deadlock victim, which happens when
+ * several processes of a deployment start at once and create the same rows and tables.
+ */
+export async function retryOnDeadlock<T>(fn: () => Promise<T>, attempts = 6): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await fn();
+    } catch (err) {
+      if (i >= attempts || !isRetryableTxError(err)) throw err;
+      await new Promise((r) => setTimeout(r, 50 * i + Math.floor(Math.random() * 200)));
+    }
+  }
+}

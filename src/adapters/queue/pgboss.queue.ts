@@ -1,6 +1,6 @@
 import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
-import type { Database } from '../db/database.js';
+import { retryOnDeadlock, type Database } from '../db/database.js';
 import { JOB_NAMES, type JobName, type JobPayloads } from '../../jobs/job-names.js';
 import type { JobHandler, JobQueue, SendOptions } from '../../ports/queue.js';
 
@@ -47,12 +47,13 @@ export class PgBossQueue implements JobQueue {
   async start(): Promise<void> {
     await this.boss.start();
     for (const name of JOB_NAMES) {
-      if (!(await this.boss.getQueue(name))) {
+      // Processes starting together race to create the same queues: a loser retries or finds it made.
+      await retryOnDeadlock(async () => {
+        if (await this.boss.getQueue(name)) return;
         await this.boss.createQueue(name).catch(async (err) => {
-          // Another process may have created it at the same moment.
           if (!(await this.boss.getQueue(name))) throw err;
         });
-      }
+      });
     }
   }
 

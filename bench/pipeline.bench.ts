@@ -6,6 +6,7 @@ import type { SubmissionRow } from '../src/domain/submissions/submissions.servic
 import { createTestApp } from '../test/helpers/app.js';
 import { readyVideo } from '../test/helpers/videos.js';
 import { cachedTalkVideo } from './talk-video.js';
+import { childCpuSeconds } from './cpu.js';
 
 /**
  * Clipping pipeline speed (issue 4): wall time ÷ video duration per stage, for a generated talk
@@ -38,15 +39,6 @@ const FPS = Number(process.env.BENCH_FPS ?? 25);
 const STAGES = ['queued', 'downloading', 'transcribing', 'video_analysis', 'analyzing', 'finalizing'] as const;
 
 /** CPU seconds (user + system) of this process's finished children; null off Linux. */
-function childCpuSeconds(): number | null {
-  try {
-    const stat = fs.readFileSync('/proc/self/stat', 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[13]) + Number(fields[14])) / 100;
-  } catch {
-    return null;
-  }
-}
 
 interface Mark {
   /** The state entered at this moment. */

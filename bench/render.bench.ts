@@ -10,6 +10,7 @@ import { buildAss } from '../src/domain/render/captions.ass.js';
 import { editHash, makeEdit, type Edit } from '../src/domain/render/edit.js';
 import { buildRenderCommand } from '../src/domain/render/filter-graph.js';
 import { getBuiltinTemplate } from '../src/domain/render/templates.js';
+import { childCpuSeconds } from './cpu.js';
 
 /**
  * Render speed: a 60 s clip from a generated 1920x1080 source to 1080x1920 with bold-pop captions,
@@ -28,16 +29,6 @@ const ROUNDS = Math.max(1, Number(process.env.RENDER_BENCH_ROUNDS ?? 2));
 const GOAL = 1.1;
 
 /** CPU seconds (user + system) of this process's finished children; null off Linux. */
-function childCpuSeconds(): number | null {
-  try {
-    const stat = fs.readFileSync('/proc/self/stat', 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // After the command name: state is field 3, cutime and cstime are fields 16 and 17 (1-based).
-    return (Number(fields[13]) + Number(fields[14])) / 100;
-  } catch {
-    return null;
-  }
-}
 
 /** Runs ffmpeg with the runner's global flags, without -progress; resolves with the wall time in ms. */
 function ffmpeg(args: string[]): Promise<number> {

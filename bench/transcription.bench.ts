@@ -7,6 +7,7 @@ import type { TranscriptionProcessorDeps } from '../src/domain/transcriptions/tr
 import type { Cue } from '../src/domain/transcripts/cues.js';
 import { createTestApp } from '../test/helpers/app.js';
 import { makeTalkWav, speechCacheDir } from '../test/helpers/speech-fixtures.js';
+import { childCpuSeconds } from './cpu.js';
 
 /**
  * Standalone transcription speed (issue 6): wall time ÷ audio duration for a generated talk
@@ -31,15 +32,6 @@ import { makeTalkWav, speechCacheDir } from '../test/helpers/speech-fixtures.js'
 const MINUTES = Number(process.env.BENCH_MINUTES ?? 10);
 
 /** CPU seconds (user + system) of this process's finished children; null off Linux. */
-function childCpuSeconds(): number | null {
-  try {
-    const stat = fs.readFileSync('/proc/self/stat', 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[13]) + Number(fields[14])) / 100;
-  } catch {
-    return null;
-  }
-}
 
 interface Mark {
   wall: number;

@@ -1,34 +1,12 @@
 /** Human-readable output of `cutroom admin` (the `--json` output is the API's answer as is). */
+import type { PlanView } from '../../domain/plans/plans.service.js';
+import type { workspaceView } from '../../domain/workspaces/workspaces.service.js';
 
-export interface PlanAnswer {
-  name: string;
-  is_free: boolean;
-  max_video_duration: number;
-  max_upload_size: number;
-  render_expiry_hours: number;
-  max_concurrent_renders: number;
-  daily_post_limit: number;
-  force_watermark: boolean;
-  rate_limit_per_minute: number;
-  analysis_rate_limit_per_minute: number;
-  discount_percent: number;
-  transcription_credits_per_minute?: number;
-  speaker_labels_credits_per_minute?: number;
-  created_at: string;
-  updated_at: string;
-}
+/** The admin API's plan object. */
+export type PlanAnswer = PlanView;
 
-export interface WorkspaceAnswer {
-  id: string;
-  name: string;
-  is_personal: boolean;
-  plan_name: string;
-  plan_is_free: boolean;
-  credits: number;
-  credits_unlimited: boolean;
-  credits_unlimited_until: string | null;
-  member_count: number;
-}
+/** The admin API's workspace object. */
+export type WorkspaceAnswer = ReturnType<typeof workspaceView>;
 
 export interface LedgerAnswer {
   id: string;

@@ -48,3 +48,13 @@ export async function waitForHttp(url: string, timeoutMs = 60_000): Promise<void
   }
   throw new Error(`${url} did not answer within ${timeoutMs} ms`);
 }
+
+/** A JSON call to `${base}/api/v1${url}` over real TCP with an API key: `{ status, body }`. */
+export async function apiCall(base: string, key: string, method: string, url: string, body?: unknown) {
+  const res = await fetch(`${base}/api/v1${url}`, {
+    method,
+    headers: { 'x-api-key': key, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return { status: res.status, body: await res.json() };
+}

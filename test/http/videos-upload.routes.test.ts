@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, tempDir, type TestApp } from '../helpers/app.js';
 import { makeAudio, makeVideo } from '../helpers/media-fixtures.js';
+import { apiCall } from '../helpers/process.js';
 
 let t: TestApp;
 let base: string;
@@ -36,14 +37,7 @@ afterAll(async () => {
   fs.rmSync(fixtures, { recursive: true, force: true });
 });
 
-async function api(key: string, method: string, url: string, body?: unknown) {
-  const res = await fetch(`${base}/api/v1${url}`, {
-    method,
-    headers: { 'x-api-key': key, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return { status: res.status, body: await res.json() };
-}
+const api = (key: string, method: string, url: string, body?: unknown) => apiCall(base, key, method, url, body);
 
 async function uploadFile(key: string, file: string, contentType = 'video/mp4') {
   const size = fs.statSync(file).size;

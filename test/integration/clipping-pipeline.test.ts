@@ -8,6 +8,7 @@ import { makeTalkVideo } from '../helpers/speech-fixtures.js';
 import { startStaticServer, type StaticServer } from '../helpers/static-server.js';
 import { pollSubmission, readyVideo } from '../helpers/videos.js';
 import { probe } from '../../src/adapters/media/ffprobe.js';
+import { apiCall } from '../helpers/process.js';
 
 let t: TestApp;
 let base: string;
@@ -32,14 +33,7 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-async function api(key: string, method: string, url: string, body?: unknown) {
-  const res = await fetch(`${base}/api/v1${url}`, {
-    method,
-    headers: { 'x-api-key': key, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return { status: res.status, body: await res.json() };
-}
+const api = (key: string, method: string, url: string, body?: unknown) => apiCall(base, key, method, url, body);
 
 describe('clipping a talk end to end', () => {
   it('upload → complete → POST /clips → completed → clips by rating with playable previews; credits exact', async () => {

@@ -38,6 +38,9 @@ beforeAll(async () => {
     '/to-internal-name': redirect(() => `http://intranet.test:${internal.port}/secret`),
     '/to-localhost-v6': redirect(() => `http://[::1]:${internal.port}/secret`),
     '/to-metadata': redirect(() => 'http://169.254.169.254/latest/meta-data/'),
+    '/to-metadata-v4-compatible': redirect(() => 'http://[::a9fe:a9fe]/latest/meta-data/'),
+    '/to-metadata-v4-compatible-dotted': redirect(() => 'http://[::169.254.169.254]/latest/meta-data/'),
+    '/to-loopback-v4-compatible': redirect(() => `http://[::127.0.0.1]:${internal.port}/secret`),
     '/to-file': redirect(() => 'file:///etc/passwd'),
     '/to-creds': redirect(() => `http://user:pw@127.0.0.1:${pub.port}/ok`),
     '/relative': redirect(() => '/ok', 301),
@@ -118,6 +121,20 @@ describe('safeFetch address rules', () => {
 
   it('refuses cloud metadata even when private sources are allowed', async () => {
     expect((await refusal(safeFetch(`${pub.url}/to-metadata`, opts({ allowPrivate: true })))).reason).toMatch(/cloud-metadata/);
+  });
+
+  it('refuses IPv4-compatible IPv6 literals (::a.b.c.d) like the IPv4 address they embed', async () => {
+    // Metadata addresses stay refused even with private sources allowed, in either spelling.
+    for (const path of ['/to-metadata-v4-compatible', '/to-metadata-v4-compatible-dotted']) {
+      const r = await refusal(safeFetch(`${pub.url}${path}`, opts({ allowPrivate: true })));
+      expect(r, path).toEqual({ code: 'INVALID_URL', reason: expect.stringMatching(/::a9fe:a9fe.*cloud-metadata/) });
+    }
+    const before = internal.seen.length;
+    const loop = await refusal(safeFetch(`${pub.url}/to-loopback-v4-compatible`, opts()));
+    expect(loop.reason).toMatch(/::7f00:1.*loopback/);
+    expect((await refusal(safeFetch(`http://[::7f00:1]:${internal.port}/secret`, { timeoutMs: 3000 }))).reason).toMatch(/loopback/);
+    expect((await refusal(safeFetch('http://[::808:808]/', { timeoutMs: 3000 }))).reason).toMatch(/reserved/);
+    expect(internal.seen.length).toBe(before);
   });
 
   it('refuses a name with one public and one private address', async () => {

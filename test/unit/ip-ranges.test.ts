@@ -48,7 +48,30 @@ const cases: Array<[string, string]> = [
   ['::ffff:10.1.2.3', 'private'],
   ['::ffff:169.254.169.254', 'cloud-metadata'],
   ['::ffff:8.8.8.8', 'public'],
+  // IPv4-compatible ::/96 (deprecated): judged by the embedded address, hex and dotted forms alike;
+  // an embedded public address is `reserved` (no real host answers there).
   ['::127.0.0.1', 'loopback'],
+  ['::7f00:1', 'loopback'],
+  ['0:0:0:0:0:0:127.0.0.1', 'loopback'],
+  ['[::7f00:1]', 'loopback'],
+  ['::a9fe:a9fe', 'cloud-metadata'],
+  ['::169.254.169.254', 'cloud-metadata'],
+  ['::a9fe:aa02', 'cloud-metadata'],
+  ['::a00:1', 'private'],
+  ['::10.0.0.1', 'private'],
+  ['::c0a8:101', 'private'],
+  ['::a9fe:101', 'link-local'],
+  ['::6440:1', 'cgnat'],
+  ['::8.8.8.8', 'reserved'],
+  ['::808:808', 'reserved'],
+  ['::0.0.0.2', 'unspecified'],
+  // the rest of ::/8 (not mapped, not NAT64) is reserved
+  ['::1:0:0:1', 'reserved'],
+  ['0:0:0:0:0:1::1', 'reserved'],
+  ['ff::1', 'reserved'],
+  ['1::7f00:1', 'reserved'],
+  ['::ffff:0:7f00:1', 'loopback'],
+  ['::ffff:0:8.8.8.8', 'public'],
   ['64:ff9b::10.0.0.1', 'private'],
   ['64:ff9b::8.8.8.8', 'public'],
   ['2002:7f00:0001::1', 'loopback'],
@@ -82,5 +105,18 @@ describe('isAllowedAddress', () => {
   it('allows private ranges when the operator says so, never metadata endpoints or garbage', () => {
     for (const ip of ['127.0.0.1', '10.0.0.1', '192.168.0.1', '::1', 'fe80::1', 'fd12::1']) expect(isAllowedAddress(ip, true), ip).toBe(true);
     for (const ip of ['169.254.169.254', 'fd00:ec2::254', '::ffff:169.254.169.254', 'localhost', '127.1']) expect(isAllowedAddress(ip, true), ip).toBe(false);
+  });
+
+  it('judges IPv4-compatible addresses (::a.b.c.d) by the embedded address, in every spelling', () => {
+    for (const ip of ['::7f00:1', '::127.0.0.1', '::a00:1', '::8.8.8.8', '::808:808', '::1:0:0:1', '::', '::1']) {
+      expect(isAllowedAddress(ip, false), ip).toBe(false);
+    }
+    // Metadata endpoints stay refused even with private sources allowed.
+    for (const ip of ['::a9fe:a9fe', '::169.254.169.254', '[::a9fe:a9fe]', '::a9fe:aa02']) expect(isAllowedAddress(ip, true), ip).toBe(false);
+    for (const ip of ['::7f00:1', '::127.0.0.1', '::1', '::a00:1']) expect(isAllowedAddress(ip, true), ip).toBe(true);
+  });
+
+  it('takes only strict IPv6 literals', () => {
+    for (const ip of ['::0x7f.0.0.1', '::ffff:0x7f.0.0.1', '::127.1', '::ffff:127.1', '::1.2.3.04']) expect(classifyAddress(ip), ip).toBe('invalid');
   });
 });

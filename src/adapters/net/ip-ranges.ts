@@ -1,3 +1,4 @@
+import net from 'node:net';
 import ipaddr from 'ipaddr.js';
 
 /**
@@ -59,26 +60,56 @@ function classifyV4(addr: ipaddr.IPv4): AddressRange {
 }
 
 /**
+ * The 16 bytes of a strict IPv6 literal, or null. A dotted IPv4 tail (`::127.0.0.1`) is read as the
+ * two hex groups it stands for: ipaddr.js would turn `::a.b.c.d` into `::ffff:a.b.c.d`, so the same
+ * address would be judged differently in its dotted and hex spellings.
+ */
+function v6Bytes(s: string): number[] | null {
+  if (!net.isIPv6(s) || !ipaddr.IPv6.isValid(s)) return null;
+  const lastColon = s.lastIndexOf(':');
+  const tail = s.slice(lastColon + 1);
+  if (!tail.includes('.')) return ipaddr.IPv6.parse(s).toByteArray();
+  if (!ipaddr.IPv4.isValidFourPartDecimal(tail)) return null;
+  const [a, b, c, d] = ipaddr.IPv4.parse(tail).octets;
+  const hex = `${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  return ipaddr.IPv6.parse(`${s.slice(0, lastColon + 1)}${hex}`).toByteArray();
+}
+
+/**
+ * An IPv4-compatible address `::a.b.c.d` (::/96, deprecated by RFC 4291; `::` and `::1` excepted):
+ * judged as the embedded IPv4 address, so `::7f00:1` is loopback and `::a9fe:a9fe` cloud-metadata.
+ * No real host answers at such an address, so an embedded public address counts as `reserved`.
+ */
+function classifyV4Compatible(bytes: number[]): AddressRange {
+  const range = classifyV4(v4FromBytes(bytes.slice(12, 16)));
+  return range === 'public' ? 'reserved' : range;
+}
+
+/**
  * The range of `ip` (an IPv4 or IPv6 literal, as returned by dns.lookup). IPv6 forms that embed an
  * IPv4 address (IPv4-mapped, IPv4-compatible, NAT64 64:ff9b::/96, 6to4 2002::/16) are judged by the
- * embedded address. Teredo, documentation and other special IPv6 blocks count as `reserved`.
+ * embedded address (see classifyV4Compatible for ::/96); the rest of ::/8, Teredo, documentation and
+ * other special IPv6 blocks count as `reserved`.
  * Only dotted-quad IPv4 is accepted: shorthand forms such as `127.1` or `0x7f000001` are `invalid`.
  */
 export function classifyAddress(ip: string): AddressRange {
   const s = bare(ip);
   if (ipaddr.IPv4.isValidFourPartDecimal(s)) return classifyV4(ipaddr.IPv4.parse(s));
-  if (!ipaddr.IPv6.isValid(s)) return 'invalid';
-  const v6 = ipaddr.IPv6.parse(s);
+  const bytes = v6Bytes(s);
+  if (!bytes) return 'invalid';
+  const v6 = new ipaddr.IPv6(bytes);
   if (METADATA_ADDRESSES.has(v6.toString())) return 'cloud-metadata';
-  const bytes = v6.toByteArray();
-  const range = v6.range();
-  switch (range) {
+  // ::/96 first: ipaddr.js calls most of it `unicast`, and would read `::a.b.c.d` as mapped.
+  if (bytes.slice(0, 12).every((b) => b === 0)) {
+    const last = bytes.slice(12, 16);
+    if (last.every((b) => b === 0)) return 'unspecified';
+    if (last.slice(0, 3).every((b) => b === 0) && last[3] === 1) return 'loopback';
+    return classifyV4Compatible(bytes);
+  }
+  switch (v6.range()) {
     case 'unicast':
-      return 'public';
-    case 'unspecified':
-      return 'unspecified';
-    case 'loopback':
-      return 'loopback';
+      // ipaddr.js calls the rest of ::/8 unicast; it is reserved by IANA and nothing public lives there.
+      return bytes[0] === 0 ? 'reserved' : 'public';
     case 'linkLocal':
       return 'link-local';
     case 'uniqueLocal':
@@ -87,16 +118,13 @@ export function classifyAddress(ip: string): AddressRange {
       return 'multicast';
     case 'ipv4Mapped':
     case 'rfc6145':
-    case 'rfc6052':
+    case 'rfc6052': // NAT64 64:ff9b::/96
       return classifyV4(v4FromBytes(bytes.slice(12, 16)));
     case '6to4':
       return classifyV4(v4FromBytes(bytes.slice(2, 6)));
     default:
-      break;
+      return 'reserved';
   }
-  // IPv4-compatible ::a.b.c.d (deprecated, but some stacks still route it).
-  if (bytes.slice(0, 12).every((b) => b === 0)) return classifyV4(v4FromBytes(bytes.slice(12, 16)));
-  return 'reserved';
 }
 
 /**

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { binaryEnv, ffmpegPath } from '../src/adapters/media/binaries.js';
+import { ffmpegPath } from '../src/adapters/media/binaries.js';
 import { buildFfmpegArgs } from '../src/adapters/media/ffmpeg-run.js';
 import { prepareFontsDir } from '../src/adapters/media/fonts.js';
 import { renderEdit } from '../src/adapters/media/renderer.js';
@@ -35,7 +35,7 @@ function ffmpeg(args: string[]): Promise<number> {
   const bin = ffmpegPath();
   const t0 = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(bin, buildFfmpegArgs(args, { progress: false }), { env: binaryEnv(bin), stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(bin, buildFfmpegArgs(args, { progress: false }), { env: process.env, stdio: ['ignore', 'ignore', 'pipe'] });
     let err = '';
     child.stderr.on('data', (c: Buffer) => (err += c.toString()));
     child.on('error', reject);
@@ -92,7 +92,7 @@ async function main(): Promise<void> {
     const assFile = path.join(dir, 'bare.ass');
     fs.writeFileSync(assFile, buildAss(edit)!);
     const bareOut = path.join(dir, 'bare.mp4');
-    const bare = buildRenderCommand(edit, { input: source, output: bareOut, assFile, fontsDir, watermarkFontFile: null }, { hasAudio: true });
+    const bare = buildRenderCommand(edit, { input: source, inputFormat: 'mov', output: bareOut, assFile, fontsDir, watermarkFontFile: null }, { hasAudio: true });
 
     const service: number[] = [];
     const plain: number[] = [];

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { binaryEnv, ffmpegPath } from '../src/adapters/media/binaries.js';
+import { ffmpegPath } from '../src/adapters/media/binaries.js';
 import { prepareFontsDir } from '../src/adapters/media/fonts.js';
 import { renderEdit } from '../src/adapters/media/renderer.js';
 import { makeEdit } from '../src/domain/render/edit.js';
@@ -24,7 +24,7 @@ const FRAME_AT = 1.5; // clip seconds: the 5th word ("we") is spoken, on the fir
 function ffmpeg(args: string[]): Promise<void> {
   const bin = ffmpegPath();
   return new Promise((resolve, reject) => {
-    execFile(bin, ['-hide_banner', '-nostdin', '-v', 'error', '-y', ...args], { env: binaryEnv(bin), maxBuffer: 8 << 20 }, (err, _o, stderr) =>
+    execFile(bin, ['-hide_banner', '-nostdin', '-v', 'error', '-y', ...args], { env: process.env, maxBuffer: 8 << 20 }, (err, _o, stderr) =>
       err ? reject(new Error(`ffmpeg failed: ${stderr || err.message}`)) : resolve(),
     );
   });

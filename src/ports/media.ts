@@ -18,8 +18,13 @@ export interface MediaInfo {
   title?: string;
   /** `artist`, `author` or `album_artist` tag, when present. */
   artist?: string;
-  /** ffprobe's `format_name`, such as `mov,mp4,m4a,3gp,3g2,mj2` or `hls`. */
+  /** ffprobe's `format_name`, such as `mov,mp4,m4a,3gp,3g2,mj2`. */
   formatName: string;
+  /**
+   * The demuxer the input was read with, chosen from its bytes (`mov`, `matroska`, `mpegts`, `mp3`,
+   * `wav`, …; see src/adapters/media/container.ts). Every later ffmpeg run over the file forces it.
+   */
+  container?: string;
   sizeBytes?: number;
   bitRate?: number;
 }
@@ -27,10 +32,19 @@ export interface MediaInfo {
 export interface ProbeOptions {
   /** Kills ffprobe after this long. Default 30 s. */
   timeoutMs?: number;
+  /**
+   * The demuxer to read a URL input with (required for URLs: the caller sniffs the first bytes it
+   * fetched itself). A local file's demuxer is always sniffed from its bytes; this is then ignored.
+   */
+  format?: string;
   signal?: AbortSignal;
 }
 
 export interface MediaProbe {
-  /** Inspects a local path or an http(s) URL. Throws when the input is not readable media. */
+  /**
+   * Inspects a local path or an http(s) URL (only the service's loopback relay: see
+   * src/adapters/net/safe-relay.ts). Throws when the input is not readable media or not one of the
+   * containers the service reads.
+   */
   probe(input: string, opts?: ProbeOptions): Promise<MediaInfo>;
 }

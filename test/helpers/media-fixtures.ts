@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { binaryEnv, ffmpegPath } from '../../src/adapters/media/binaries.js';
+import { ffmpegPath } from '../../src/adapters/media/binaries.js';
 
 /**
- * Small media files generated at test time with the npm-shipped ffmpeg (lavfi test sources, no
+ * Small media files generated at test time with the machine's ffmpeg (lavfi test sources, no
  * downloads). Defaults keep them tiny and fast: 320x180 at 15 fps, x264 ultrafast, mono AAC 32 kb/s.
  * A 70 s video takes about 2 s and 2 MB.
  */
@@ -52,7 +52,7 @@ export interface HlsFixture {
 export function runFfmpeg(args: string[], timeoutMs = 120_000): Promise<void> {
   return new Promise((resolve, reject) => {
     const bin = ffmpegPath();
-    execFile(bin, ['-hide_banner', '-nostdin', '-v', 'error', '-y', ...args], { env: binaryEnv(bin), timeout: timeoutMs, maxBuffer: 4 << 20 }, (err, _out, stderr) => {
+    execFile(bin, ['-hide_banner', '-nostdin', '-v', 'error', '-y', ...args], { env: process.env, timeout: timeoutMs, maxBuffer: 4 << 20 }, (err, _out, stderr) => {
       if (err) reject(new Error(`ffmpeg ${args.join(' ')} failed: ${stderr || err.message}`));
       else resolve();
     });

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clips, edits, renders } from '../../src/adapters/db/schema.js';
-import { binaryEnv, ffprobePath } from '../../src/adapters/media/binaries.js';
+import { ffprobePath } from '../../src/adapters/media/binaries.js';
 import { newId } from '../../src/shared/ids.js';
 import { createTestApp, tempDir, type TestApp } from '../helpers/app.js';
 import { clipsFixture, type ClipsFixture } from '../helpers/clips.js';
@@ -66,7 +66,7 @@ async function fetchSigned(url: string, file: string) {
 function ffprobeJson(file: string): Promise<{ streams: Array<Record<string, any>>; format: Record<string, any> }> {
   const bin = ffprobePath();
   return new Promise((resolve, reject) => {
-    execFile(bin, ['-v', 'error', '-show_streams', '-show_format', '-of', 'json', file], { env: binaryEnv(bin) }, (err, out) => (err ? reject(err) : resolve(JSON.parse(out))));
+    execFile(bin, ['-v', 'error', '-show_streams', '-show_format', '-of', 'json', file], { env: process.env }, (err, out) => (err ? reject(err) : resolve(JSON.parse(out))));
   });
 }
 

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { binaryEnv, ffprobePath } from '../../src/adapters/media/binaries.js';
+import { ffprobePath } from '../../src/adapters/media/binaries.js';
 import { prepareFontsDir } from '../../src/adapters/media/fonts.js';
 import { RenderError, renderEdit } from '../../src/adapters/media/renderer.js';
 import { makeEdit, type Edit } from '../../src/domain/render/edit.js';
@@ -64,7 +64,7 @@ interface Probed {
 function ffprobeJson(file: string): Promise<Probed> {
   const bin = ffprobePath();
   return new Promise((resolve, reject) => {
-    execFile(bin, ['-v', 'error', '-show_streams', '-show_format', '-of', 'json', file], { env: binaryEnv(bin) }, (err, out) => (err ? reject(err) : resolve(JSON.parse(out))));
+    execFile(bin, ['-v', 'error', '-show_streams', '-show_format', '-of', 'json', file], { env: process.env }, (err, out) => (err ? reject(err) : resolve(JSON.parse(out))));
   });
 }
 

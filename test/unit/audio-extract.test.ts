@@ -6,11 +6,14 @@ import { AudioExtractError, buildAudioExtractArgs, extractAudio } from '../../sr
 import { runFfmpeg } from '../../src/adapters/media/ffmpeg-run.js';
 import { readWavInfo } from '../../src/adapters/asr/wav.js';
 
+const mov = (p: string) => ({ path: p, format: 'mov' as const });
+
 describe('buildAudioExtractArgs', () => {
   it('extracts the first audio stream as 16 kHz mono s16 WAV', () => {
-    expect(buildAudioExtractArgs('/media/in.mp4', '/tmp/out.wav')).toEqual([
+    expect(buildAudioExtractArgs(mov('/media/in.mp4'), '/tmp/out.wav')).toEqual([
       '-y',
-      '-protocol_whitelist', 'file,crypto',
+      '-protocol_whitelist', 'file',
+      '-f', 'mov',
       '-i', 'file:/media/in.mp4',
       '-map', '0:a:0', '-vn', '-sn', '-dn',
       '-ac', '1', '-ar', '16000', '-c:a', 'pcm_s16le', '-f', 'wav',
@@ -19,26 +22,26 @@ describe('buildAudioExtractArgs', () => {
   });
 
   it('seeks the input and limits the length for a range', () => {
-    const args = buildAudioExtractArgs('/m/in.mkv', '/t/o.wav', { start: 12.5, end: 42.25 });
-    expect(args.slice(0, 6)).toEqual(['-y', '-protocol_whitelist', 'file,crypto', '-ss', '12.5', '-i']);
+    const args = buildAudioExtractArgs(mov('/m/in.mkv'), '/t/o.wav', { start: 12.5, end: 42.25 });
+    expect(args.slice(0, 8)).toEqual(['-y', '-protocol_whitelist', 'file', '-ss', '12.5', '-f', 'mov', '-i']);
     expect(args[args.indexOf('-t') + 1]).toBe('29.75');
     expect(args.indexOf('-t')).toBeGreaterThan(args.indexOf('-i'));
-    expect(buildAudioExtractArgs('/m/in.mkv', '/t/o.wav', { end: 10 })).toContain('-t');
-    expect(buildAudioExtractArgs('/m/in.mkv', '/t/o.wav', { start: 0 })).not.toContain('-ss');
+    expect(buildAudioExtractArgs(mov('/m/in.mkv'), '/t/o.wav', { end: 10 })).toContain('-t');
+    expect(buildAudioExtractArgs(mov('/m/in.mkv'), '/t/o.wav', { start: 0 })).not.toContain('-ss');
   });
 
   it('keeps odd file names as file names and resolves relative paths', () => {
-    const args = buildAudioExtractArgs('-weird:name.mp4', 'out:x.wav');
+    const args = buildAudioExtractArgs(mov('-weird:name.mp4'), 'out:x.wav');
     expect(args).toContain(`file:${path.resolve('-weird:name.mp4')}`);
     expect(args[args.length - 1]).toBe(`file:${path.resolve('out:x.wav')}`);
   });
 
   it('honours another sample rate and refuses bad ranges', () => {
-    expect(buildAudioExtractArgs('a', 'b', { sampleRate: 8000 })).toContain('8000');
-    expect(() => buildAudioExtractArgs('a', 'b', { start: -1 })).toThrow(RangeError);
-    expect(() => buildAudioExtractArgs('a', 'b', { start: 5, end: 5 })).toThrow(RangeError);
-    expect(() => buildAudioExtractArgs('a', 'b', { end: Number.NaN })).toThrow(RangeError);
-    expect(() => buildAudioExtractArgs('a', 'b', { sampleRate: 100 })).toThrow(RangeError);
+    expect(buildAudioExtractArgs(mov('a'), 'b', { sampleRate: 8000 })).toContain('8000');
+    expect(() => buildAudioExtractArgs(mov('a'), 'b', { start: -1 })).toThrow(RangeError);
+    expect(() => buildAudioExtractArgs(mov('a'), 'b', { start: 5, end: 5 })).toThrow(RangeError);
+    expect(() => buildAudioExtractArgs(mov('a'), 'b', { end: Number.NaN })).toThrow(RangeError);
+    expect(() => buildAudioExtractArgs(mov('a'), 'b', { sampleRate: 100 })).toThrow(RangeError);
   });
 });
 

@@ -94,17 +94,25 @@ describe('parseProbeOutput', () => {
 
 describe('probeArgs', () => {
   it('never lets a URL input open local files', () => {
-    const args = probeArgs('https://cdn.example.com/a.m3u8', { timeoutMs: 5000 });
+    const args = probeArgs('http://127.0.0.1:9/tok/a.mp4', { timeoutMs: 5000, format: 'mov' });
     expect(args).toContain('-show_streams');
     const wl = args[args.indexOf('-protocol_whitelist') + 1];
-    expect(wl.split(',')).not.toContain('file');
+    expect(wl).toBe('http,tcp');
+    expect(args[args.indexOf('-f') + 1]).toBe('mov');
     expect(args[args.indexOf('-rw_timeout') + 1]).toBe('5000000');
-    expect(args.at(-1)).toBe('https://cdn.example.com/a.m3u8');
+    expect(args.at(-1)).toBe('http://127.0.0.1:9/tok/a.mp4');
   });
 
   it('reads local paths through file: so names with colons or dashes stay names', () => {
-    const args = probeArgs('/tmp/http:evil.mp4');
+    const args = probeArgs('/tmp/http:evil.mp4', { format: 'matroska' });
     expect(args.at(-1)).toBe('file:/tmp/http:evil.mp4');
-    expect(args[args.indexOf('-protocol_whitelist') + 1]).toBe('file,crypto');
+    expect(args[args.indexOf('-protocol_whitelist') + 1]).toBe('file');
+    expect(args.slice(-4, -1)).toEqual(['-f', 'matroska', '-i']);
+  });
+
+  it('names a demuxer always, and only one the service reads (never hls, concat or image2)', () => {
+    for (const bad of ['hls', 'concat', 'image2', 'applehttp', 'm3u8', '']) {
+      expect(() => probeArgs('/tmp/a.mp4', { format: bad })).toThrow(ProbeError);
+    }
   });
 });

@@ -6,6 +6,9 @@ import { loudnessArgs, loudnessPerSecond, parseEbur128Line, parseLoudness, SILEN
 import { frameSamplerArgs, prefetch, readFrames, sampleSize } from '../../src/adapters/media/frame-sampler.js';
 import { fromLetterbox, humanConfig, toFaceBox } from '../../src/adapters/faces/human.face-detector.js';
 
+/** A local input read with the mov demuxer (what localMedia() answers for an MP4). */
+const mov = (p: string) => ({ path: p, format: 'mov' as const });
+
 // Captured from the npm-shipped ffmpeg (N-47683, 2018) on a generated testsrc/red/mandelbrot video.
 const SHOWINFO_STDERR = `Input #0, mov,mp4,m4a,3gp,3g2,mj2, from 'scenes.mp4':
     Stream #0:0(und): Video: wrapped_avframe, rgb24, 160x90 [SAR 1:1 DAR 16:9], q=2-31, 200 kb/s, 25 fps, 25 tbn, 25 tbc (default)
@@ -37,9 +40,9 @@ describe('ffmpeg runner helpers', () => {
   });
 
   it('reads local inputs through the file protocol only', () => {
-    const args = localInputArgs('-odd:name.mp4');
-    expect(args.slice(0, 2)).toEqual(['-protocol_whitelist', 'file,crypto']);
-    expect(args[args.length - 2]).toBe('-i');
+    const args = localInputArgs(mov('-odd:name.mp4'));
+    expect(args.slice(0, 2)).toEqual(['-protocol_whitelist', 'file']);
+    expect(args.slice(-4, -1)).toEqual(['-f', 'mov', '-i']);
     expect(args[args.length - 1]).toMatch(/^file:\/.*\/-odd:name\.mp4$/);
   });
 
@@ -75,10 +78,10 @@ describe('ffmpeg runner helpers', () => {
 
 describe('scene detection', () => {
   it('builds a select+showinfo pass on scaled frames', () => {
-    const args = sceneDetectArgs('/v/in.mp4', { threshold: 0.4, width: 128 });
+    const args = sceneDetectArgs(mov('/v/in.mp4'), { threshold: 0.4, width: 128 });
     expect(args).toContain("scale=128:-2:flags=fast_bilinear,select='gt(scene,0.4)',showinfo");
     expect(args.slice(-3)).toEqual(['-f', 'null', '-']);
-    expect(() => sceneDetectArgs('/v/in.mp4', { threshold: 1.5 })).toThrow(RangeError);
+    expect(() => sceneDetectArgs(mov('/v/in.mp4'), { threshold: 1.5 })).toThrow(RangeError);
   });
 
   it('parses cut times from captured showinfo output', () => {
@@ -95,7 +98,7 @@ describe('scene detection', () => {
 
 describe('loudness', () => {
   it('uses ebur128 frame logging on the first audio stream', () => {
-    const args = loudnessArgs('/a.mp4');
+    const args = loudnessArgs(mov('/a.mp4'));
     expect(args).toContain('ebur128=framelog=info');
     expect(args).toContain('0:a:0');
   });
@@ -135,14 +138,14 @@ describe('frame sampler', () => {
   });
 
   it('asks for rgb24 raw frames at the rate on stdout', () => {
-    const args = frameSamplerArgs('/v.mp4', { fps: 2, width: 320, height: 180 });
+    const args = frameSamplerArgs(mov('/v.mp4'), { fps: 2, width: 320, height: 180 });
     expect(args).toContain('fps=2,scale=320:180:flags=bilinear,setsar=1');
     expect(args.slice(-5)).toEqual(['-pix_fmt', 'rgb24', '-f', 'rawvideo', 'pipe:1']);
-    expect(() => frameSamplerArgs('/v.mp4', { fps: 0, width: 2, height: 2 })).toThrow(RangeError);
+    expect(() => frameSamplerArgs(mov('/v.mp4'), { fps: 0, width: 2, height: 2 })).toThrow(RangeError);
   });
 
   it('adds a scene-cut output to the same decode when asked', () => {
-    const args = frameSamplerArgs('/v.mp4', { fps: 1, width: 320, height: 180, scenes: { threshold: 0.3 } });
+    const args = frameSamplerArgs(mov('/v.mp4'), { fps: 1, width: 320, height: 180, scenes: { threshold: 0.3 } });
     const graph = args[args.indexOf('-filter_complex') + 1];
     expect(graph).toBe("[0:v:0]split=2[fr][sc];[fr]fps=1,scale=320:180:flags=bilinear,setsar=1[frames];[sc]scale=160:-2:flags=fast_bilinear,select='gt(scene,0.3)',showinfo[cuts]");
     expect(args.slice(args.indexOf('-filter_complex') + 2)).toEqual(['-map', '[frames]', '-pix_fmt', 'rgb24', '-f', 'rawvideo', 'pipe:1', '-map', '[cuts]', '-f', 'null', '-']);

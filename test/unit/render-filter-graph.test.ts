@@ -19,7 +19,7 @@ function edit(over: Partial<Edit> = {}): Edit {
   };
 }
 
-const paths: RenderPaths = { input: '/data/in.mp4', output: '/data/out.mp4', assFile: '/tmp/r/captions.ass', fontsDir: '/data/fonts', watermarkFontFile: '/data/fonts/Inter_800ExtraBold.ttf' };
+const paths: RenderPaths = { input: '/data/in.mp4', inputFormat: 'mov', output: '/data/out.mp4', assFile: '/tmp/r/captions.ass', fontsDir: '/data/fonts', watermarkFontFile: '/data/fonts/Inter_800ExtraBold.ttf' };
 
 function valueAfter(args: string[], flag: string): string | undefined {
   const i = args.indexOf(flag);
@@ -33,6 +33,8 @@ describe('buildRenderCommand', () => {
     expect(a.indexOf('-ss')).toBeLessThan(a.indexOf('-i'));
     expect(valueAfter(a, '-ss')).toBe('12.5');
     expect(valueAfter(a, '-i')).toBe(`file:${path.resolve('/data/in.mp4')}`);
+    expect(valueAfter(a, '-protocol_whitelist')).toBe('file');
+    expect(a.slice(a.indexOf('-i') - 2, a.indexOf('-i'))).toEqual(['-f', 'mov']);
     expect(a.indexOf('-t')).toBeGreaterThan(a.indexOf('-i'));
     expect(valueAfter(a, '-t')).toBe('30');
     expect(cmd.durationSeconds).toBe(30);

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { localMedia, type LocalMedia } from './container.js';
 import { FfmpegError, localInputArgs, runFfmpeg, type FfmpegProgress } from './ffmpeg-run.js';
 
 /**
@@ -31,7 +32,7 @@ export class AudioExtractError extends Error {
 const secs = (t: number) => String(Math.round(t * 1000) / 1000);
 
 /** The caller's part of the ffmpeg argv (the runner adds the global flags). Pure. */
-export function buildAudioExtractArgs(input: string, output: string, opts: AudioExtractOptions = {}): string[] {
+export function buildAudioExtractArgs(input: LocalMedia, output: string, opts: AudioExtractOptions = {}): string[] {
   const { start, end } = opts;
   if (start !== undefined && !(Number.isFinite(start) && start >= 0)) throw new RangeError(`start must be >= 0 (got ${start})`);
   if (end !== undefined && !(Number.isFinite(end) && end > (start ?? 0))) throw new RangeError(`end must be after start (got ${start ?? 0}..${end})`);
@@ -64,8 +65,8 @@ export interface ExtractRunOptions extends AudioExtractOptions {
 
 /** Writes the WAV to `output`. Throws AudioExtractError (NO_AUDIO_STREAM when the input has no audio). */
 export async function extractAudio(input: string, output: string, opts: ExtractRunOptions = {}): Promise<void> {
-  const args = buildAudioExtractArgs(input, output, opts);
   try {
+    const args = buildAudioExtractArgs(localMedia(input), output, opts);
     await runFfmpeg(args, { signal: opts.signal, timeoutMs: opts.timeoutMs, durationSeconds: opts.durationSeconds, onProgress: opts.onProgress });
   } catch (err) {
     if (err instanceof FfmpegError && err.reason === 'aborted') throw err;

@@ -1,82 +1,50 @@
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 
 /**
- * Where the ffmpeg and ffprobe executables are: `FFMPEG_PATH` / `FFPROBE_PATH` when set, else the
- * static binaries shipped by @ffmpeg-installer/ffmpeg and @ffprobe-installer/ffprobe. Some installs
- * leave those files without the execute bit; it is added on first use.
+ * Where the ffmpeg and ffprobe executables are: `FFMPEG_PATH` / `FFPROBE_PATH` when set, else
+ * `ffmpeg` / `ffprobe` found on `PATH` — Debian's `ffmpeg` package, which ships both tools from one
+ * current, security-maintained build (see docs/architecture.md for why not an npm-shipped binary).
  */
 
-const require = createRequire(import.meta.url);
 const cache = new Map<string, string>();
-const shipped = new Set<string>();
 
 export class MediaBinaryError extends Error {}
 
-/** Adds the execute bits when the current user cannot execute `file`; EPERM is ignored when it already can. */
-export function ensureExecutable(file: string): void {
-  try {
-    fs.accessSync(file, fs.constants.X_OK);
-    return;
-  } catch {
-    // not executable for us yet
+function onPath(name: string, env: NodeJS.ProcessEnv): string | undefined {
+  for (const dir of (env.PATH ?? '/usr/local/bin:/usr/bin:/bin').split(path.delimiter)) {
+    if (!dir) continue;
+    const file = path.join(dir, name);
+    try {
+      fs.accessSync(file, fs.constants.X_OK);
+      if (fs.statSync(file).isFile()) return file;
+    } catch {
+      // not here
+    }
   }
-  let mode: number;
-  try {
-    mode = fs.statSync(file).mode;
-  } catch (err) {
-    throw new MediaBinaryError(`${file} does not exist: ${(err as Error).message}`);
-  }
-  try {
-    fs.chmodSync(file, mode | 0o111);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code !== 'EPERM' && code !== 'EACCES' && code !== 'EROFS') throw err;
-  }
-  try {
-    fs.accessSync(file, fs.constants.X_OK);
-  } catch {
-    throw new MediaBinaryError(`${file} is not executable and its mode could not be changed`);
-  }
+  return undefined;
 }
 
-function resolveBinary(name: 'ffmpeg' | 'ffprobe', envVar: string, pkg: string, env: NodeJS.ProcessEnv): string {
+function resolveBinary(name: 'ffmpeg' | 'ffprobe', envVar: string, env: NodeJS.ProcessEnv): string {
   const override = env[envVar];
   const key = `${name}:${override ?? ''}`;
   const hit = cache.get(key);
   if (hit) return hit;
-  let file: string;
-  if (override) {
-    file = override;
-  } else {
-    try {
-      file = (require(pkg) as { path: string }).path;
-    } catch (err) {
-      throw new MediaBinaryError(`${name} not found: set ${envVar} or install ${pkg} (${String(err)})`);
-    }
-    shipped.add(file);
+  const file = override || onPath(name, env);
+  if (!file) throw new MediaBinaryError(`${name} not found on PATH: install Debian's ffmpeg package (./scripts/setup.sh does) or set ${envVar}`);
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+  } catch {
+    throw new MediaBinaryError(`${envVar}=${file} is not an executable file`);
   }
-  ensureExecutable(file);
   cache.set(key, file);
   return file;
 }
 
 export function ffmpegPath(env: NodeJS.ProcessEnv = process.env): string {
-  return resolveBinary('ffmpeg', 'FFMPEG_PATH', '@ffmpeg-installer/ffmpeg', env);
+  return resolveBinary('ffmpeg', 'FFMPEG_PATH', env);
 }
 
 export function ffprobePath(env: NodeJS.ProcessEnv = process.env): string {
-  return resolveBinary('ffprobe', 'FFPROBE_PATH', '@ffprobe-installer/ffprobe', env);
-}
-
-/**
- * The environment to run `binary` with. The npm-shipped binaries are static glibc builds: when they
- * load the system's iconv (gconv) modules they crash with SIGSEGV, which happens on every MPEG-TS
- * input (HLS segments). Pointing GCONV_PATH at a directory without modules makes iconv fail
- * gracefully instead. Binaries chosen with FFMPEG_PATH / FFPROBE_PATH run with the environment unchanged.
- */
-export function binaryEnv(binary: string, base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  if (!shipped.has(binary)) return base;
-  return { ...base, GCONV_PATH: path.dirname(binary) };
+  return resolveBinary('ffprobe', 'FFPROBE_PATH', env);
 }

@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { binaryEnv, ffmpegPath } from './binaries.js';
+import { ffmpegPath } from './binaries.js';
+import type { LocalMedia } from './container.js';
 
 /**
  * The one place that spawns ffmpeg. Callers build their arguments with pure functions and pass them
@@ -37,7 +38,7 @@ export interface FfmpegRunOptions {
   stderrTailLines?: number;
   /** `pipe` exposes stdout as a stream (raw frames); default `ignore`. */
   stdout?: 'ignore' | 'pipe';
-  /** Overrides the binary (default: binaries.ts, `FFMPEG_PATH` or the npm-shipped static build). */
+  /** Overrides the binary (default: binaries.ts, `FFMPEG_PATH` or `ffmpeg` on PATH). */
   binary?: string;
 }
 
@@ -78,11 +79,12 @@ export function buildFfmpegArgs(args: string[], opts: { logLevel?: FfmpegLogLeve
 }
 
 /**
- * Input arguments for a local file: `file:` prefix (a name starting with `-` or containing `:` stays a
- * file name) and a protocol whitelist, so a crafted playlist cannot reach the network (pure).
+ * Input arguments for a local file (pure): the demuxer forced to the container its bytes are
+ * (`localMedia()` in container.ts: never a playlist or any demuxer that opens other inputs), only the
+ * `file` protocol, and a `file:` prefix (a name starting with `-` or containing `:` stays a file name).
  */
-export function localInputArgs(file: string, extra: string[] = []): string[] {
-  return ['-protocol_whitelist', 'file,crypto', ...extra, '-i', `file:${path.resolve(file)}`];
+export function localInputArgs(input: LocalMedia, extra: string[] = []): string[] {
+  return ['-protocol_whitelist', 'file', ...extra, '-f', input.format, '-i', `file:${path.resolve(input.path)}`];
 }
 
 /**
@@ -155,8 +157,7 @@ export function startFfmpeg(args: string[], opts: FfmpegRunOptions = {}): Ffmpeg
   if (opts.signal?.aborted) {
     return { stdout: null, done: Promise.reject(new FfmpegError('ffmpeg aborted before start', 'aborted')), kill() {} };
   }
-  // binaryEnv: the npm-shipped static build crashes in the system's iconv modules without it (MPEG-TS inputs).
-  const child = spawn(bin, argv, { env: binaryEnv(bin), stdio: ['ignore', opts.stdout === 'pipe' ? 'pipe' : 'ignore', 'pipe', 'pipe'], windowsHide: true });
+  const child = spawn(bin, argv, { env: process.env, stdio: ['ignore', opts.stdout === 'pipe' ? 'pipe' : 'ignore', 'pipe', 'pipe'], windowsHide: true });
 
   const kill = (why: FfmpegFailure) => {
     if (child.exitCode !== null || child.signalCode !== null) return;

@@ -1,7 +1,8 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import type { MediaInfo, MediaProbe, ProbeOptions } from '../../ports/media.js';
-import { binaryEnv, ffprobePath } from './binaries.js';
+import { ffprobePath } from './binaries.js';
+import { CONTAINERS, sniffFile } from './container.js';
 
 /** ffprobe could not read the input (not media, unreachable, timed out). `detail` is ffprobe's stderr. */
 export class ProbeError extends Error {
@@ -16,9 +17,12 @@ export class ProbeError extends Error {
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 const MAX_OUTPUT_BYTES = 16 * 1024 * 1024;
-/** Protocols ffprobe may open for a URL input: never `file`, so an HLS playlist cannot point at local files. */
-const URL_PROTOCOLS = 'http,https,tcp,tls,crypto';
-const FILE_PROTOCOLS = 'file,crypto';
+/**
+ * Protocols ffprobe may open. A URL input is only ever the service's loopback relay (plain http);
+ * a local input only its own file. With the demuxer forced (`-f`), nothing opens a second input.
+ */
+const URL_PROTOCOLS = 'http,tcp';
+const FILE_PROTOCOLS = 'file';
 
 type Json = Record<string, unknown>;
 
@@ -133,31 +137,52 @@ function isUrl(input: string): boolean {
   return /^https?:\/\//i.test(input);
 }
 
-/** The ffprobe command line for `input` (pure; unit-tested). */
-export function probeArgs(input: string, opts: { timeoutMs?: number } = {}): string[] {
+/**
+ * The ffprobe command line for `input` read with the demuxer `format` (pure; unit-tested). The demuxer
+ * is always named: ffprobe never guesses it from the bytes, so it never opens a playlist.
+ */
+export function probeArgs(input: string, opts: { timeoutMs?: number; format: string }): string[] {
+  if (!(CONTAINERS as readonly string[]).includes(opts.format)) throw new ProbeError(`unsupported container ${opts.format}`);
   const args = ['-hide_banner', '-v', 'error', '-print_format', 'json', '-show_format', '-show_streams'];
   if (isUrl(input)) {
     const ioTimeoutUs = Math.max(1, opts.timeoutMs ?? DEFAULT_TIMEOUT_MS) * 1000;
-    args.push('-protocol_whitelist', URL_PROTOCOLS, '-rw_timeout', String(ioTimeoutUs), '-user_agent', 'Cutroom/1.0', '-i', input);
+    args.push('-protocol_whitelist', URL_PROTOCOLS, '-rw_timeout', String(ioTimeoutUs), '-user_agent', 'Cutroom/1.0', '-f', opts.format, '-i', input);
   } else {
-    args.push('-protocol_whitelist', FILE_PROTOCOLS, '-i', `file:${path.resolve(input)}`);
+    args.push('-protocol_whitelist', FILE_PROTOCOLS, '-f', opts.format, '-i', `file:${path.resolve(input)}`);
   }
   return args;
 }
 
+/** The demuxer for `input`: sniffed from a local file's bytes, else the caller's `format` (URLs). */
+function formatFor(input: string, opts: ProbeOptions): string {
+  if (!isUrl(input)) {
+    let sniffed: string | null;
+    try {
+      sniffed = sniffFile(input);
+    } catch (err) {
+      throw new ProbeError(`cannot read ${input}: ${(err as Error).message}`);
+    }
+    if (!sniffed) throw new ProbeError('not a media container the service reads');
+    return sniffed;
+  }
+  if (!opts.format) throw new ProbeError('a URL input needs the demuxer named (ProbeOptions.format)');
+  return opts.format;
+}
+
 /**
- * Runs ffprobe on a local path or an http(s) URL and parses its JSON. Only call it with a URL that
- * passed safeFetch: ffprobe resolves and connects by itself (see docs/sources.md).
+ * Runs ffprobe on a local path or an http(s) URL and parses its JSON. The only URLs given to it are
+ * the service's loopback relay (src/adapters/net/safe-relay.ts), with the demuxer sniffed by the caller.
  */
-export function probe(input: string, opts: ProbeOptions = {}): Promise<MediaInfo> {
+export async function probe(input: string, opts: ProbeOptions = {}): Promise<MediaInfo> {
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const args = probeArgs(input, { timeoutMs });
+  const format = formatFor(input, opts);
+  const args = probeArgs(input, { timeoutMs, format });
   const binary = ffprobePath();
   return new Promise((resolve, reject) => {
     execFile(
       binary,
       args,
-      { env: binaryEnv(binary), timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: MAX_OUTPUT_BYTES, signal: opts.signal, encoding: 'utf8', windowsHide: true },
+      { env: process.env, timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: MAX_OUTPUT_BYTES, signal: opts.signal, encoding: 'utf8', windowsHide: true },
       (err, stdout, stderr) => {
         const detail = String(stderr ?? '').trim().slice(0, 2000);
         if (err) {
@@ -173,7 +198,7 @@ export function probe(input: string, opts: ProbeOptions = {}): Promise<MediaInfo
           return reject(new ProbeError('ffprobe printed invalid JSON', detail));
         }
         try {
-          resolve(parseProbeOutput(parsed));
+          resolve({ ...parseProbeOutput(parsed), container: format });
         } catch (parseErr) {
           reject(parseErr);
         }

@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { RgbFrame } from '../../ports/face-detector.js';
+import { localMedia, type LocalMedia } from './container.js';
 import { localInputArgs, startFfmpeg, type FfmpegProgress } from './ffmpeg-run.js';
 import { normalizeCuts, parseShowinfoTime, sceneFilter } from './scene-detect.js';
 
@@ -53,7 +54,7 @@ export function sampleSize(sourceWidth: number, sourceHeight: number, maxWidth =
  * The ffmpeg arguments (after the global flags) that write rgb24 frames to stdout, and with `scenes`
  * a second output that logs scene cuts from the same decode (pure).
  */
-export function frameSamplerArgs(input: string, opts: { fps: number; width: number; height: number; scenes?: { threshold?: number } }): string[] {
+export function frameSamplerArgs(input: LocalMedia, opts: { fps: number; width: number; height: number; scenes?: { threshold?: number } }): string[] {
   if (!(opts.fps > 0 && opts.fps <= 60)) throw new RangeError('fps must be in (0, 60]');
   const frames = `fps=${opts.fps},scale=${opts.width}:${opts.height}:flags=bilinear,setsar=1`;
   const raw = ['-pix_fmt', 'rgb24', '-f', 'rawvideo', 'pipe:1'];
@@ -122,7 +123,7 @@ export async function* sampleFrames(input: string, opts: FrameSamplerOptions): A
   const fps = opts.fps ?? 1;
   const { width, height } = sampleSize(opts.sourceWidth, opts.sourceHeight, opts.maxWidth ?? 320);
   const cuts: number[] = [];
-  const proc = startFfmpeg(frameSamplerArgs(input, { fps, width, height, scenes: opts.scenes }), {
+  const proc = startFfmpeg(frameSamplerArgs(localMedia(input), { fps, width, height, scenes: opts.scenes }), {
     stdout: 'pipe',
     // showinfo logs at the info level.
     logLevel: opts.scenes ? 'info' : 'error',

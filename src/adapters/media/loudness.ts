@@ -1,3 +1,4 @@
+import { localMedia, type LocalMedia } from './container.js';
 import { localInputArgs, runFfmpeg, type FfmpegProgress } from './ffmpeg-run.js';
 
 /**
@@ -24,7 +25,7 @@ export interface LoudnessOptions {
 }
 
 /** The ffmpeg arguments (after the global flags) for loudness measurement (pure). */
-export function loudnessArgs(input: string): string[] {
+export function loudnessArgs(input: LocalMedia): string[] {
   return [...localInputArgs(input), '-map', '0:a:0', '-vn', '-sn', '-dn', '-af', 'ebur128=framelog=info', '-f', 'null', '-'];
 }
 
@@ -85,7 +86,7 @@ export function parseLoudness(stderr: string, durationSeconds?: number): number[
 /** Measures loudness per second of a local file's first audio stream. */
 export async function measureLoudness(input: string, opts: LoudnessOptions = {}): Promise<number[]> {
   const blocks: LoudnessBlock[] = [];
-  await runFfmpeg(loudnessArgs(input), {
+  await runFfmpeg(loudnessArgs(localMedia(input)), {
     logLevel: 'info',
     durationSeconds: opts.durationSeconds,
     onProgress: opts.onProgress,

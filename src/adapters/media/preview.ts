@@ -1,7 +1,8 @@
+import { localMedia, type LocalMedia } from './container.js';
 import { localInputArgs, runFfmpeg } from './ffmpeg-run.js';
 
 /** ffmpeg arguments of a clip preview: the stretch as it is, 480 px high, streamable (pure). */
-export function buildPreviewArgs(input: string, output: string, start: number, end: number): string[] {
+export function buildPreviewArgs(input: LocalMedia, output: string, start: number, end: number): string[] {
   return [
     '-ss', start.toFixed(3),
     ...localInputArgs(input),
@@ -16,5 +17,5 @@ export function buildPreviewArgs(input: string, output: string, start: number, e
 }
 
 export async function renderPreview(input: string, output: string, start: number, end: number, signal?: AbortSignal): Promise<void> {
-  await runFfmpeg(buildPreviewArgs(input, output, start, end), { durationSeconds: end - start, signal });
+  await runFfmpeg(buildPreviewArgs(localMedia(input), output, start, end), { durationSeconds: end - start, signal });
 }

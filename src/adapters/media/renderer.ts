@@ -1,3 +1,4 @@
+import { sniffFile } from './container.js';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -110,6 +111,8 @@ export async function renderEdit(edit: Edit, opts: RenderEditOptions): Promise<R
   }
 
   const info = await probeSource(edit, opts);
+  const inputFormat = sniffFile(opts.inputPath);
+  if (!inputFormat) throw new RenderError('SOURCE_UNREADABLE', `source ${opts.inputPath} is not a media container the service reads`);
   const outDir = path.dirname(path.resolve(opts.outputPath));
   const tag = randomBytes(6).toString('hex');
   const partPath = path.join(outDir, `.${path.basename(opts.outputPath)}.${tag}.part`);
@@ -131,6 +134,7 @@ export async function renderEdit(edit: Edit, opts: RenderEditOptions): Promise<R
       edit,
       {
         input: opts.inputPath,
+        inputFormat,
         output: partPath,
         assFile,
         fontsDir: path.resolve(opts.fontsDir),

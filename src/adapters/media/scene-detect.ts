@@ -1,3 +1,4 @@
+import { localMedia, type LocalMedia } from './container.js';
 import { localInputArgs, runFfmpeg, type FfmpegProgress } from './ffmpeg-run.js';
 
 /**
@@ -30,7 +31,7 @@ export function sceneFilter(opts: { threshold?: number; width?: number } = {}): 
 }
 
 /** The ffmpeg arguments (after the global flags) for scene detection on its own (pure). */
-export function sceneDetectArgs(input: string, opts: { threshold?: number; width?: number } = {}): string[] {
+export function sceneDetectArgs(input: LocalMedia, opts: { threshold?: number; width?: number } = {}): string[] {
   return [...localInputArgs(input), '-map', '0:v:0', '-an', '-sn', '-dn', '-vf', sceneFilter(opts), '-f', 'null', '-'];
 }
 
@@ -72,7 +73,7 @@ export function normalizeCuts(times: number[], minGapSeconds = 0, minStart = 0.0
 /** Runs scene detection on a local file; returns cut times in seconds. */
 export async function detectSceneCuts(input: string, opts: SceneDetectOptions = {}): Promise<number[]> {
   const times: number[] = [];
-  await runFfmpeg(sceneDetectArgs(input, opts), {
+  await runFfmpeg(sceneDetectArgs(localMedia(input), opts), {
     logLevel: 'info',
     durationSeconds: opts.durationSeconds,
     onProgress: opts.onProgress,

@@ -30,7 +30,7 @@ export interface SourceDownloaderOptions {
   /** yt-dlp executable for platform links; null or absent: platform links fail with PLATFORM_UNAVAILABLE. */
   ytdlpPath?: string | null;
   ytdlpExtraArgs?: string[];
-  /** ffmpeg for HLS remuxing and yt-dlp merging. Default: binaries.ts (FFMPEG_PATH or the npm-shipped build). */
+  /** ffmpeg for HLS remuxing and yt-dlp merging. Default: binaries.ts (FFMPEG_PATH or ffmpeg on PATH). */
   ffmpegPath?: string;
   probe?: MediaProbe;
   /** ffprobe deadline on the downloaded file. Default 60 s. */

@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { DomainError } from '../../domain/errors.js';
-import { binaryEnv, ffprobePath } from '../media/binaries.js';
+import { ffprobePath } from '../media/binaries.js';
+import { localMedia } from '../media/container.js';
 import { FfmpegError, localInputArgs } from '../media/ffmpeg-run.js';
 import {
   RETRY_SECONDS,
@@ -118,7 +119,7 @@ export async function downloadWithYtDlp(url: string, ctx: DownloadContext, o: Yt
 
 /**
  * A folder with `ffmpeg` and `ffprobe` links for `--ffmpeg-location`: yt-dlp looks for both in one
- * folder, and the npm-shipped builds live in two packages.
+ * folder, and FFMPEG_PATH / FFPROBE_PATH may name two different folders.
  */
 function toolsDir(ctx: DownloadContext): string {
   const bin = path.join(ctx.workDir, 'bin');
@@ -145,7 +146,7 @@ function outputFile(dir: string): string | null {
 async function toMp4(file: string, ctx: DownloadContext): Promise<Fetched> {
   const out = path.join(ctx.workDir, 'source.mp4');
   try {
-    await remuxToMp4({ inputArgs: localInputArgs(file), maps: ['-map', '0:v:0?', '-map', '0:a:0?'] }, out, {
+    await remuxToMp4({ inputArgs: localInputArgs(localMedia(file)), maps: ['-map', '0:v:0?', '-map', '0:a:0?'] }, out, {
       ffmpegBinary: ctx.ffmpegBinary,
       signal: ctx.signal,
       timeoutMs: ctx.downloadTimeoutMs,
@@ -164,9 +165,8 @@ async function toMp4(file: string, ctx: DownloadContext): Promise<Fetched> {
 function runYtDlp(binary: string, args: string[], dir: string, ctx: DownloadContext): Promise<Run> {
   return new Promise((resolve) => {
     const run: Run = { code: null, stdout: '', stderr: '', timedOut: false, tooLarge: false };
-    // yt-dlp starts ffmpeg for merging: the shipped static ffmpeg needs binaryEnv (GCONV_PATH).
     // Its own process group, so that a kill also reaches the ffmpeg it started.
-    const child = spawn(binary, args, { env: binaryEnv(ctx.ffmpegBinary), stdio: ['ignore', 'pipe', 'pipe'], detached: true, windowsHide: true });
+    const child = spawn(binary, args, { env: process.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true, windowsHide: true });
     const killGroup = () => {
       if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
       try {

@@ -19,6 +19,8 @@ export const WATERMARK_TEXT = 'Cutroom';
 
 export interface RenderPaths {
   input: string;
+  /** The demuxer the input is read with, sniffed from its bytes (src/adapters/media/container.ts). */
+  inputFormat: string;
   output: string;
   /** The ASS script (captions.ass.ts) or null when the edit has no captions and no title. */
   assFile: string | null;
@@ -141,8 +143,9 @@ export function buildRenderCommand(edit: Edit, paths: RenderPaths, opts: RenderC
   const durationSeconds = clipDuration(edit);
   const filterComplex = buildFilterComplex(edit, paths, opts);
   const args = [
-    '-protocol_whitelist', 'file,crypto',
+    '-protocol_whitelist', 'file',
     '-ss', sec(edit.in),
+    '-f', paths.inputFormat,
     '-i', `file:${path.resolve(paths.input)}`,
     '-filter_complex', filterComplex,
     '-map', '[v]',

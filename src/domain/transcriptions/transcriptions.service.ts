@@ -13,7 +13,7 @@ import type { Storage } from '../../ports/storage.js';
 import type { MediaInfo, MediaProbe } from '../../ports/media.js';
 import { toTranscript, type Cue, type Transcript } from '../transcripts/cues.js';
 import { formatTranscript, TRANSCRIPT_FORMATS, transcriptFileName, type TranscriptFormat } from '../transcripts/formats.js';
-import { UPLOAD_URL_SECONDS, assertUploadSize, baseContentType, checkMediaDeclaration, extensionOf, mediaKindOf, type MediaKind } from '../videos/upload.rules.js';
+import { MEDIA_UPLOAD_CONTAINERS, UPLOAD_URL_SECONDS, assertUploadSize, baseContentType, checkMediaDeclaration, extensionOf, mediaKindOf, type MediaKind } from '../videos/upload.rules.js';
 import {
   SYNC_VAD_MAX_SECONDS,
   TRANSCRIPTION_JOB,
@@ -150,7 +150,7 @@ export class TranscriptionsService {
       }
       return { info, hash: await sha256File(file) };
     });
-    if (!measured || (!measured.info.hasAudio && !measured.info.hasVideo)) {
+    if (!measured || !MEDIA_UPLOAD_CONTAINERS.includes(measured.info.container ?? '') || (!measured.info.hasAudio && !measured.info.hasVideo)) {
       await this.d.storage.delete(m.storageKey);
       throw validationError([{ field: 'file', rule: 'undecodable' }]);
     }

@@ -26,6 +26,15 @@ export const AUDIO_CONTENT_TYPES: Record<string, string[]> = {
 
 export type MediaKind = 'audio' | 'video';
 
+/**
+ * Containers (ffmpeg demuxer names, as the media probe reports them from the file's bytes) an upload
+ * may be: video uploads are MP4/MOV or Matroska/WebM (the spec's .mp4 .mov .webm .mkv); transcription
+ * uploads also the audio formats. Anything else (a playlist, an image, MPEG-TS, …) is refused at
+ * completion, whatever its name or declared type.
+ */
+export const VIDEO_UPLOAD_CONTAINERS: readonly string[] = ['mov', 'matroska'];
+export const MEDIA_UPLOAD_CONTAINERS: readonly string[] = [...VIDEO_UPLOAD_CONTAINERS, 'mp3', 'wav', 'aac', 'ogg', 'flac'];
+
 export const MIN_VIDEO_SECONDS = 60;
 export const UPLOAD_URL_SECONDS = 3600;
 

@@ -9,7 +9,7 @@ import type { Storage } from '../../ports/storage.js';
 import type { MediaInfo, MediaProbe } from '../../ports/media.js';
 import type { SourceResolver } from '../../ports/source-resolver.js';
 import { analyzeLink } from './source-analysis.js';
-import { MIN_VIDEO_SECONDS, UPLOAD_URL_SECONDS, assertUploadSize, baseContentType, checkVideoDeclaration, extensionOf, titleFromFileName } from './upload.rules.js';
+import { MIN_VIDEO_SECONDS, UPLOAD_URL_SECONDS, VIDEO_UPLOAD_CONTAINERS, assertUploadSize, baseContentType, checkVideoDeclaration, extensionOf, titleFromFileName } from './upload.rules.js';
 
 export type VideoRow = typeof videos.$inferSelect;
 
@@ -158,6 +158,10 @@ export class VideosService {
     } catch {
       await this.storage.delete(video.storageKey);
       throw validationError([{ field: 'file', rule: 'undecodable' }]);
+    }
+    if (!VIDEO_UPLOAD_CONTAINERS.includes(info.container ?? '')) {
+      await this.storage.delete(video.storageKey);
+      throw validationError([{ field: 'file', rule: 'unsupported_container' }]);
     }
     if (!info.hasVideo) {
       await this.storage.delete(video.storageKey);

@@ -1,6 +1,8 @@
 import type { Logger } from 'pino';
 import type { Config, Role } from '../config/env.js';
 import { openDatabase, type Database } from '../adapters/db/database.js';
+import { createTransactionRunner } from '../adapters/db/transactions.js';
+import { DrizzleCreditsRepository } from '../adapters/db/repositories/credits.repository.js';
 import { PgBossQueue } from '../adapters/queue/pgboss.queue.js';
 import { MemoryRateLimiter } from '../adapters/rate-limit/memory.rate-limiter.js';
 import { DatabaseRateLimiter } from '../adapters/rate-limit/database.rate-limiter.js';
@@ -102,7 +104,8 @@ export async function createContainer(opts: ContainerOptions): Promise<Container
     supervise: opts.role !== 'api',
     pollingIntervalSeconds: opts.queuePollingSeconds,
   });
-  const credits = new CreditsService(db);
+  const transactions = createTransactionRunner(db);
+  const credits = new CreditsService(new DrizzleCreditsRepository(db), transactions);
   const storage = await createStorage({ storage: config.storage, dataDir: config.dataDir, publicBaseUrl: config.publicBaseUrl, db });
   const media = new FfprobeMediaProbe({ timeoutMs: config.sources.probeTimeoutMs });
   const resolvers = createSourceResolvers(config.sources, { probe: media });

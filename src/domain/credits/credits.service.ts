@@ -1,12 +1,11 @@
-import { and, count, desc, eq, sql } from 'drizzle-orm';
-import type { Db, Executor } from '../../adapters/db/database.js';
-import { ledgerEntries, workspaces } from '../../adapters/db/schema.js';
 import { newId } from '../../shared/ids.js';
+import type { TransactionRunner, Tx } from '../../ports/transactions.js';
 import { DomainError } from '../errors.js';
 import type { PageRequest } from '../pagination.js';
+import type { CreditsRepository, LedgerRow, LockedBalance } from './credits.records.js';
 import { isFreeUsageActive } from './credits.rules.js';
 
-export type LedgerRow = typeof ledgerEntries.$inferSelect;
+export type { LedgerRow } from './credits.records.js';
 
 export interface ChargeInput {
   workspaceId: string;
@@ -60,39 +59,27 @@ export function ledgerEntryView(r: LedgerRow): LedgerEntryView {
  * the balance, under a row lock on the workspace. Charges and refunds are idempotent per job.
  */
 export class CreditsService {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly repo: CreditsRepository,
+    private readonly tx: TransactionRunner,
+  ) {}
 
-  private inTx<T>(tx: Executor | undefined, fn: (tx: Executor) => Promise<T>): Promise<T> {
-    return tx ? fn(tx) : this.db.transaction((t) => fn(t));
+  private inTx<T>(tx: Tx | undefined, fn: (tx: Tx) => Promise<T>): Promise<T> {
+    return tx ? fn(tx) : this.tx.run(fn);
   }
 
-  private async lockWorkspace(tx: Executor, workspaceId: string) {
-    const [ws] = await tx.select().from(workspaces).where(eq(workspaces.id, workspaceId)).for('update');
+  private async lockWorkspace(tx: Tx, workspaceId: string): Promise<LockedBalance> {
+    const ws = await this.repo.lockBalance(tx, workspaceId);
     if (!ws) throw new DomainError('WORKSPACE_NOT_FOUND');
     return ws;
   }
 
-  private async findEntry(tx: Executor, workspaceId: string, kind: string, jobType: string, jobId: string) {
-    const [row] = await tx
-      .select()
-      .from(ledgerEntries)
-      .where(
-        and(
-          eq(ledgerEntries.workspaceId, workspaceId),
-          eq(ledgerEntries.kind, kind),
-          eq(ledgerEntries.jobType, jobType),
-          eq(ledgerEntries.jobId, jobId),
-        ),
-      );
-    return row;
-  }
-
   /** Charges a job. Pass the caller's transaction to create the job and charge it atomically. */
-  charge(input: ChargeInput, tx?: Executor): Promise<ChargeResult> {
+  charge(input: ChargeInput, tx?: Tx): Promise<ChargeResult> {
     if (!Number.isInteger(input.amount) || input.amount < 0) throw new Error('charge amount must be a non-negative integer');
     return this.inTx(tx, async (t) => {
       const ws = await this.lockWorkspace(t, input.workspaceId);
-      const existing = await this.findEntry(t, input.workspaceId, 'charge', input.jobType, input.jobId);
+      const existing = await this.repo.findJobEntry(t, input.workspaceId, 'charge', input.jobType, input.jobId);
       if (existing) {
         return {
           entryId: existing.id,
@@ -110,10 +97,9 @@ export class CreditsService {
         });
       }
       const balanceAfter = waived ? ws.credits : ws.credits - input.amount;
-      if (!waived) await t.update(workspaces).set({ credits: balanceAfter }).where(eq(workspaces.id, ws.id));
-      const entryId = newId('led');
-      await t.insert(ledgerEntries).values({
-        id: entryId,
+      if (!waived) await this.repo.setBalance(t, ws.id, balanceAfter);
+      const entry = await this.repo.insertEntry(t, {
+        id: newId('led'),
         workspaceId: ws.id,
         kind: 'charge',
         reason: input.reason,
@@ -123,41 +109,37 @@ export class CreditsService {
         jobType: input.jobType,
         jobId: input.jobId,
       });
-      return { entryId, charged: waived ? 0 : input.amount, waived, balanceAfter };
+      return { entryId: entry.id, charged: waived ? 0 : input.amount, waived, balanceAfter };
     });
   }
 
   /** Gives back what a job was charged; a no-op when it was never charged or already refunded. */
-  refund(input: { workspaceId: string; jobType: string; jobId: string; reason: string }, tx?: Executor) {
+  refund(input: { workspaceId: string; jobType: string; jobId: string; reason: string }, tx?: Tx): Promise<LedgerRow | null> {
     return this.inTx(tx, async (t) => {
       const ws = await this.lockWorkspace(t, input.workspaceId);
-      const charge = await this.findEntry(t, input.workspaceId, 'charge', input.jobType, input.jobId);
+      const charge = await this.repo.findJobEntry(t, input.workspaceId, 'charge', input.jobType, input.jobId);
       if (!charge) return null;
-      const done = await this.findEntry(t, input.workspaceId, 'refund', input.jobType, input.jobId);
+      const done = await this.repo.findJobEntry(t, input.workspaceId, 'refund', input.jobType, input.jobId);
       if (done) return done;
       const amount = -charge.amount;
       const balanceAfter = charge.waived ? ws.credits : ws.credits + amount;
-      if (!charge.waived) await t.update(workspaces).set({ credits: balanceAfter }).where(eq(workspaces.id, ws.id));
-      const [row] = await t
-        .insert(ledgerEntries)
-        .values({
-          id: newId('led'),
-          workspaceId: ws.id,
-          kind: 'refund',
-          reason: input.reason,
-          amount,
-          balanceAfter,
-          waived: charge.waived,
-          jobType: input.jobType,
-          jobId: input.jobId,
-        })
-        .returning();
-      return row;
+      if (!charge.waived) await this.repo.setBalance(t, ws.id, balanceAfter);
+      return this.repo.insertEntry(t, {
+        id: newId('led'),
+        workspaceId: ws.id,
+        kind: 'refund',
+        reason: input.reason,
+        amount,
+        balanceAfter,
+        waived: charge.waived,
+        jobType: input.jobType,
+        jobId: input.jobId,
+      });
     });
   }
 
   /** An operator's grant (positive) or debit (negative). A debit never takes the balance below zero. */
-  adjust(input: { workspaceId: string; amount: number; reason: string; kind?: string }, tx?: Executor) {
+  adjust(input: { workspaceId: string; amount: number; reason: string; kind?: string }, tx?: Tx): Promise<LedgerRow> {
     return this.inTx(tx, async (t) => {
       const ws = await this.lockWorkspace(t, input.workspaceId);
       const balanceAfter = ws.credits + input.amount;
@@ -166,39 +148,26 @@ export class CreditsService {
       }
       // Balances are PostgreSQL integers: refuse a grant past their range instead of failing in the database.
       if (balanceAfter > 2147483647) throw new DomainError('VALIDATION_ERROR', { errors: [{ field: 'amount', rule: 'maximum' }] });
-      await t.update(workspaces).set({ credits: balanceAfter }).where(eq(workspaces.id, ws.id));
-      const [row] = await t
-        .insert(ledgerEntries)
-        .values({
-          id: newId('led'),
-          workspaceId: ws.id,
-          kind: input.kind ?? (input.amount >= 0 ? 'grant' : 'debit'),
-          reason: input.reason,
-          amount: input.amount,
-          balanceAfter,
-          waived: false,
-        })
-        .returning();
-      return row;
+      await this.repo.setBalance(t, ws.id, balanceAfter);
+      return this.repo.insertEntry(t, {
+        id: newId('led'),
+        workspaceId: ws.id,
+        kind: input.kind ?? (input.amount >= 0 ? 'grant' : 'debit'),
+        reason: input.reason,
+        amount: input.amount,
+        balanceAfter,
+        waived: false,
+      });
     });
   }
 
   /** The ledger, newest first. */
-  async history(workspaceId: string, page: PageRequest): Promise<{ rows: LedgerRow[]; total: number }> {
-    const where = eq(ledgerEntries.workspaceId, workspaceId);
-    const [rows, [{ n }]] = await Promise.all([
-      this.db.select().from(ledgerEntries).where(where).orderBy(desc(ledgerEntries.seq)).limit(page.limit).offset(page.offset),
-      this.db.select({ n: count() }).from(ledgerEntries).where(where),
-    ]);
-    return { rows, total: Number(n) };
+  history(workspaceId: string, page: PageRequest): Promise<{ rows: LedgerRow[]; total: number }> {
+    return this.repo.history(workspaceId, page);
   }
 
   /** Sum of the ledger's real (not waived) amounts; equals the balance when the books are right. */
-  async ledgerSum(workspaceId: string): Promise<number> {
-    const [{ total }] = await this.db
-      .select({ total: sql<string>`coalesce(sum(${ledgerEntries.amount}) filter (where not ${ledgerEntries.waived}), 0)` })
-      .from(ledgerEntries)
-      .where(eq(ledgerEntries.workspaceId, workspaceId));
-    return Number(total);
+  ledgerSum(workspaceId: string): Promise<number> {
+    return this.repo.ledgerSum(workspaceId);
   }
 }

@@ -1,4 +1,5 @@
 import { and, asc, count, desc, eq, lt, notInArray, sql, type SQL } from 'drizzle-orm';
+import { asTx } from '../../adapters/db/transactions.js';
 import type { Db } from '../../adapters/db/database.js';
 import { clips, submissions, videos } from '../../adapters/db/schema.js';
 import { newId } from '../../shared/ids.js';
@@ -93,7 +94,7 @@ export class SubmissionsService {
           jobId: id,
           insufficientExtra: { is_reclip: prior.length > 0, scope: 'workspace', is_owner: true },
         },
-        tx,
+        asTx(tx),
       );
       const [inserted] = await tx
         .insert(submissions)
@@ -188,7 +189,7 @@ export class SubmissionsService {
       if (!locked || !locked.waitingReason || isFinished(locked.status)) throw new DomainError('SUBMISSION_NOT_WAITING');
       const refund = await this.credits.refund(
         { workspaceId, jobType: SUBMISSION_JOB, jobId: id, reason: 'submission removed while waiting for its source' },
-        tx,
+        asTx(tx),
       );
       await tx.delete(submissions).where(eq(submissions.id, id));
       return { id, deleted: true, credits_refunded: refund && !refund.waived ? refund.amount : 0 };
@@ -202,7 +203,7 @@ export class SubmissionsService {
         .update(submissions)
         .set({ status: 'failed', errorCode, waitingReason: null, waitingUntil: null, finishedAt: new Date(), updatedAt: new Date() })
         .where(and(eq(submissions.id, row.id), notInArray(submissions.status, [...FINISHED_STATES])));
-      await this.credits.refund({ workspaceId: row.workspaceId, jobType: SUBMISSION_JOB, jobId: row.id, reason: `submission failed: ${errorCode}` }, tx);
+      await this.credits.refund({ workspaceId: row.workspaceId, jobType: SUBMISSION_JOB, jobId: row.id, reason: `submission failed: ${errorCode}` }, asTx(tx));
     });
   }
 

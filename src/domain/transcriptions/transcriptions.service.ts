@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { asTx } from '../../adapters/db/transactions.js';
 import fs from 'node:fs';
 import { and, count, desc, eq, isNull, ne, type SQL } from 'drizzle-orm';
 import type { Db, Executor } from '../../adapters/db/database.js';
@@ -245,7 +246,7 @@ export class TranscriptionsService {
           jobId: id,
           insufficientExtra: { scope: 'workspace', is_owner: true },
         },
-        tx,
+        asTx(tx),
       );
       const [row] = await tx
         .insert(transcriptions)
@@ -374,7 +375,7 @@ export class TranscriptionsService {
       if (!changed) return;
       await this.d.credits.refund(
         { workspaceId: r.workspaceId, jobType: TRANSCRIPTION_JOB, jobId: r.id, reason: status === 'no_speech' ? 'transcription found no speech' : `transcription failed: ${errorCode}` },
-        tx,
+        asTx(tx),
       );
     });
   }

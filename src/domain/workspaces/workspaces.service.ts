@@ -1,4 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
+import { asTx } from '../../adapters/db/transactions.js';
 import type { Db } from '../../adapters/db/database.js';
 import { plans, workspaces } from '../../adapters/db/schema.js';
 import { newId } from '../../shared/ids.js';
@@ -68,7 +69,7 @@ export class WorkspacesService {
       if (!plan) throw new DomainError('PLAN_NOT_FOUND');
       await tx.insert(workspaces).values({ id, name: input.name, planName: input.plan, isPersonal: input.isPersonal ?? false });
       if (input.credits && input.credits > 0) {
-        await this.credits.adjust({ workspaceId: id, amount: input.credits, reason: 'starting credits' }, tx);
+        await this.credits.adjust({ workspaceId: id, amount: input.credits, reason: 'starting credits' }, asTx(tx));
       }
     });
     return this.get(id);

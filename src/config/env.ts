@@ -4,6 +4,9 @@ import { loadSourcesConfig, type SourcesConfig } from './sources.env.js';
 import { loadAsrConfig, type AsrConfig } from './asr.env.js';
 import { loadLlmConfig, type LlmConfig } from './llm.env.js';
 import { loadPublishingConfig, type PublishingConfig } from './publishing.env.js';
+import { ConfigError, boolean, durationMs, int, oneOf, parseUrl, secret, text, type Env } from './parse.js';
+
+export { ConfigError } from './parse.js';
 
 export type Role = 'all' | 'api' | 'worker';
 
@@ -18,6 +21,8 @@ export interface Config {
   startingCredits: number;
   bodyLimitBytes: number;
   rateLimitStore: 'memory' | 'database';
+  /** CUTROOM_TRUST_PROXY: the client address comes from X-Forwarded-For (Fastify's trustProxy). */
+  trustProxy: boolean;
   shutdownTimeoutMs: number;
   /** Uploads above this size are sent in parts (spec: above 5 GB). */
   multipartThresholdBytes: number;
@@ -37,56 +42,37 @@ export interface Config {
   workerConcurrency: number;
 }
 
-export class ConfigError extends Error {}
-
-function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min) throw new ConfigError(`${name} must be an integer >= ${min} (got "${raw}")`);
-  return n;
-}
-
 /** Reads and validates the environment once. Every variable is documented in docs/configuration.md. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const port = int(env, 'PORT', 8080);
-  const databaseUrl = env.DATABASE_URL || undefined;
+export function loadConfig(env: Env = process.env): Config {
+  const port = int(env, 'PORT', { fallback: 8080, min: 0, max: 65535 });
+  const databaseUrl = text(env, 'DATABASE_URL');
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError('DATABASE_URL must be a postgres:// or postgresql:// URL');
   }
-  const store = env.CUTROOM_RATE_LIMIT_STORE || (databaseUrl ? 'database' : 'memory');
-  if (store !== 'memory' && store !== 'database') {
-    throw new ConfigError('CUTROOM_RATE_LIMIT_STORE must be "memory" or "database"');
-  }
-  const logLevel = env.CUTROOM_LOG_LEVEL || 'info';
-  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
-    throw new ConfigError('CUTROOM_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent');
-  }
-  const publicBaseUrl = (env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, '');
-  try {
-    new URL(publicBaseUrl);
-  } catch {
-    throw new ConfigError('PUBLIC_BASE_URL must be an absolute URL');
-  }
+  const publicBaseUrl = (text(env, 'PUBLIC_BASE_URL') ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  parseUrl('PUBLIC_BASE_URL', publicBaseUrl, { http: false });
+  const MIB = 1024 * 1024;
   return {
     port,
-    host: env.HOST || '127.0.0.1',
-    dataDir: path.resolve(env.CUTROOM_DATA_DIR || './data'),
+    host: text(env, 'HOST') ?? '127.0.0.1',
+    dataDir: path.resolve(text(env, 'CUTROOM_DATA_DIR') ?? './data'),
     publicBaseUrl,
-    adminToken: env.CUTROOM_ADMIN_TOKEN || undefined,
+    adminToken: secret(env, 'CUTROOM_ADMIN_TOKEN', { trim: false }),
     databaseUrl,
-    logLevel,
-    startingCredits: int(env, 'CUTROOM_STARTING_CREDITS', 120),
-    bodyLimitBytes: int(env, 'CUTROOM_BODY_LIMIT_BYTES', 1024 * 1024, 1024),
-    rateLimitStore: store,
-    shutdownTimeoutMs: int(env, 'CUTROOM_SHUTDOWN_TIMEOUT_MS', 30000),
-    multipartThresholdBytes: int(env, 'CUTROOM_MULTIPART_THRESHOLD_BYTES', 5 * 1024 ** 3, 5 * 1024 * 1024),
-    multipartPartSizeBytes: env.CUTROOM_MULTIPART_PART_SIZE_BYTES ? int(env, 'CUTROOM_MULTIPART_PART_SIZE_BYTES', 0, 5 * 1024 * 1024) : undefined,
+    logLevel: oneOf(env, 'CUTROOM_LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
+    startingCredits: int(env, 'CUTROOM_STARTING_CREDITS', { fallback: 120, min: 0 }),
+    bodyLimitBytes: int(env, 'CUTROOM_BODY_LIMIT_BYTES', { fallback: MIB, min: 1024 }),
+    rateLimitStore: oneOf(env, 'CUTROOM_RATE_LIMIT_STORE', ['memory', 'database'], databaseUrl ? 'database' : 'memory'),
+    trustProxy: boolean(env, 'CUTROOM_TRUST_PROXY', false),
+    shutdownTimeoutMs: durationMs(env, 'CUTROOM_SHUTDOWN_TIMEOUT_MS', { fallback: 30000, min: 0 }),
+    multipartThresholdBytes: int(env, 'CUTROOM_MULTIPART_THRESHOLD_BYTES', { fallback: 5 * 1024 ** 3, min: 5 * MIB }),
+    multipartPartSizeBytes:
+      text(env, 'CUTROOM_MULTIPART_PART_SIZE_BYTES') === undefined ? undefined : int(env, 'CUTROOM_MULTIPART_PART_SIZE_BYTES', { fallback: 0, min: 5 * MIB }),
     storage: loadStorageConfig(env),
     sources: loadSourcesConfig(env),
     asr: loadAsrConfig(env),
     llm: loadLlmConfig(env),
     publishing: loadPublishingConfig(env),
-    workerConcurrency: int(env, 'CUTROOM_WORKER_CONCURRENCY', 1, 1),
+    workerConcurrency: int(env, 'CUTROOM_WORKER_CONCURRENCY', { fallback: 1, min: 1 }),
   };
 }

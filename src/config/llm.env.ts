@@ -1,4 +1,4 @@
-import { ConfigError } from './env.js';
+import { ConfigError, durationMs, endpointUrl, int, number, secret, text, type Env } from './parse.js';
 
 /**
  * The optional LLM highlight scorer (docs/highlights.md). `CUTROOM_LLM_URL` unset = no LLM: the
@@ -21,45 +21,22 @@ export interface LlmConfig {
  * a bare host (`http://localhost:11434`) gets `/v1/chat/completions`, any other path gets `/chat/completions`.
  */
 export function chatCompletionsUrl(raw: string): string {
-  let u: URL;
-  try {
-    u = new URL(raw);
-  } catch {
-    throw new ConfigError(`CUTROOM_LLM_URL must be an absolute http(s) URL (got "${raw}")`);
-  }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new ConfigError('CUTROOM_LLM_URL must be an http:// or https:// URL');
-  const path = u.pathname.replace(/\/+$/, '');
-  if (path.endsWith('/chat/completions')) u.pathname = path;
-  else if (path === '') u.pathname = '/v1/chat/completions';
-  else u.pathname = `${path}/chat/completions`;
-  return u.toString();
-}
-
-function number(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number, integer: boolean): number {
-  const raw = env[name];
-  if (raw === undefined || raw.trim() === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isFinite(n) || (integer && !Number.isInteger(n)) || n < min || n > max) {
-    throw new ConfigError(`${name} must be ${integer ? 'an integer' : 'a number'} between ${min} and ${max} (got "${raw}")`);
-  }
-  return n;
+  return endpointUrl('CUTROOM_LLM_URL', raw, '/chat/completions');
 }
 
 /** Reads CUTROOM_LLM_*; undefined when CUTROOM_LLM_URL is unset or empty. Throws ConfigError on bad values. */
-export function loadLlmConfig(env: NodeJS.ProcessEnv = process.env): LlmConfig | undefined {
-  const rawUrl = env.CUTROOM_LLM_URL?.trim();
+export function loadLlmConfig(env: Env): LlmConfig | undefined {
+  const rawUrl = text(env, 'CUTROOM_LLM_URL');
   if (!rawUrl) return undefined;
   const url = chatCompletionsUrl(rawUrl);
-  const model = env.CUTROOM_LLM_MODEL?.trim();
+  const model = text(env, 'CUTROOM_LLM_MODEL');
   if (!model) throw new ConfigError('CUTROOM_LLM_MODEL is required when CUTROOM_LLM_URL is set (e.g. gpt-4o-mini, llama3.1:8b)');
-  const apiKey = env.CUTROOM_LLM_API_KEY?.trim() || undefined;
-  if (apiKey && /[\r\n]/.test(apiKey)) throw new ConfigError('CUTROOM_LLM_API_KEY must be a single line');
   return {
     url,
-    apiKey,
+    apiKey: secret(env, 'CUTROOM_LLM_API_KEY'),
     model,
-    timeoutMs: number(env, 'CUTROOM_LLM_TIMEOUT_MS', 30_000, 100, 600_000, true),
-    weight: number(env, 'CUTROOM_LLM_WEIGHT', 0.5, 0, 1, false),
-    maxCandidates: number(env, 'CUTROOM_LLM_MAX_CANDIDATES', 12, 1, 50, true),
+    timeoutMs: durationMs(env, 'CUTROOM_LLM_TIMEOUT_MS', { fallback: 30_000, min: 100, max: 600_000 }),
+    weight: number(env, 'CUTROOM_LLM_WEIGHT', { fallback: 0.5, min: 0, max: 1 }),
+    maxCandidates: int(env, 'CUTROOM_LLM_MAX_CANDIDATES', { fallback: 12, min: 1, max: 50 }),
   };
 }

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { ConfigError } from './env.js';
+import { ConfigError, boolean, durationMs, text, type Env } from './parse.js';
 
 /** Settings of link analysis and media sources. Every variable is documented in docs/sources.md. */
 export interface SourcesConfig {
@@ -16,23 +16,6 @@ export interface SourcesConfig {
 }
 
 const OFF = new Set(['off', 'none', 'false', 'disabled', '0']);
-
-export function parseBoolean(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
-  const raw = env[name];
-  if (raw === undefined || raw.trim() === '') return fallback;
-  const v = raw.trim().toLowerCase();
-  if (v === 'true' || v === '1' || v === 'yes' || v === 'on') return true;
-  if (v === 'false' || v === '0' || v === 'no' || v === 'off') return false;
-  throw new ConfigError(`${name} must be true or false (got "${raw}")`);
-}
-
-function intMs(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw.trim() === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min) throw new ConfigError(`${name} must be an integer >= ${min} (got "${raw}")`);
-  return n;
-}
 
 function executable(file: string): boolean {
   try {
@@ -50,28 +33,29 @@ function onPath(name: string, envPath: string): string | null {
   return null;
 }
 
-function ytdlp(env: NodeJS.ProcessEnv): string | null {
-  const raw = env.CUTROOM_YTDLP_PATH?.trim();
-  if (raw === undefined || raw === '') return onPath('yt-dlp', env.PATH ?? '');
+function ytdlp(env: Env): string | null {
+  const raw = text(env, 'CUTROOM_YTDLP_PATH');
+  if (raw === undefined) return onPath('yt-dlp', env.PATH ?? '');
   if (OFF.has(raw.toLowerCase())) return null;
   const found = raw.includes('/') || raw.includes(path.sep) ? (executable(path.resolve(raw)) ? path.resolve(raw) : null) : onPath(raw, env.PATH ?? '');
   if (!found) throw new ConfigError(`CUTROOM_YTDLP_PATH "${raw}" is not an executable file (use "off" to disable yt-dlp)`);
   return found;
 }
 
-function binaryOverride(env: NodeJS.ProcessEnv, name: string): string | undefined {
-  const raw = env[name]?.trim();
+function binaryOverride(env: Env, name: string): string | undefined {
+  const raw = text(env, name);
   if (!raw) return undefined;
   if (!fs.existsSync(raw) || !fs.statSync(raw).isFile()) throw new ConfigError(`${name} "${raw}" does not exist`);
   return path.resolve(raw);
 }
 
-export function loadSourcesConfig(env: NodeJS.ProcessEnv = process.env): SourcesConfig {
+/** Reads CUTROOM_ALLOW_PRIVATE_SOURCES, CUTROOM_YTDLP_*, CUTROOM_PROBE_TIMEOUT_MS, FFMPEG_PATH, FFPROBE_PATH (and PATH to find yt-dlp). */
+export function loadSourcesConfig(env: Env): SourcesConfig {
   const cfg: SourcesConfig = {
-    allowPrivateSources: parseBoolean(env, 'CUTROOM_ALLOW_PRIVATE_SOURCES', false),
+    allowPrivateSources: boolean(env, 'CUTROOM_ALLOW_PRIVATE_SOURCES', false, { loose: true }),
     ytdlpPath: ytdlp(env),
-    ytdlpTimeoutMs: intMs(env, 'CUTROOM_YTDLP_TIMEOUT_MS', 60_000, 1000),
-    probeTimeoutMs: intMs(env, 'CUTROOM_PROBE_TIMEOUT_MS', 30_000, 1000),
+    ytdlpTimeoutMs: durationMs(env, 'CUTROOM_YTDLP_TIMEOUT_MS', { fallback: 60_000, min: 1000 }),
+    probeTimeoutMs: durationMs(env, 'CUTROOM_PROBE_TIMEOUT_MS', { fallback: 30_000, min: 1000 }),
   };
   const ffmpeg = binaryOverride(env, 'FFMPEG_PATH');
   if (ffmpeg) cfg.ffmpegPath = ffmpeg;

@@ -43,7 +43,7 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<Fas
     loggerInstance: opts.logger === false ? undefined : c.logger,
     logger: opts.logger === false ? false : undefined,
     bodyLimit: c.config.bodyLimitBytes,
-    trustProxy: process.env.CUTROOM_TRUST_PROXY === 'true',
+    trustProxy: c.config.trustProxy,
     genReqId: (req) => {
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();

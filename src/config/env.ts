@@ -4,7 +4,7 @@ import { loadSourcesConfig, type SourcesConfig } from './sources.env.js';
 import { loadAsrConfig, type AsrConfig } from './asr.env.js';
 import { loadLlmConfig, type LlmConfig } from './llm.env.js';
 import { loadPublishingConfig, type PublishingConfig } from './publishing.env.js';
-import { ConfigError, boolean, durationMs, int, oneOf, parseUrl, secret, text, type Env } from './parse.js';
+import { ConfigError, addressList, durationMs, int, oneOf, parseUrl, secret, text, type Env } from './parse.js';
 
 export { ConfigError } from './parse.js';
 
@@ -21,8 +21,11 @@ export interface Config {
   startingCredits: number;
   bodyLimitBytes: number;
   rateLimitStore: 'memory' | 'database';
-  /** CUTROOM_TRUST_PROXY: the client address comes from X-Forwarded-For (Fastify's trustProxy). */
-  trustProxy: boolean;
+  /**
+   * CUTROOM_TRUST_PROXY: addresses/CIDR ranges of the reverse proxies whose X-Forwarded-For gives the
+   * client address (Fastify's trustProxy); [] = none, the peer's address is the client's.
+   */
+  trustProxy: string[];
   shutdownTimeoutMs: number;
   /** Uploads above this size are sent in parts (spec: above 5 GB). */
   multipartThresholdBytes: number;
@@ -42,6 +45,26 @@ export interface Config {
   workerConcurrency: number;
 }
 
+/** Shortest CUTROOM_ADMIN_TOKEN accepted, the same as for CUTROOM_SIGNING_SECRET. */
+const MIN_ADMIN_TOKEN_LENGTH = 32;
+
+/**
+ * CUTROOM_TRUST_PROXY: the reverse proxies whose X-Forwarded-For is believed, as addresses or CIDR
+ * ranges (or proxy-addr's names). `true` (trust every peer) is refused: any client could then choose
+ * the address its unauthenticated requests are counted under.
+ */
+function trustedProxies(env: Env): string[] {
+  const raw = text(env, 'CUTROOM_TRUST_PROXY');
+  if (raw === undefined || raw.toLowerCase() === 'false') return [];
+  if (raw.toLowerCase() === 'true') {
+    throw new ConfigError(
+      'CUTROOM_TRUST_PROXY=true is no longer accepted: it lets any client forge X-Forwarded-For. ' +
+        'List the reverse proxies in front of the service instead, as addresses or CIDR ranges (e.g. CUTROOM_TRUST_PROXY=127.0.0.1,10.0.0.0/8)',
+    );
+  }
+  return addressList(env, 'CUTROOM_TRUST_PROXY', { names: ['loopback', 'linklocal', 'uniquelocal'] });
+}
+
 /** Reads and validates the environment once. Every variable is documented in docs/configuration.md. */
 export function loadConfig(env: Env = process.env): Config {
   const port = int(env, 'PORT', { fallback: 8080, min: 0, max: 65535 });
@@ -57,13 +80,13 @@ export function loadConfig(env: Env = process.env): Config {
     host: text(env, 'HOST') ?? '127.0.0.1',
     dataDir: path.resolve(text(env, 'CUTROOM_DATA_DIR') ?? './data'),
     publicBaseUrl,
-    adminToken: secret(env, 'CUTROOM_ADMIN_TOKEN', { trim: false }),
+    adminToken: secret(env, 'CUTROOM_ADMIN_TOKEN', { minLength: MIN_ADMIN_TOKEN_LENGTH, trim: false }),
     databaseUrl,
     logLevel: oneOf(env, 'CUTROOM_LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
     startingCredits: int(env, 'CUTROOM_STARTING_CREDITS', { fallback: 120, min: 0 }),
     bodyLimitBytes: int(env, 'CUTROOM_BODY_LIMIT_BYTES', { fallback: MIB, min: 1024 }),
     rateLimitStore: oneOf(env, 'CUTROOM_RATE_LIMIT_STORE', ['memory', 'database'], databaseUrl ? 'database' : 'memory'),
-    trustProxy: boolean(env, 'CUTROOM_TRUST_PROXY', false),
+    trustProxy: trustedProxies(env),
     shutdownTimeoutMs: durationMs(env, 'CUTROOM_SHUTDOWN_TIMEOUT_MS', { fallback: 30000, min: 0 }),
     multipartThresholdBytes: int(env, 'CUTROOM_MULTIPART_THRESHOLD_BYTES', { fallback: 5 * 1024 ** 3, min: 5 * MIB }),
     multipartPartSizeBytes:

@@ -43,7 +43,8 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<Fas
     loggerInstance: opts.logger === false ? undefined : c.logger,
     logger: opts.logger === false ? false : undefined,
     bodyLimit: c.config.bodyLimitBytes,
-    trustProxy: c.config.trustProxy,
+    // Only the listed proxies' X-Forwarded-For sets req.ip (CUTROOM_TRUST_PROXY, docs/configuration.md).
+    trustProxy: c.config.trustProxy.length > 0 ? c.config.trustProxy : false,
     genReqId: (req) => {
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();

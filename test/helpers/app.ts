@@ -36,7 +36,7 @@ export async function createTestApp(
   } = {},
 ): Promise<TestApp> {
   const dataDir = tempDir();
-  const adminToken = 'test-admin-token';
+  const adminToken = 'test-admin-token-0123456789abcdef';
   const config: Config = loadConfig({
     CUTROOM_DATA_DIR: dataDir,
     CUTROOM_ADMIN_TOKEN: adminToken,

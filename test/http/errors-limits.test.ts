@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 
 let t: TestApp;
@@ -129,6 +129,60 @@ describe('rate limits', () => {
     }
     const fresh = await t.app.inject({ method: 'GET', url: '/api/v1/balance', headers: { 'x-api-key': other.key } });
     expect(fresh.statusCode).toBe(200);
+  });
+});
+
+describe('client address behind reverse proxies (CUTROOM_TRUST_PROXY)', () => {
+  let proxied: TestApp;
+  beforeAll(async () => {
+    proxied = await createTestApp({ env: { CUTROOM_TRUST_PROXY: '10.0.0.0/8,127.0.0.1' } });
+  });
+  afterAll(async () => {
+    await proxied.close();
+  });
+
+  /** The per-IP bucket an unauthenticated request from `peer` with these headers is counted in. */
+  async function bucketOf(peer: string, headers: Record<string, string>): Promise<string> {
+    const hit = vi.spyOn(proxied.c.rateLimiter, 'hit');
+    try {
+      const res = await proxied.app.inject({ method: 'GET', url: '/api/v1/workspace', remoteAddress: peer, headers });
+      expect(res.statusCode).toBe(401);
+      expect(hit).toHaveBeenCalledTimes(1);
+      return hit.mock.calls[0][0];
+    } finally {
+      hit.mockRestore();
+    }
+  }
+
+  it('ignores X-Forwarded-For from a peer that is not a listed proxy', async () => {
+    expect(await bucketOf('203.0.113.9', { 'x-forwarded-for': '198.51.100.1' })).toBe('ip:203.0.113.9');
+    expect(await bucketOf('203.0.113.9', { 'x-forwarded-for': '10.0.0.1, 198.51.100.2' })).toBe('ip:203.0.113.9');
+    // Forging a new address on every request does not reset the counter.
+    const remaining: number[] = [];
+    for (const forged of ['192.0.2.1', '192.0.2.2', '192.0.2.3']) {
+      const res = await proxied.app.inject({ method: 'GET', url: '/api/v1/workspace', remoteAddress: '203.0.113.77', headers: { 'x-forwarded-for': forged } });
+      remaining.push(Number(res.headers['x-ratelimit-remaining']));
+    }
+    expect(remaining).toEqual([remaining[0], remaining[0] - 1, remaining[0] - 2]);
+  });
+
+  it('takes the client address from X-Forwarded-For sent by a listed proxy, up to the first untrusted hop', async () => {
+    expect(await bucketOf('10.1.2.3', { 'x-forwarded-for': '198.51.100.7' })).toBe('ip:198.51.100.7');
+    expect(await bucketOf('127.0.0.1', { 'x-forwarded-for': '198.51.100.8' })).toBe('ip:198.51.100.8');
+    // A client's own forged entry stays left of the address the proxy saw.
+    expect(await bucketOf('10.1.2.3', { 'x-forwarded-for': '192.0.2.66, 198.51.100.9' })).toBe('ip:198.51.100.9');
+    // Proxies chained inside the listed ranges are skipped.
+    expect(await bucketOf('10.1.2.3', { 'x-forwarded-for': '198.51.100.10, 10.9.9.9' })).toBe('ip:198.51.100.10');
+  });
+
+  it('without CUTROOM_TRUST_PROXY, X-Forwarded-For is never read', async () => {
+    const hit = vi.spyOn(t.c.rateLimiter, 'hit');
+    try {
+      await t.app.inject({ method: 'GET', url: '/api/v1/workspace', remoteAddress: '127.0.0.1', headers: { 'x-forwarded-for': '198.51.100.1' } });
+      expect(hit.mock.calls[0][0]).toBe('ip:127.0.0.1');
+    } finally {
+      hit.mockRestore();
+    }
   });
 });
 

@@ -11,6 +11,19 @@ afterAll(() => {
 });
 
 describe('the embedded service as a real process', () => {
+  it('refuses to boot with a short admin token or CUTROOM_TRUST_PROXY=true (status 2, message naming the variable)', async () => {
+    const dataDir = tempDir();
+    const short = runCli(['serve'], { CUTROOM_DATA_DIR: dataDir, PORT: String(await freePort()), CUTROOM_ADMIN_TOKEN: 'adm-test' });
+    procs.push(short);
+    expect(await short.exited).toBe(2);
+    expect(short.output()).toMatch(/CUTROOM_ADMIN_TOKEN must be at least 32 characters/);
+    const trustAll = runCli(['serve'], { CUTROOM_DATA_DIR: dataDir, PORT: String(await freePort()), CUTROOM_ADMIN_TOKEN: '', CUTROOM_TRUST_PROXY: 'true' });
+    procs.push(trustAll);
+    expect(await trustAll.exited).toBe(2);
+    expect(trustAll.output()).toMatch(/CUTROOM_TRUST_PROXY=true .*list the reverse proxies/i);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }, 60_000);
+
   it('starts on an empty data dir, prints the key once, refuses a second process, stops on SIGTERM and keeps its data', async () => {
     const dataDir = tempDir();
     const port = await freePort();
@@ -61,7 +74,8 @@ describe('the embedded service as a real process', () => {
     const fresh = await openTestDatabase('postgres');
     const dataDir = tempDir();
     const [p1, p2] = [await freePort(), await freePort()];
-    const env = { DATABASE_URL: fresh.url!, CUTROOM_DATA_DIR: dataDir, CUTROOM_ADMIN_TOKEN: 'adm-test' };
+    const adminToken = 'adm-test-distributed-0123456789abcdef';
+    const env = { DATABASE_URL: fresh.url!, CUTROOM_DATA_DIR: dataDir, CUTROOM_ADMIN_TOKEN: adminToken };
     const worker = runCli(['serve', '--role', 'worker'], { ...env, PORT: String(await freePort()) });
     const api1 = runCli(['serve', '--role', 'api'], { ...env, PORT: String(p1) });
     const api2 = runCli(['serve', '--role', 'api'], { ...env, PORT: String(p2) });
@@ -72,14 +86,14 @@ describe('the embedded service as a real process', () => {
     const ws = await (
       await fetch(`http://127.0.0.1:${p1}/admin/v1/workspaces`, {
         method: 'POST',
-        headers: { authorization: 'Bearer adm-test', 'content-type': 'application/json' },
+        headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
         body: JSON.stringify({ name: 'Dist', credits: 5 }),
       })
     ).json();
     const { key } = await (
       await fetch(`http://127.0.0.1:${p2}/admin/v1/keys`, {
         method: 'POST',
-        headers: { authorization: 'Bearer adm-test', 'content-type': 'application/json' },
+        headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
         body: JSON.stringify({ workspace_ids: [ws.id] }),
       })
     ).json();

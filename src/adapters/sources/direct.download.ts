@@ -3,6 +3,8 @@ import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { DomainError } from '../../domain/errors.js';
+import { isPlaylistHead, PLAYLIST_HEAD_BYTES } from '../net/m3u8-syntax.js';
+import { readHead, withHead } from '../net/read-body.js';
 import type { SafeResponse } from '../net/safe-fetch.js';
 import {
   fetchAttempt,
@@ -16,12 +18,12 @@ import {
   type Fetched,
 } from './download-support.js';
 import { downloadHls } from './hls.download.js';
-import { isHlsContentType } from './hls-playlist.js';
 
 /**
  * Direct links: the media file is streamed with safeFetch (address rules on every hop) into the work
  * dir, never held in memory. A connection cut mid-body is retried, resuming with `Range` + `If-Range`
- * when the server names a validator (strong ETag or Last-Modified). An HLS playlist goes to downloadHls.
+ * when the server names a validator (strong ETag or Last-Modified). A body that starts as an HLS
+ * playlist (`#EXTM3U`, whatever its content type or path) goes to downloadHls.
  */
 
 type Retry = { kind: 'retry'; error: Error; delayMs?: number };
@@ -46,8 +48,21 @@ export async function downloadDirect(url: string, ctx: DownloadContext): Promise
     }
     const got = await fetchAttempt(url, ctx, { headers });
     if (got.kind !== 'response') return got;
-    const res = got.res;
-    if (state.have === 0 && isPlaylist(res)) return downloadHls(res, ctx);
+    let res = got.res;
+    if (state.have === 0) {
+      // The body decides whether this is a playlist, whatever the content type or the path say.
+      let peek: { head: Buffer; complete: boolean };
+      try {
+        peek = await readHead(res.body, PLAYLIST_HEAD_BYTES);
+      } catch (err) {
+        res.discard();
+        throwIfAborted(ctx.signal);
+        if (err instanceof DomainError && (err.code !== 'INVALID_URL' || isPolicyRefusal(err))) throw err;
+        return { kind: 'retry', error: new Error(`${res.url}: body interrupted: ${(err as Error).message}`) };
+      }
+      if (isPlaylistHead(peek.head, peek.complete)) return downloadHls(res, peek.head, ctx);
+      res = { ...res, body: withHead(peek.head, res.body) };
+    }
     const type = String(res.headers['content-type'] ?? '');
     if (/^text\/(html|plain|xml)|^application\/(json|xml|xhtml)/i.test(type)) {
       res.discard();
@@ -55,10 +70,6 @@ export async function downloadDirect(url: string, ctx: DownloadContext): Promise
     }
     return receive(res, file, state, ctx);
   });
-}
-
-function isPlaylist(res: SafeResponse): boolean {
-  return isHlsContentType(String(res.headers['content-type'] ?? '')) || new URL(res.url).pathname.toLowerCase().endsWith('.m3u8');
 }
 
 /** `bytes <start>-<end>/<total|*>` → start and total. */

@@ -3,9 +3,12 @@ import { DomainError } from '../../domain/errors.js';
 import type { MediaInfo, MediaProbe } from '../../ports/media.js';
 import type { ResolveOptions, ResolveTarget, SourceMetadata, SourceResolver } from '../../ports/source-resolver.js';
 import { FfprobeMediaProbe } from '../media/ffprobe.js';
-import { checkedUrl, refused, resolveAllowed, safeFetch, type SafeFetchOptions, type SafeResponse } from '../net/safe-fetch.js';
+import { SNIFF_BYTES, sniffContainer } from '../media/container.js';
+import { isPlaylistHead } from '../net/m3u8-syntax.js';
+import { readHead } from '../net/read-body.js';
+import { refused, safeFetch, type SafeFetchOptions, type SafeResponse } from '../net/safe-fetch.js';
 import { withSafeRelay } from '../net/safe-relay.js';
-import { HlsParseError, isHlsContentType, parseHlsPlaylist, pickVariant, type HlsPlaylist } from './hls-playlist.js';
+import { analyzeHls } from './hls.analysis.js';
 
 export interface DirectResolverOptions {
   /** CUTROOM_ALLOW_PRIVATE_SOURCES. */
@@ -24,9 +27,10 @@ export interface DirectResolverOptions {
 
 /**
  * A link to a media file or an HLS playlist on any host. The link is fetched with safeFetch first
- * (address rules, redirects checked hop by hop), then the final URL is probed with ffprobe. HLS:
- * the playlist is read to tell live from VOD (no `#EXT-X-ENDLIST` = live), a master playlist is
- * followed to its highest-bandwidth variant, and every host the media playlist points at is checked.
+ * (address rules, redirects checked hop by hop) and its first bytes decide what it is: a body that
+ * starts as an HLS playlist (`#EXTM3U`) is read in Node (hls.analysis.ts: live or VOD, the first
+ * segment probed as a local file); any other body must be a container the service reads
+ * (container.ts), and ffprobe reads it through the safe relay with that demuxer named.
  */
 export class DirectSourceResolver implements SourceResolver {
   readonly name = 'direct';
@@ -56,73 +60,62 @@ export class DirectSourceResolver implements SourceResolver {
     const res = await this.fetch(target.url, {}, opts.signal);
     try {
       checkStatus(res);
-      const contentType = String(res.headers['content-type'] ?? '');
-      const finalPath = new URL(res.url).pathname.toLowerCase();
-      if (isHlsContentType(contentType) || finalPath.endsWith('.m3u8')) {
-        return await this.resolveHls(target, res, opts);
+      // The body decides what the link is, never its content type or path.
+      let peek: { head: Buffer; complete: boolean };
+      try {
+        peek = await readHead(res.body, SNIFF_BYTES);
+      } catch (err) {
+        if (err instanceof DomainError) throw err;
+        throw refused(`${res.url}: body interrupted: ${(err as Error).message}`);
       }
+      if (isPlaylistHead(peek.head, peek.complete)) return await this.resolveHls(target, res, peek.head, opts);
+      const contentType = String(res.headers['content-type'] ?? '');
       if (/^text\/(html|plain|xml)|^application\/(json|xml|xhtml)/i.test(contentType)) {
         throw refused(`${res.url} answered ${contentType}, not media`);
       }
+      const format = sniffContainer(peek.head);
+      if (!format) throw refused(`${res.url} is not a media container the service reads`);
       const sizeBytes = totalSize(res);
       res.discard();
-      const info = await this.probeUrl(res.url, opts);
+      const info = await this.probeUrl(res.url, format, opts);
       return this.metadata(target, res, info, { sizeBytes });
     } finally {
       res.discard();
     }
   }
 
-  private async resolveHls(target: ResolveTarget, first: SafeResponse, opts: ResolveOptions): Promise<SourceMetadata> {
-    const maxBytes = this.opts.maxPlaylistBytes ?? 4 * 1024 * 1024;
-    let playlistUrl = first.url;
-    let playlist = parsePlaylist(await readCapped(first, maxBytes), playlistUrl);
-    if (playlist.kind === 'master') {
-      const variant = pickVariant(playlist.variants);
-      const res = await this.fetch(variant.uri, { maxBytes }, opts.signal);
-      try {
-        checkStatus(res);
-        playlistUrl = res.url;
-        playlist = parsePlaylist(await res.text(), playlistUrl);
-      } finally {
-        res.discard();
-      }
-      if (playlist.kind === 'master') throw refused('master playlist points at another master playlist');
-    }
-    if (!playlist.ended) {
-      // Still on air: nothing to probe; analysis answers LIVE_STREAM.
-      return {
-        title: fileTitle(target.url, first),
-        author: hostAuthor(target.url),
-        platform: 'direct',
-        duration: playlist.duration,
-        width: 0,
-        height: 0,
-        hasVideo: true,
-        hasAudio: true,
-        isLive: true,
-        mediaUrl: playlistUrl,
-      };
-    }
-    // ffprobe connects to the segments by itself: every host they live on must pass the address rules.
-    const origins = new Map<string, URL>();
-    for (const uri of playlist.uris) {
-      const u = checkedUrl(uri);
-      origins.set(u.origin, u);
-    }
-    for (const u of origins.values()) {
-      await resolveAllowed(u, { allowPrivate: this.opts.allowPrivate, resolve: this.opts.resolve, treatAsPublic: this.opts.treatAsPublic });
-    }
-
-    const info = await this.probeUrl(playlistUrl, opts);
-    if (!(info.duration > 0)) info.duration = playlist.duration;
-    const meta = { ...this.metadata(target, first, info, {}), mediaUrl: playlistUrl };
-    delete meta.sizeBytes; // the playlist's own size says nothing about the video
+  /** HLS: playlists and the first segment are read in Node (hls.analysis.ts); ffprobe gets a local file. */
+  private async resolveHls(target: ResolveTarget, first: SafeResponse, head: Buffer, opts: ResolveOptions): Promise<SourceMetadata> {
+    const hls = await analyzeHls(first, head, {
+      fetch: (url, extra) => this.fetch(url, extra, opts.signal),
+      checkStatus,
+      probe: this.probe,
+      probeTimeoutMs: this.opts.probeTimeoutMs ?? 30_000,
+      maxPlaylistBytes: this.opts.maxPlaylistBytes ?? 4 * 1024 * 1024,
+      addressRules: { allowPrivate: this.opts.allowPrivate, resolve: this.opts.resolve, treatAsPublic: this.opts.treatAsPublic },
+      signal: opts.signal,
+    });
+    const meta: SourceMetadata = {
+      title: hls.info?.title ?? fileTitle(target.url, first),
+      author: hls.info?.artist ?? hostAuthor(target.url),
+      platform: 'direct',
+      duration: hls.duration,
+      width: hls.info?.width ?? 0,
+      height: hls.info?.height ?? 0,
+      hasVideo: hls.info?.hasVideo ?? true,
+      hasAudio: hls.separateAudio ?? hls.info?.hasAudio ?? true,
+      isLive: hls.isLive,
+      mediaUrl: hls.mediaUrl,
+    };
+    // No sizeBytes: the playlist's own size says nothing about the video.
     return meta;
   }
 
-  /** ffprobe reads the URL through a safe relay: it never resolves or connects to the source itself. */
-  private async probeUrl(url: string, opts: ResolveOptions): Promise<MediaInfo> {
+  /**
+   * ffprobe reads a direct file through a safe relay, with the demuxer sniffed from the first bytes
+   * named (`-f`): it never resolves or connects to the source itself, and never opens a playlist.
+   */
+  private async probeUrl(url: string, format: string, opts: ResolveOptions): Promise<MediaInfo> {
     const relayOpts = {
       allowPrivate: this.opts.allowPrivate,
       timeoutMs: this.opts.fetchTimeoutMs ?? 15_000,
@@ -132,7 +125,7 @@ export class DirectSourceResolver implements SourceResolver {
     };
     return withSafeRelay(relayOpts, async (relay) => {
       try {
-        return await this.probe.probe(relay.url(url), { timeoutMs: this.opts.probeTimeoutMs ?? 30_000, signal: opts.signal });
+        return await this.probe.probe(relay.url(url), { timeoutMs: this.opts.probeTimeoutMs ?? 30_000, format, signal: opts.signal });
       } catch (err) {
         if (opts.signal?.aborted) throw err;
         const why = relay.failures.at(-1)?.message ?? (err as Error).message;
@@ -165,28 +158,6 @@ function checkStatus(res: SafeResponse): void {
   if (res.status === 401 || res.status === 403) throw new DomainError('PRIVATE_VIDEO');
   if (res.status === 451) throw new DomainError('REGION_BLOCKED');
   throw refused(`${res.url} answered HTTP ${res.status}`);
-}
-
-function parsePlaylist(text: string, url: string): HlsPlaylist {
-  try {
-    return parseHlsPlaylist(text, url);
-  } catch (err) {
-    if (err instanceof HlsParseError) throw refused(`${url}: ${err.message}`);
-    throw err;
-  }
-}
-
-async function readCapped(res: SafeResponse, maxBytes: number): Promise<string> {
-  const declared = Number(res.headers['content-length']);
-  if (Number.isFinite(declared) && declared > maxBytes) throw refused(`playlist larger than ${maxBytes} bytes`);
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for await (const chunk of res.body) {
-    total += (chunk as Buffer).length;
-    if (total > maxBytes) throw refused(`playlist larger than ${maxBytes} bytes`);
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 function totalSize(res: SafeResponse): number | undefined {

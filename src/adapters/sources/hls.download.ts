@@ -1,13 +1,15 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { DomainError } from '../../domain/errors.js';
-import { FfmpegError } from '../media/ffmpeg-run.js';
-import { checkedUrl, refused, resolveAllowed, type SafeResponse } from '../net/safe-fetch.js';
-import { withSafeRelay } from '../net/safe-relay.js';
+import type { LocalMedia } from '../media/container.js';
+import { FfmpegError, localInputArgs } from '../media/ffmpeg-run.js';
+import { readCapped } from '../net/read-body.js';
+import { checkedUrl, resolveAllowed, type SafeResponse } from '../net/safe-fetch.js';
 import {
   fetchAttempt,
-  isPolicyMessage,
   isPolicyRefusal,
   RETRY_SECONDS,
+  sourceTooLarge,
   sourceUnavailable,
   sourceUnreadable,
   throwIfAborted,
@@ -17,55 +19,106 @@ import {
   type Fetched,
   type Waiting,
 } from './download-support.js';
-import { HlsParseError, parseHlsPlaylist, pickVariant, type HlsPlaylist } from './hls-playlist.js';
+import { assembleSegments, TransientFetchError, type ByteBudget, type HlsIo } from './hls-fetch.js';
+import { audioPlaylistOf, HlsParseError, parseHlsPlaylist, parseHlsSegments, pickVariant, type HlsPlaylist, type HlsSegment } from './hls-playlist.js';
 import { remuxToMp4 } from './mp4-remux.js';
 
 /**
- * HLS sources: a media playlist without `#EXT-X-ENDLIST` is still on air (waiting
- * SOURCE_LIVE_IN_PROGRESS); a VOD is remuxed to MP4 by ffmpeg, which reads only through the safe relay
- * (every playlist, segment and key request checked by safeFetch). A master playlist is followed to its
- * highest-bandwidth variant, with the variant's separate audio rendition when it has one.
+ * HLS sources. A media playlist without `#EXT-X-ENDLIST` is still on air (waiting
+ * SOURCE_LIVE_IN_PROGRESS). A VOD's playlists, segments, init sections and AES-128 keys are all
+ * fetched in Node with safeFetch (hls-fetch.ts: address rules on every hop, retries, the size cap
+ * counted while writing) into the work dir; ffmpeg then remuxes those local files to MP4 with the
+ * demuxer named and only the `file` protocol. ffmpeg never gets a URL. A master playlist is followed
+ * to its highest-bandwidth variant, with the variant's separate audio rendition when it has one.
  */
 
 type Retry = { kind: 'retry'; error: Error; delayMs?: number };
 type MediaPlaylist = Extract<HlsPlaylist, { kind: 'media' }>;
+interface Loaded {
+  kind: 'playlist';
+  url: string;
+  text: string;
+  playlist: MediaPlaylist;
+}
 
-/** ffmpeg's hls demuxer skips a segment it cannot open and carries on: these lines mean the result has holes. */
-const SEGMENT_FAILURE = /failed to open segment|failed to reload playlist|unable to open key file/i;
+/** Share of the progress given to fetching segments; the rest is ffmpeg's remux. */
+const FETCH_SHARE = 0.9;
 
-export async function downloadHls(first: SafeResponse, ctx: DownloadContext): Promise<Fetched | Retry> {
+/** A segment answered "not yet" (404/503 with Retry-After): the whole download waits. */
+class WaitingSignal extends Error {
+  constructor(readonly result: Waiting) {
+    super(`waiting: ${result.reason}`);
+  }
+}
+
+/** `first`: the answer whose body starts as a playlist; `head`: its bytes already read. */
+export async function downloadHls(first: SafeResponse, head: Buffer, ctx: DownloadContext): Promise<Fetched | Retry> {
   let text: string;
   try {
-    text = await readCapped(first, ctx.maxPlaylistBytes);
+    text = await readPlaylist(first, head, ctx);
   } catch (err) {
     first.discard();
     throwIfAborted(ctx.signal);
     if (err instanceof DomainError) throw err;
     return { kind: 'retry', error: err as Error };
   }
-  let url = first.url;
-  let playlist = parse(text, url);
-  let audioUrl: string | undefined;
-  if (playlist.kind === 'master') {
-    const variant = pickVariant(playlist.variants);
-    const audio = audioRendition(text, url, variant.uri);
-    const media = await fetchMediaPlaylist(variant.uri, ctx);
-    if (media.kind === 'waiting') return media;
-    [url, playlist] = [media.url, media.playlist];
-    if (audio) {
-      const a = await fetchMediaPlaylist(audio, ctx);
+  let video: Loaded;
+  let audio: Loaded | undefined;
+  const top = parse(text, first.url);
+  if (top.kind === 'master') {
+    const variant = pickVariant(top.variants);
+    const audioUrl = audioPlaylistOf(top, variant);
+    const v = await fetchMediaPlaylist(variant.uri, ctx);
+    if (v.kind === 'waiting') return v;
+    video = v;
+    if (audioUrl) {
+      const a = await fetchMediaPlaylist(audioUrl, ctx);
       if (a.kind === 'waiting') return a;
-      if (!a.playlist.ended) return waiting('SOURCE_LIVE_IN_PROGRESS', RETRY_SECONDS.liveHls);
-      audioUrl = a.url;
-      playlist = { ...playlist, uris: [...playlist.uris, ...a.playlist.uris] };
+      audio = a;
     }
+  } else {
+    video = { kind: 'playlist', url: first.url, text, playlist: top };
   }
-  if (playlist.kind !== 'media') throw sourceUnreadable(`${url}: master playlist points at another master playlist`);
-  if (!playlist.ended) return waiting('SOURCE_LIVE_IN_PROGRESS', RETRY_SECONDS.liveHls);
-  if (playlist.segmentCount === 0) throw sourceUnreadable(`${url}: playlist without segments`);
-  await checkHosts(playlist, ctx);
-  return remux(url, audioUrl, playlist.duration, ctx);
+  for (const p of [video, audio]) {
+    if (p && !p.playlist.ended) return waiting('SOURCE_LIVE_IN_PROGRESS', RETRY_SECONDS.liveHls);
+  }
+  if (video.playlist.segmentCount === 0) throw sourceUnreadable(`${video.url}: playlist without segments`);
+  if (audio && audio.playlist.segmentCount === 0) throw sourceUnreadable(`${audio.url}: audio playlist without segments`);
+  await checkHosts([...video.playlist.uris, ...(audio?.playlist.uris ?? [])], ctx);
+
+  const videoSegments = segmentsOf(video);
+  const audioSegments = audio ? segmentsOf(audio) : undefined;
+  const deadline = AbortSignal.timeout(ctx.downloadTimeoutMs);
+  const signal = ctx.signal ? AbortSignal.any([ctx.signal, deadline]) : deadline;
+  const fetchCtx: DownloadContext = { ...ctx, signal };
+  try {
+    return await fetchAndRemux(video, videoSegments, audioSegments, fetchCtx);
+  } catch (err) {
+    throwIfAborted(ctx.signal);
+    if (deadline.aborted) throw sourceUnavailable(`${video.url}: not downloaded within ${ctx.downloadTimeoutMs} ms`);
+    if (err instanceof WaitingSignal) return err.result;
+    throw err;
+  }
 }
+
+async function fetchAndRemux(video: Loaded, videoSegments: HlsSegment[], audioSegments: HlsSegment[] | undefined, ctx: DownloadContext): Promise<Fetched> {
+  const io = downloadIo(ctx);
+  const budget: ByteBudget = { used: 0, max: ctx.maxBytes, tooLarge: () => sourceTooLarge(ctx.maxBytes) };
+  const total = sum(videoSegments) + sum(audioSegments ?? []);
+  let before = 0;
+  const onSegment = (seconds: number) => ctx.progress((FETCH_SHARE * (before + seconds)) / (total || 1));
+  const files: LocalMedia[] = [];
+  try {
+    files.push(await assembleSegments(videoSegments, path.join(ctx.workDir, 'video.segments'), io, { budget, onSegment }));
+    before = sum(videoSegments);
+    if (audioSegments) files.push(await assembleSegments(audioSegments, path.join(ctx.workDir, 'audio.segments'), io, { budget, onSegment }));
+    return await remux(files, video.playlist.duration, video.url, ctx);
+  } finally {
+    for (const name of ['video.segments', 'audio.segments']) fs.rmSync(path.join(ctx.workDir, name), { force: true });
+  }
+}
+
+const sum = (segments: HlsSegment[]) => segments.reduce((s, x) => s + x.duration, 0);
 
 function parse(text: string, url: string): HlsPlaylist {
   try {
@@ -76,25 +129,26 @@ function parse(text: string, url: string): HlsPlaylist {
   }
 }
 
-async function readCapped(res: SafeResponse, maxBytes: number): Promise<string> {
-  const declared = Number(res.headers['content-length']);
-  if (Number.isFinite(declared) && declared > maxBytes) throw sourceUnreadable(`playlist larger than ${maxBytes} bytes`);
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for await (const chunk of res.body) {
-    total += (chunk as Buffer).length;
-    if (total > maxBytes) throw sourceUnreadable(`playlist larger than ${maxBytes} bytes`);
-    chunks.push(chunk as Buffer);
+function segmentsOf(p: Loaded): HlsSegment[] {
+  try {
+    return parseHlsSegments(p.text, p.url);
+  } catch (err) {
+    if (err instanceof HlsParseError) throw sourceUnreadable(`${p.url}: ${err.message}`);
+    throw err;
   }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
-async function fetchMediaPlaylist(uri: string, ctx: DownloadContext): Promise<{ kind: 'playlist'; url: string; playlist: MediaPlaylist } | Waiting> {
+async function readPlaylist(res: SafeResponse, head: Buffer, ctx: DownloadContext): Promise<string> {
+  const max = ctx.maxPlaylistBytes;
+  return (await readCapped(res, max, () => sourceUnreadable(`playlist larger than ${max} bytes`), head)).toString('utf8');
+}
+
+async function fetchMediaPlaylist(uri: string, ctx: DownloadContext): Promise<Loaded | Waiting> {
   const got = await withRetries<{ kind: 'text'; url: string; text: string } | Waiting>(ctx, uri, async () => {
     const a = await fetchAttempt(uri, ctx, { maxBytes: ctx.maxPlaylistBytes });
     if (a.kind !== 'response') return a;
     try {
-      return { kind: 'text', url: a.res.url, text: await readCapped(a.res, ctx.maxPlaylistBytes) };
+      return { kind: 'text', url: a.res.url, text: await readPlaylist(a.res, Buffer.alloc(0), ctx) };
     } catch (err) {
       a.res.discard();
       throwIfAborted(ctx.signal);
@@ -106,52 +160,30 @@ async function fetchMediaPlaylist(uri: string, ctx: DownloadContext): Promise<{ 
   if (got.kind === 'waiting') return got;
   const playlist = parse(got.text, got.url);
   if (playlist.kind !== 'media') throw sourceUnreadable(`${got.url}: master playlist points at another master playlist`);
-  return { kind: 'playlist', url: got.url, playlist };
+  return { kind: 'playlist', url: got.url, text: got.text, playlist };
 }
 
 /**
- * The audio rendition a variant names (`AUDIO="group"` → `#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="group",URI=...`),
+ * The audio rendition a variant of `masterText` names (`AUDIO="group"` → `#EXT-X-MEDIA:TYPE=AUDIO,...,URI=...`),
  * preferring DEFAULT=YES; undefined when the variant's own segments carry the audio. Pure.
  */
 export function audioRendition(masterText: string, baseUrl: string, variantUri: string): string | undefined {
-  const lines = masterText.split(/\r?\n/).map((l) => l.trim());
-  let group: string | undefined;
-  for (let i = 0; i < lines.length; i++) {
-    if (!lines[i] || lines[i].startsWith('#')) continue;
-    let abs: string;
-    try {
-      abs = new URL(lines[i], baseUrl).toString();
-    } catch {
-      continue;
-    }
-    if (abs !== variantUri) continue;
-    for (let j = i - 1; j >= 0; j--) {
-      if (lines[j].startsWith('#EXT-X-STREAM-INF')) {
-        group = /[:,]AUDIO="([^"]*)"/.exec(lines[j])?.[1];
-        break;
-      }
-      if (lines[j] && !lines[j].startsWith('#')) break;
-    }
-    break;
-  }
-  if (!group) return undefined;
-  const renditions = lines
-    .filter((l) => l.startsWith('#EXT-X-MEDIA:') && /[:,]TYPE=AUDIO(,|$)/.test(l) && l.includes(`GROUP-ID="${group}"`))
-    .map((l) => ({ uri: /[:,]URI="([^"]*)"/.exec(l)?.[1], isDefault: /[:,]DEFAULT=YES(,|$)/.test(l) }))
-    .filter((r): r is { uri: string; isDefault: boolean } => !!r.uri);
-  const pick = renditions.find((r) => r.isDefault) ?? renditions[0];
-  if (!pick) return undefined;
+  let master: HlsPlaylist;
   try {
-    return new URL(pick.uri, baseUrl).toString();
-  } catch {
-    throw sourceUnreadable(`bad audio rendition URI ${pick.uri}`);
+    master = parseHlsPlaylist(masterText, baseUrl);
+  } catch (err) {
+    if (err instanceof HlsParseError) throw sourceUnreadable(`${baseUrl}: ${err.message}`);
+    throw err;
   }
+  if (master.kind !== 'master') return undefined;
+  const variant = master.variants.find((v) => v.uri === variantUri);
+  return variant ? audioPlaylistOf(master, variant) : undefined;
 }
 
-/** Every host named by the playlist must pass the address rules before ffmpeg starts (the relay checks again). */
-async function checkHosts(playlist: MediaPlaylist, ctx: DownloadContext): Promise<void> {
+/** Every host the playlists name must pass the address rules before anything is fetched (each GET checks again). */
+async function checkHosts(uris: string[], ctx: DownloadContext): Promise<void> {
   const origins = new Map<string, URL>();
-  for (const uri of playlist.uris) {
+  for (const uri of uris) {
     const u = checkedUrl(uri);
     origins.set(u.origin, u);
   }
@@ -165,54 +197,52 @@ async function checkHosts(playlist: MediaPlaylist, ctx: DownloadContext): Promis
   }
 }
 
-function httpInput(url: string, ctx: DownloadContext): string[] {
-  return ['-protocol_whitelist', 'http,tcp,crypto', '-rw_timeout', String(ctx.fetchTimeoutMs * 2 * 1000), '-i', url];
+/** Segment GETs for the downloader: fetchAttempt's status rules, withRetries' backoff, SOURCE_* errors. */
+function downloadIo(ctx: DownloadContext): HlsIo {
+  return {
+    async get(url, headers) {
+      const a = await fetchAttempt(url, ctx, { headers });
+      if (a.kind === 'response') return a.res;
+      if (a.kind === 'retry') throw new TransientFetchError(a.error.message, a.delayMs);
+      throw new WaitingSignal(a);
+    },
+    async retrying<T>(what: string, step: () => Promise<T>): Promise<T> {
+      const out = await withRetries<{ kind: 'done'; value: T }>(ctx, what, async () => {
+        try {
+          return { kind: 'done', value: await step() };
+        } catch (err) {
+          throwIfAborted(ctx.signal);
+          if (err instanceof TransientFetchError) return { kind: 'retry', error: err, delayMs: err.delayMs };
+          throw err;
+        }
+      });
+      return out.value;
+    },
+    unreadable: sourceUnreadable,
+    signal: ctx.signal,
+  };
 }
 
-async function remux(playlistUrl: string, audioUrl: string | undefined, duration: number, ctx: DownloadContext): Promise<Fetched> {
+/** ffmpeg remuxes the local segment files (demuxer named, `file` protocol only) into source.mp4. */
+async function remux(inputs: LocalMedia[], duration: number, playlistUrl: string, ctx: DownloadContext): Promise<Fetched> {
   const out = path.join(ctx.workDir, 'source.mp4');
-  const relayOpts = {
-    allowPrivate: ctx.allowPrivate,
-    timeoutMs: ctx.fetchTimeoutMs,
-    resolve: ctx.resolve,
-    treatAsPublic: ctx.treatAsPublic,
-    maxPlaylistBytes: ctx.maxPlaylistBytes,
-  };
-  return withRetries<Fetched>(ctx, playlistUrl, () =>
-    withSafeRelay(relayOpts, async (relay) => {
-      const inputArgs = [...httpInput(relay.url(playlistUrl), ctx), ...(audioUrl ? httpInput(relay.url(audioUrl), ctx) : [])];
-      const maps = audioUrl ? ['-map', '0:v:0', '-map', '1:a:0'] : ['-map', '0:v:0?', '-map', '0:a:0?'];
-      let hole: string | undefined;
-      const policyRefusal = () => relay.failures.find((f) => isPolicyMessage(f.message));
-      try {
-        await remuxToMp4({ inputArgs, maps }, out, {
-          ffmpegBinary: ctx.ffmpegBinary,
-          durationSeconds: duration,
-          onProgress: (f) => ctx.progress(f),
-          onStderrLine: (line) => {
-            if (SEGMENT_FAILURE.test(line)) hole ??= line;
-          },
-          signal: ctx.signal,
-          timeoutMs: ctx.downloadTimeoutMs,
-          maxBytes: ctx.maxBytes,
-        });
-      } catch (err) {
-        throwIfAborted(ctx.signal);
-        if (err instanceof DomainError) throw err;
-        const refusal = policyRefusal();
-        if (refusal) throw refused(refusal.message);
-        if (!(err instanceof FfmpegError) || err.reason === 'spawn') throw err;
-        const tail = err.stderrTail.join('\n');
-        if (err.reason === 'exit' && /invalid data found when processing input|does not contain any stream|no streams/i.test(tail) && !relay.failures.length) {
-          throw sourceUnreadable(`ffmpeg could not read ${playlistUrl}: ${err.stderrTail.at(-1) ?? ''}`);
-        }
-        return { kind: 'retry', error: new Error(`ffmpeg reading ${playlistUrl}: ${err.message}`) };
-      }
-      // A refused segment is skipped by ffmpeg without failing: the address rules still decide.
-      const refusal = policyRefusal();
-      if (refusal) throw refused(refusal.message);
-      if (hole) return { kind: 'retry', error: new Error(`${playlistUrl}: ${hole}`) };
-      return { kind: 'file', path: out };
-    }),
-  );
+  const inputArgs = inputs.flatMap((input) => localInputArgs(input));
+  const maps = inputs.length > 1 ? ['-map', '0:v:0', '-map', '1:a:0'] : ['-map', '0:v:0?', '-map', '0:a:0?'];
+  try {
+    await remuxToMp4({ inputArgs, maps }, out, {
+      ffmpegBinary: ctx.ffmpegBinary,
+      durationSeconds: duration,
+      onProgress: (f) => ctx.progress(FETCH_SHARE + (1 - FETCH_SHARE) * f),
+      signal: ctx.signal,
+      timeoutMs: ctx.downloadTimeoutMs,
+      maxBytes: ctx.maxBytes,
+    });
+  } catch (err) {
+    throwIfAborted(ctx.signal);
+    if (err instanceof DomainError) throw err;
+    if (!(err instanceof FfmpegError) || err.reason === 'spawn' || err.reason === 'aborted') throw err;
+    if (err.reason === 'timeout') throw sourceUnavailable(`ffmpeg remuxing ${playlistUrl}: ${err.message}`);
+    throw sourceUnreadable(`ffmpeg could not remux the segments of ${playlistUrl}: ${err.stderrTail.at(-1) ?? err.message}`);
+  }
+  return { kind: 'file', path: out };
 }

@@ -4,8 +4,9 @@ import { FfmpegError, startFfmpeg } from '../media/ffmpeg-run.js';
 import { sourceTooLarge, watchSize } from './download-support.js';
 
 /**
- * Turns a downloaded source (an HLS playlist read through the safe relay, or a platform file that is
- * not MP4) into an MP4. Stream copy first (`-c copy -bsf:a aac_adtstoasc`); when the streams cannot
+ * Turns a downloaded source (the local segment files of an HLS source, or a platform file that is not
+ * MP4) into an MP4. Inputs are local files only, each given with `localInputArgs` (demuxer named,
+ * `file` protocol only): ffmpeg never reads a URL here. Stream copy first (`-c copy -bsf:a aac_adtstoasc`); when the streams cannot
  * go into MP4 as they are, the audio is re-encoded to AAC, and as a last resort the video to H.264.
  */
 

@@ -231,4 +231,11 @@ describe('HLS fetched in Node, remuxed from local files', () => {
     setTimeout(() => ac.abort(new Error('cancelled')), 200);
     await expect(p).rejects.toThrow('cancelled');
   });
+
+  it('segments still arriving after downloadTimeoutMs → SOURCE_UNAVAILABLE', async () => {
+    const slow = new MediaSourceDownloader({ allowPrivate: true, workDir: work, fetchTimeoutMs: 5000, retries: 0, downloadTimeoutMs: 300 });
+    const err = await slow.download({ mediaUrl: `${srv.url}/slow/index.m3u8`, platform: 'direct' }, dest()).catch((e) => e);
+    expect(err).toMatchObject({ code: 'SOURCE_UNAVAILABLE' });
+    expect(String(err.cause)).toMatch(/within 300 ms/);
+  });
 });

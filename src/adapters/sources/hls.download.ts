@@ -88,16 +88,26 @@ export async function downloadHls(first: SafeResponse, head: Buffer, ctx: Downlo
 
   const videoSegments = segmentsOf(video);
   const audioSegments = audio ? segmentsOf(audio) : undefined;
-  const deadline = AbortSignal.timeout(ctx.downloadTimeoutMs);
-  const signal = ctx.signal ? AbortSignal.any([ctx.signal, deadline]) : deadline;
-  const fetchCtx: DownloadContext = { ...ctx, signal };
+  // The caller's abort or the download deadline, whichever comes first, stops every GET and ffmpeg.
+  throwIfAborted(ctx.signal);
+  const stop = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    stop.abort(new Error(`not downloaded within ${ctx.downloadTimeoutMs} ms`));
+  }, ctx.downloadTimeoutMs);
+  const onAbort = () => stop.abort(ctx.signal?.reason);
+  ctx.signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    return await fetchAndRemux(video, videoSegments, audioSegments, fetchCtx);
+    return await fetchAndRemux(video, videoSegments, audioSegments, { ...ctx, signal: stop.signal });
   } catch (err) {
     throwIfAborted(ctx.signal);
-    if (deadline.aborted) throw sourceUnavailable(`${video.url}: not downloaded within ${ctx.downloadTimeoutMs} ms`);
+    if (timedOut) throw sourceUnavailable(`${video.url}: not downloaded within ${ctx.downloadTimeoutMs} ms`);
     if (err instanceof WaitingSignal) return err.result;
     throw err;
+  } finally {
+    clearTimeout(timer);
+    ctx.signal?.removeEventListener('abort', onAbort);
   }
 }
 

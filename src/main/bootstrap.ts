@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { settings } from '../adapters/db/schema.js';
+import { DrizzleSettingsRepository } from '../adapters/db/repositories/settings.repository.js';
 import type { Container } from './container.js';
 
 export interface BootstrapResult {
@@ -30,12 +30,8 @@ export async function bootstrap(c: Container): Promise<BootstrapResult> {
   if (result.adminToken) writeSecret(c.config.dataDir, 'admin-token', result.adminToken);
 
   // Only one process of a deployment creates the first workspace.
-  const [claimed] = await c.database.db
-    .insert(settings)
-    .values({ key: 'first_workspace_created', value: new Date().toISOString() })
-    .onConflictDoNothing()
-    .returning();
-  if (claimed && (await c.workspaces.count()) === 0) {
+  const claim = await new DrizzleSettingsRepository(c.database.db).getOrCreate('first_workspace_created', () => new Date().toISOString());
+  if (claim.created && (await c.workspaces.count()) === 0) {
     const ws = await c.workspaces.create({
       name: 'Personal',
       plan: 'default',

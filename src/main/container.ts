@@ -6,12 +6,13 @@ import { DrizzleCreditsRepository } from '../adapters/db/repositories/credits.re
 import { PgBossQueue } from '../adapters/queue/pgboss.queue.js';
 import { MemoryRateLimiter } from '../adapters/rate-limit/memory.rate-limiter.js';
 import { DatabaseRateLimiter } from '../adapters/rate-limit/database.rate-limiter.js';
-import { PlansService } from '../domain/plans/plans.service.js';
+import type { PlansService } from '../domain/plans/plans.service.js';
 import { CreditsService } from '../domain/credits/credits.service.js';
-import { WorkspacesService } from '../domain/workspaces/workspaces.service.js';
-import { ApiKeysService } from '../domain/auth/api-keys.service.js';
-import { AdminTokenService } from '../domain/auth/admin-token.service.js';
-import { IdempotencyService } from '../domain/idempotency/idempotency.service.js';
+import type { WorkspacesService } from '../domain/workspaces/workspaces.service.js';
+import type { ApiKeysService } from '../domain/auth/api-keys.service.js';
+import type { AdminTokenService } from '../domain/auth/admin-token.service.js';
+import type { IdempotencyService } from '../domain/idempotency/idempotency.service.js';
+import { createAccounts } from './accounts.wiring.js';
 import type { JobQueue } from '../ports/queue.js';
 import type { RateLimiter } from '../ports/rate-limiter.js';
 import type { Storage } from '../ports/storage.js';
@@ -106,7 +107,13 @@ export async function createContainer(opts: ContainerOptions): Promise<Container
   });
   const transactions = createTransactionRunner(db);
   const credits = new CreditsService(new DrizzleCreditsRepository(db), transactions);
-  const storage = await createStorage({ storage: config.storage, dataDir: config.dataDir, publicBaseUrl: config.publicBaseUrl, db });
+  const { signingSecret, ...accounts } = createAccounts(db, transactions, credits);
+  const storage = await createStorage({
+    storage: config.storage,
+    dataDir: config.dataDir,
+    publicBaseUrl: config.publicBaseUrl,
+    storedSigningSecret: () => signingSecret.resolve(),
+  });
   const media = new FfprobeMediaProbe({ timeoutMs: config.sources.probeTimeoutMs });
   const resolvers = createSourceResolvers(config.sources, { probe: media });
   const asr = createAsrEngine(config.asr);
@@ -136,12 +143,8 @@ export async function createContainer(opts: ContainerOptions): Promise<Container
     storage,
     media,
     videos: videosService,
-    plans: new PlansService(db),
     credits,
-    workspaces: new WorkspacesService(db, credits),
-    apiKeys: new ApiKeysService(db),
-    adminToken: new AdminTokenService(db),
-    idempotency: new IdempotencyService(db),
+    ...accounts,
     templates: templatesService,
     asr,
     submissions,

@@ -1,6 +1,8 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config/env.js';
 import type { Database } from '../adapters/db/database.js';
+import { DrizzleSettingsRepository } from '../adapters/db/repositories/settings.repository.js';
+import { generateCredentialsKey, parseCredentialsKey } from '../adapters/publishing/credentials-crypto.js';
 import { createPublishers } from '../adapters/publishing/publisher.factory.js';
 import { ConnectionsService } from '../domain/publishing/connections.service.js';
 import { CredentialsKeyService } from '../domain/publishing/credentials-key.service.js';
@@ -24,7 +26,9 @@ export function createPosts(w: PostsWiring) {
   const db = w.database.db;
   const p = w.config.publishing;
   const publishers = createPublishers({ publishing: p, dataDir: w.config.dataDir, publicBaseUrl: w.config.publicBaseUrl });
-  const connections = new ConnectionsService(db, new CredentialsKeyService(db, p.credentialsKey), publishers);
+  const keyFormat = { generate: generateCredentialsKey, parse: parseCredentialsKey };
+  const credentialsKeys = new CredentialsKeyService(new DrizzleSettingsRepository(db), keyFormat, p.credentialsKey);
+  const connections = new ConnectionsService(db, credentialsKeys, publishers);
   const posts = new PostsService(db, w.queue);
   const postItems = new PostItemProcessor({
     db,

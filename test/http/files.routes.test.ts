@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { LocalStorage } from '../../src/adapters/storage/local.storage.js';
 import { createStorage } from '../../src/adapters/storage/storage.factory.js';
+import { DrizzleSettingsRepository } from '../../src/adapters/db/repositories/settings.repository.js';
+import { SigningSecretService } from '../../src/domain/auth/signing-secret.service.js';
 import { parseRange } from '../../src/http/routes/files.routes.js';
 
 let t: TestApp;
@@ -226,7 +228,8 @@ describe('GET and HEAD /files/*', () => {
 
 describe('signing secret', () => {
   it('is generated once and shared through the settings table', async () => {
-    const other = await createStorage({ storage: { driver: 'local' }, dataDir: t.dataDir, publicBaseUrl: 'http://x.test', db: t.c.database.db });
+    const storedSigningSecret = () => new SigningSecretService(new DrizzleSettingsRepository(t.c.database.db)).resolve();
+    const other = await createStorage({ storage: { driver: 'local' }, dataDir: t.dataDir, publicBaseUrl: 'http://x.test', storedSigningSecret });
     expect((other as LocalStorage).signingSecret).toBe(storage.signingSecret);
     const url = target(await other.presignGet('videos/stored.mp4', { expiresInSeconds: 60 }));
     expect((await t.app.inject({ method: 'GET', url })).statusCode).toBe(200);

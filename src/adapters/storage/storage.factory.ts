@@ -1,7 +1,5 @@
 import path from 'node:path';
-import type { Db } from '../db/database.js';
 import type { StorageConfig } from '../../config/storage.env.js';
-import { SigningSecretService } from '../../domain/auth/signing-secret.service.js';
 import type { Storage } from '../../ports/storage.js';
 import { LocalStorage } from './local.storage.js';
 import { S3Storage } from './s3.storage.js';
@@ -13,8 +11,8 @@ export interface StorageFactoryOptions {
   dataDir: string;
   /** Public origin of the service; the local driver's signed URLs start with it. */
   publicBaseUrl: string;
-  /** Keeps the generated signing secret when CUTROOM_SIGNING_SECRET is unset (needed by the local driver then). */
-  db?: Db;
+  /** The installation's generated signing secret, asked when CUTROOM_SIGNING_SECRET is unset (needed by the local driver then). */
+  storedSigningSecret?: () => Promise<string>;
 }
 
 /** The storage driver chosen by CUTROOM_STORAGE. */
@@ -32,8 +30,8 @@ export async function createStorage(opts: StorageFactoryOptions): Promise<Storag
   }
   let secret = cfg.signingSecret;
   if (!secret) {
-    if (!opts.db) throw new Error('the local storage driver needs CUTROOM_SIGNING_SECRET or a database to keep a generated one');
-    secret = await new SigningSecretService(opts.db).resolve();
+    if (!opts.storedSigningSecret) throw new Error('the local storage driver needs CUTROOM_SIGNING_SECRET or a database to keep a generated one');
+    secret = await opts.storedSigningSecret();
   }
   return new LocalStorage({ dataDir: opts.dataDir, publicBaseUrl: opts.publicBaseUrl, signingSecret: secret });
 }

@@ -1,7 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { eq } from 'drizzle-orm';
-import type { Db } from '../../adapters/db/database.js';
-import { settings } from '../../adapters/db/schema.js';
+import type { SettingsRepository } from '../settings/settings.records.js';
 
 const SETTING = 'admin_token_sha256';
 
@@ -16,7 +14,7 @@ function digest(s: string): Buffer {
 export class AdminTokenService {
   private hash?: Buffer;
 
-  constructor(private readonly db: Db) {}
+  constructor(private readonly settings: SettingsRepository) {}
 
   /** Returns the token when this call generated it (to be shown once), else undefined. */
   async init(envToken?: string): Promise<string | undefined> {
@@ -25,18 +23,9 @@ export class AdminTokenService {
       return undefined;
     }
     const token = `adm_${randomBytes(32).toString('base64url')}`;
-    const [inserted] = await this.db
-      .insert(settings)
-      .values({ key: SETTING, value: digest(token).toString('hex') })
-      .onConflictDoNothing()
-      .returning();
-    if (inserted) {
-      this.hash = digest(token);
-      return token;
-    }
-    const [row] = await this.db.select().from(settings).where(eq(settings.key, SETTING));
-    this.hash = Buffer.from(row.value, 'hex');
-    return undefined;
+    const stored = await this.settings.getOrCreate(SETTING, () => digest(token).toString('hex'));
+    this.hash = Buffer.from(stored.value, 'hex');
+    return stored.created ? token : undefined;
   }
 
   verify(presented: string | undefined): boolean {

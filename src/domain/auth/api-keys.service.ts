@@ -1,9 +1,9 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { eq, inArray } from 'drizzle-orm';
-import type { Db } from '../../adapters/db/database.js';
-import { apiKeyWorkspaces, apiKeys, workspaces } from '../../adapters/db/schema.js';
 import { newId } from '../../shared/ids.js';
+import type { TransactionRunner } from '../../ports/transactions.js';
 import { DomainError } from '../errors.js';
+import type { WorkspacesRepository } from '../workspaces/workspaces.records.js';
+import type { ApiKeysRepository } from './api-keys.records.js';
 
 export interface AuthenticatedKey {
   keyId: string;
@@ -24,48 +24,40 @@ export function parseKey(presented: string): { id: string; secret: string } | nu
 }
 
 export class ApiKeysService {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly repo: ApiKeysRepository,
+    private readonly workspaces: WorkspacesRepository,
+    private readonly tx: TransactionRunner,
+  ) {}
 
   async create(input: { workspaceIds: string[]; expiresAt?: Date | null; label?: string }): Promise<{ id: string; key: string }> {
     const ids = [...new Set(input.workspaceIds)];
     if (ids.length === 0) throw new DomainError('VALIDATION_ERROR', { errors: [{ field: 'workspace_ids', rule: 'minItems' }] });
     const id = newId('key');
     const secret = randomBytes(32).toString('base64url');
-    await this.db.transaction(async (tx) => {
-      const found = await tx.select({ id: workspaces.id }).from(workspaces).where(inArray(workspaces.id, ids));
-      if (found.length !== ids.length) {
-        const known = new Set(found.map((f) => f.id));
+    await this.tx.run(async (tx) => {
+      const known = new Set(await this.workspaces.existingIds(ids, tx));
+      if (known.size !== ids.length) {
         throw new DomainError('WORKSPACE_NOT_FOUND', { invalid_workspace_ids: ids.filter((w) => !known.has(w)) });
       }
-      await tx.insert(apiKeys).values({
-        id,
-        secretHash: sha256(secret).toString('hex'),
-        label: input.label ?? null,
-        expiresAt: input.expiresAt ?? null,
-      });
-      await tx.insert(apiKeyWorkspaces).values(ids.map((workspaceId) => ({ keyId: id, workspaceId })));
+      const key = { id, secretHash: sha256(secret).toString('hex'), label: input.label ?? null, expiresAt: input.expiresAt ?? null };
+      await this.repo.insert(tx, key, ids);
     });
     return { id, key: `${id}.${secret}` };
   }
 
   async revoke(id: string): Promise<void> {
-    const [row] = await this.db.update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.id, id)).returning();
-    if (!row) throw new DomainError('KEY_NOT_FOUND');
+    if (!(await this.repo.revoke(id, new Date()))) throw new DomainError('KEY_NOT_FOUND');
   }
 
   /** The key's id and workspaces, or null for a malformed, unknown, revoked or expired key. */
   async authenticate(presented: string, now = new Date()): Promise<AuthenticatedKey | null> {
     const parsed = parseKey(presented);
     if (!parsed) return null;
-    const [row] = await this.db.select().from(apiKeys).where(eq(apiKeys.id, parsed.id));
+    const row = await this.repo.find(parsed.id);
     if (!row) return null;
     const ok = timingSafeEqual(Buffer.from(row.secretHash, 'hex'), sha256(parsed.secret));
     if (!ok || row.revokedAt || (row.expiresAt && row.expiresAt.getTime() <= now.getTime())) return null;
-    const bound = await this.db
-      .select({ workspaceId: apiKeyWorkspaces.workspaceId })
-      .from(apiKeyWorkspaces)
-      .where(eq(apiKeyWorkspaces.keyId, row.id))
-      .orderBy(apiKeyWorkspaces.workspaceId);
-    return { keyId: row.id, workspaceIds: bound.map((b) => b.workspaceId) };
+    return { keyId: row.id, workspaceIds: await this.repo.workspaceIds(row.id) };
   }
 }

@@ -1,7 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { eq } from 'drizzle-orm';
-import type { Db } from '../../adapters/db/database.js';
-import { settings } from '../../adapters/db/schema.js';
+import type { SettingsRepository } from '../settings/settings.records.js';
 
 const SETTING = 'url_signing_secret';
 
@@ -11,17 +9,10 @@ const SETTING = 'url_signing_secret';
  * verifies with the same secret and URLs survive restarts.
  */
 export class SigningSecretService {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly settings: SettingsRepository) {}
 
   async resolve(envSecret?: string): Promise<string> {
     if (envSecret) return envSecret;
-    const [inserted] = await this.db
-      .insert(settings)
-      .values({ key: SETTING, value: randomBytes(48).toString('base64url') })
-      .onConflictDoNothing()
-      .returning();
-    if (inserted) return inserted.value;
-    const [row] = await this.db.select().from(settings).where(eq(settings.key, SETTING));
-    return row.value;
+    return (await this.settings.getOrCreate(SETTING, () => randomBytes(48).toString('base64url'))).value;
   }
 }

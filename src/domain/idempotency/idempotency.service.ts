@@ -1,18 +1,12 @@
 import { createHash } from 'node:crypto';
-import { and, eq, isNull, lt, or } from 'drizzle-orm';
-import type { Db } from '../../adapters/db/database.js';
-import { idempotencyKeys } from '../../adapters/db/schema.js';
 import { DomainError } from '../errors.js';
+import type { IdempotencyRepository, StoredResponse } from './idempotency.records.js';
+
+export type { StoredResponse } from './idempotency.records.js';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
 /** A claim whose request never finished (process died) is taken over after this long. */
 const ABANDONED_MS = 120_000;
-
-export interface StoredResponse {
-  statusCode: number;
-  body: string;
-  headers: Record<string, string>;
-}
 
 export function requestFingerprint(method: string, url: string, body: unknown): string {
   return createHash('sha256')
@@ -25,35 +19,16 @@ export function requestFingerprint(method: string, url: string, body: unknown): 
  * the same key and body; the same key with another body is refused.
  */
 export class IdempotencyService {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly repo: IdempotencyRepository) {}
 
   /** Claims the key for a new request, or returns the answer to replay. */
   async begin(scope: string, key: string, fingerprint: string, now = new Date()): Promise<{ replay?: StoredResponse }> {
     const refused = new DomainError('VALIDATION_ERROR', { errors: [{ field: 'header.idempotency-key', rule: 'reused_with_different_request' }] });
     for (let attempt = 0; attempt < 50; attempt++) {
       // Drop an expired record or an abandoned claim for this key, then try to claim it.
-      await this.db
-        .delete(idempotencyKeys)
-        .where(
-          and(
-            eq(idempotencyKeys.scope, scope),
-            eq(idempotencyKeys.key, key),
-            or(
-              lt(idempotencyKeys.createdAt, new Date(now.getTime() - IDEMPOTENCY_TTL_MS)),
-              and(isNull(idempotencyKeys.statusCode), lt(idempotencyKeys.createdAt, new Date(Date.now() - ABANDONED_MS))),
-            ),
-          ),
-        );
-      const [claimed] = await this.db
-        .insert(idempotencyKeys)
-        .values({ scope, key, requestHash: fingerprint })
-        .onConflictDoNothing()
-        .returning();
-      if (claimed) return {};
-      const [row] = await this.db
-        .select()
-        .from(idempotencyKeys)
-        .where(and(eq(idempotencyKeys.scope, scope), eq(idempotencyKeys.key, key)));
+      await this.repo.dropStale(scope, key, new Date(now.getTime() - IDEMPOTENCY_TTL_MS), new Date(Date.now() - ABANDONED_MS));
+      if (await this.repo.claim(scope, key, fingerprint)) return {};
+      const row = await this.repo.find(scope, key);
       if (!row) continue;
       if (row.requestHash !== fingerprint) throw refused;
       if (row.statusCode !== null && row.responseBody !== null) {
@@ -65,21 +40,16 @@ export class IdempotencyService {
     throw new DomainError('REQUEST_IN_PROGRESS');
   }
 
-  async complete(scope: string, key: string, res: StoredResponse): Promise<void> {
-    await this.db
-      .update(idempotencyKeys)
-      .set({ statusCode: res.statusCode, responseBody: res.body, responseHeaders: res.headers })
-      .where(and(eq(idempotencyKeys.scope, scope), eq(idempotencyKeys.key, key)));
+  complete(scope: string, key: string, res: StoredResponse): Promise<void> {
+    return this.repo.saveResponse(scope, key, res);
   }
 
   /** Releases a claim whose request did not succeed, so a retry runs again. */
-  async release(scope: string, key: string): Promise<void> {
-    await this.db
-      .delete(idempotencyKeys)
-      .where(and(eq(idempotencyKeys.scope, scope), eq(idempotencyKeys.key, key), isNull(idempotencyKeys.statusCode)));
+  release(scope: string, key: string): Promise<void> {
+    return this.repo.deleteUnanswered(scope, key);
   }
 
-  async purgeExpired(now = new Date()): Promise<void> {
-    await this.db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, new Date(now.getTime() - IDEMPOTENCY_TTL_MS)));
+  purgeExpired(now = new Date()): Promise<void> {
+    return this.repo.deleteCreatedBefore(new Date(now.getTime() - IDEMPOTENCY_TTL_MS));
   }
 }

@@ -1,9 +1,7 @@
-import { eq } from 'drizzle-orm';
-import type { Db } from '../../adapters/db/database.js';
-import { plans } from '../../adapters/db/schema.js';
 import { DomainError } from '../errors.js';
+import type { PlanRow, PlanSettings, PlansRepository } from './plans.records.js';
 
-export type PlanRow = typeof plans.$inferSelect;
+export type { PlanRow } from './plans.records.js';
 
 export interface PlanFields {
   is_free: boolean;
@@ -46,7 +44,9 @@ export const DEFAULT_PLAN: PlanFields = {
   speaker_labels_credits_per_minute: 1,
 };
 
-function toRow(f: Partial<PlanFields>) {
+function toRow(f: PlanFields): PlanSettings;
+function toRow(f: Partial<PlanFields>): Partial<PlanSettings>;
+function toRow(f: Partial<PlanFields>): Partial<PlanSettings> {
   return {
     isFree: f.is_free,
     maxVideoDuration: f.max_video_duration,
@@ -88,40 +88,31 @@ function dropUndefined<T extends object>(o: T): Partial<T> {
 }
 
 export class PlansService {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly repo: PlansRepository) {}
 
   /** Creates the built-in default plan when missing (first start). */
   async ensureDefault(): Promise<void> {
-    await this.db
-      .insert(plans)
-      .values({ name: DEFAULT_PLAN_NAME, ...toRow(DEFAULT_PLAN) } as typeof plans.$inferInsert)
-      .onConflictDoNothing();
+    await this.repo.insert({ name: DEFAULT_PLAN_NAME, ...toRow(DEFAULT_PLAN) });
   }
 
-  async list(): Promise<PlanRow[]> {
-    return this.db.select().from(plans).orderBy(plans.name);
+  list(): Promise<PlanRow[]> {
+    return this.repo.list();
   }
 
   async get(name: string): Promise<PlanRow> {
-    const [row] = await this.db.select().from(plans).where(eq(plans.name, name));
+    const row = await this.repo.find(name);
     if (!row) throw new DomainError('PLAN_NOT_FOUND');
     return row;
   }
 
   async create(name: string, fields: Partial<PlanFields>): Promise<PlanRow> {
-    const values = { name, ...toRow({ ...DEFAULT_PLAN, ...dropUndefined(fields) }) } as typeof plans.$inferInsert;
-    const [row] = await this.db.insert(plans).values(values).onConflictDoNothing().returning();
+    const row = await this.repo.insert({ name, ...toRow({ ...DEFAULT_PLAN, ...dropUndefined(fields) }) });
     if (!row) throw new DomainError('PLAN_ALREADY_EXISTS');
     return row;
   }
 
   async update(name: string, fields: Partial<PlanFields>): Promise<PlanRow> {
-    const changes = dropUndefined(toRow(fields));
-    const [row] = await this.db
-      .update(plans)
-      .set({ ...changes, updatedAt: new Date() })
-      .where(eq(plans.name, name))
-      .returning();
+    const row = await this.repo.update(name, { ...dropUndefined(toRow(fields)), updatedAt: new Date() });
     if (!row) throw new DomainError('PLAN_NOT_FOUND');
     return row;
   }

@@ -1,9 +1,12 @@
-import { eq } from 'drizzle-orm';
-import type { Db } from '../../adapters/db/database.js';
-import { settings } from '../../adapters/db/schema.js';
-import { generateCredentialsKey, parseCredentialsKey } from '../../adapters/publishing/credentials-crypto.js';
+import type { SettingsRepository } from '../settings/settings.records.js';
 
 const SETTING = 'credentials_key';
+
+/** How a key is written down (src/adapters/publishing/credentials-crypto.ts): a new random one, and reading one back. */
+export interface CredentialsKeyFormat {
+  generate(): string;
+  parse(written: string): Buffer;
+}
 
 /**
  * The key that seals connection credentials. CUTROOM_CREDENTIALS_KEY when set; otherwise one generated
@@ -16,7 +19,8 @@ export class CredentialsKeyService {
   private keys?: Promise<Buffer[]>;
 
   constructor(
-    private readonly db: Db,
+    private readonly settings: SettingsRepository,
+    private readonly format: CredentialsKeyFormat,
     private readonly envKey?: Buffer,
   ) {}
 
@@ -36,17 +40,10 @@ export class CredentialsKeyService {
 
   private async load(): Promise<Buffer[]> {
     if (this.envKey) {
-      const [row] = await this.db.select().from(settings).where(eq(settings.key, SETTING));
-      const stored = row ? parseCredentialsKey(row.value) : undefined;
+      const value = await this.settings.get(SETTING);
+      const stored = value === undefined ? undefined : this.format.parse(value);
       return stored && !stored.equals(this.envKey) ? [this.envKey, stored] : [this.envKey];
     }
-    const [inserted] = await this.db
-      .insert(settings)
-      .values({ key: SETTING, value: generateCredentialsKey() })
-      .onConflictDoNothing()
-      .returning();
-    if (inserted) return [parseCredentialsKey(inserted.value)];
-    const [row] = await this.db.select().from(settings).where(eq(settings.key, SETTING));
-    return [parseCredentialsKey(row.value)];
+    return [this.format.parse((await this.settings.getOrCreate(SETTING, () => this.format.generate())).value)];
   }
 }

@@ -1,19 +1,12 @@
-import { eq, sql } from 'drizzle-orm';
-import { asTx } from '../../adapters/db/transactions.js';
-import type { Db } from '../../adapters/db/database.js';
-import { plans, workspaces } from '../../adapters/db/schema.js';
 import { newId } from '../../shared/ids.js';
+import type { TransactionRunner } from '../../ports/transactions.js';
 import { DomainError } from '../errors.js';
 import { freeUsageUntil, isFreeUsageActive } from '../credits/credits.rules.js';
 import type { CreditsService } from '../credits/credits.service.js';
-import type { PlanRow } from '../plans/plans.service.js';
+import type { PlansRepository } from '../plans/plans.records.js';
+import type { WorkspaceChanges, WorkspaceRow, WorkspaceWithPlan, WorkspacesRepository } from './workspaces.records.js';
 
-export type WorkspaceRow = typeof workspaces.$inferSelect;
-
-export interface WorkspaceWithPlan {
-  workspace: WorkspaceRow;
-  plan: PlanRow;
-}
+export type { WorkspaceRow, WorkspaceWithPlan } from './workspaces.records.js';
 
 export function workspaceView({ workspace: w, plan }: WorkspaceWithPlan) {
   const until = freeUsageUntil(w);
@@ -42,73 +35,53 @@ export function balanceView(w: WorkspaceRow) {
 
 export class WorkspacesService {
   constructor(
-    private readonly db: Db,
+    private readonly repo: WorkspacesRepository,
+    private readonly plans: PlansRepository,
     private readonly credits: CreditsService,
+    private readonly tx: TransactionRunner,
   ) {}
 
   async get(id: string): Promise<WorkspaceWithPlan> {
-    const [row] = await this.db
-      .select({ workspace: workspaces, plan: plans })
-      .from(workspaces)
-      .innerJoin(plans, eq(plans.name, workspaces.planName))
-      .where(eq(workspaces.id, id));
+    const row = await this.repo.findWithPlan(id);
     if (!row) throw new DomainError('WORKSPACE_NOT_FOUND');
     return row;
   }
 
-  async count(): Promise<number> {
-    const [{ n }] = await this.db.select({ n: sql<number>`count(*)::int` }).from(workspaces);
-    return Number(n);
+  count(): Promise<number> {
+    return this.repo.count();
   }
 
-  /** Creates a workspace; starting credits are a ledger grant like any other. */
+  /** Creates a workspace; starting credits are a ledger grant like any other, in the same transaction. */
   async create(input: { name: string; plan: string; credits?: number; isPersonal?: boolean }): Promise<WorkspaceWithPlan> {
     const id = newId('ws');
-    await this.db.transaction(async (tx) => {
-      const [plan] = await tx.select().from(plans).where(eq(plans.name, input.plan));
-      if (!plan) throw new DomainError('PLAN_NOT_FOUND');
-      await tx.insert(workspaces).values({ id, name: input.name, planName: input.plan, isPersonal: input.isPersonal ?? false });
+    await this.tx.run(async (tx) => {
+      if (!(await this.plans.find(input.plan, tx))) throw new DomainError('PLAN_NOT_FOUND');
+      await this.repo.insert(tx, { id, name: input.name, planName: input.plan, isPersonal: input.isPersonal ?? false });
       if (input.credits && input.credits > 0) {
-        await this.credits.adjust({ workspaceId: id, amount: input.credits, reason: 'starting credits' }, asTx(tx));
+        await this.credits.adjust({ workspaceId: id, amount: input.credits, reason: 'starting credits' }, tx);
       }
     });
     return this.get(id);
   }
 
   async update(id: string, input: { name?: string; plan?: string; memberCount?: number }): Promise<WorkspaceWithPlan> {
-    if (input.plan !== undefined) {
-      const [plan] = await this.db.select().from(plans).where(eq(plans.name, input.plan));
-      if (!plan) throw new DomainError('PLAN_NOT_FOUND');
-    }
-    // Nothing to set: an UPDATE without columns is an error in Drizzle (was a 500).
+    if (input.plan !== undefined && !(await this.plans.find(input.plan))) throw new DomainError('PLAN_NOT_FOUND');
+    // Nothing to set: answer the workspace as it is (an update without fields was a 500).
     if (input.name === undefined && input.plan === undefined && input.memberCount === undefined) return this.get(id);
-    const [row] = await this.db
-      .update(workspaces)
-      .set({ name: input.name, planName: input.plan, memberCount: input.memberCount })
-      .where(eq(workspaces.id, id))
-      .returning();
-    if (!row) throw new DomainError('WORKSPACE_NOT_FOUND');
-    return this.get(id);
+    return this.change(id, { name: input.name, planName: input.plan, memberCount: input.memberCount });
   }
 
   /** Starts a free-usage window; `until` null means no end. The window ends by itself at `until`. */
-  async setFreeUsage(id: string, until: Date | null): Promise<WorkspaceWithPlan> {
-    const [row] = await this.db
-      .update(workspaces)
-      .set({ unlimited: true, unlimitedUntil: until })
-      .where(eq(workspaces.id, id))
-      .returning();
-    if (!row) throw new DomainError('WORKSPACE_NOT_FOUND');
-    return this.get(id);
+  setFreeUsage(id: string, until: Date | null): Promise<WorkspaceWithPlan> {
+    return this.change(id, { unlimited: true, unlimitedUntil: until });
   }
 
-  async endFreeUsage(id: string): Promise<WorkspaceWithPlan> {
-    const [row] = await this.db
-      .update(workspaces)
-      .set({ unlimited: false, unlimitedUntil: null })
-      .where(eq(workspaces.id, id))
-      .returning();
-    if (!row) throw new DomainError('WORKSPACE_NOT_FOUND');
+  endFreeUsage(id: string): Promise<WorkspaceWithPlan> {
+    return this.change(id, { unlimited: false, unlimitedUntil: null });
+  }
+
+  private async change(id: string, changes: WorkspaceChanges): Promise<WorkspaceWithPlan> {
+    if (!(await this.repo.update(id, changes))) throw new DomainError('WORKSPACE_NOT_FOUND');
     return this.get(id);
   }
 }

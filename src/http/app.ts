@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -10,6 +10,7 @@ import { ErrorBody } from './schemas/common.js';
 import { registerApiAuth, callerOf } from './plugins/auth.js';
 import { registerIdempotency } from './plugins/idempotency.js';
 import { registerAdminAuth } from './plugins/admin-auth.js';
+import { frameworkErrors, registerTextInputChecks } from './plugins/text-input.js';
 import { healthRoutes } from './routes/health.routes.js';
 import { workspaceRoutes } from './routes/workspace.routes.js';
 import { balanceRoutes } from './routes/balance.routes.js';
@@ -36,6 +37,8 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 export interface AppOptions {
   /** `false` silences request logs (tests); otherwise the container's logger is used. */
   logger?: boolean;
+  /** Sees every route as it is registered (tests iterate over them). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 export async function buildApp(c: Container, opts: AppOptions = {}): Promise<FastifyInstance> {
@@ -49,12 +52,16 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<Fas
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     },
+    frameworkErrors,
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as Api;
   app.setValidatorCompiler(validatorCompiler());
+  if (opts.onRoute) app.addHook('onRoute', opts.onRoute);
 
   app.addHook('onRequest', async (req, reply) => {
     reply.header('X-Request-Id', req.id);
   });
+  // NUL and invalid UTF-8 in any path, query, header or body: 400 before anything reaches the database.
+  registerTextInputChecks(app);
   registerErrorHandling(app, { bodyLimitBytes: c.config.bodyLimitBytes });
   app.addSchema(ErrorBody);
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, RouteOptions } from 'fastify';
 import { loadConfig, type Config } from '../../src/config/env.js';
 import { createContainer, type Container } from '../../src/main/container.js';
 import { bootstrap } from '../../src/main/bootstrap.js';
@@ -33,6 +33,8 @@ export async function createTestApp(
     /** Also run the job handlers in this process (implies startQueue), as the `all` role does. */
     workers?: boolean;
     extend?: (app: FastifyInstance) => void;
+    /** Sees every route as it is registered (buildApp's onRoute). */
+    onRoute?: (route: RouteOptions) => void;
   } = {},
 ): Promise<TestApp> {
   const dataDir = tempDir();
@@ -48,7 +50,7 @@ export async function createTestApp(
   await bootstrap(c);
   if (opts.startQueue || opts.workers) await c.queue.start();
   if (opts.workers) await registerHandlers(c.queue, buildHandlers(c));
-  const app = await buildApp(c, { logger: false });
+  const app = await buildApp(c, { logger: false, onRoute: opts.onRoute });
   opts.extend?.(app);
   await app.ready();
   return {

@@ -1,10 +1,16 @@
+import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 
 let t: TestApp;
+/** Every route of the app (HEAD and OPTIONS left out: they answer like GET or not at all). */
+const routes: Array<{ method: string; url: string }> = [];
 beforeAll(async () => {
   t = await createTestApp({
     env: { CUTROOM_BODY_LIMIT_BYTES: '2048' },
+    onRoute(route) {
+      for (const method of [route.method].flat()) if (method !== 'HEAD' && method !== 'OPTIONS') routes.push({ method, url: route.url });
+    },
     extend(app) {
       app.get('/api/v1/__boom', async () => {
         throw new Error('secret internals: password=hunter2');
@@ -90,6 +96,147 @@ describe('error bodies', () => {
   });
 });
 
+describe('text in requests: NUL and invalid UTF-8, on every registered route', () => {
+  let key: string;
+  beforeAll(async () => {
+    key = (await t.workspace()).key;
+  });
+
+  function auth(url: string): Record<string, string> {
+    if (url.startsWith('/api/v1/')) return { 'x-api-key': key };
+    if (url.startsWith('/admin/v1/')) return { authorization: `Bearer ${t.adminToken}` };
+    return {};
+  }
+  const paramsOf = (url: string) => [...url.matchAll(/:(\w+)|\*/g)].map((m) => m[1] ?? '*');
+  /** `url` with `value` for the parameter `name` and a harmless id for the others. */
+  const fill = (url: string, name?: string, value?: string) =>
+    url.replace(/:(\w+)|\*/g, (_m, p: string | undefined) => ((p ?? '*') === name ? value! : 'x1'));
+  const pathField = (name: string) => (name === '*' ? 'path' : `path.${name}`);
+
+  async function expectRefused(req: InjectOptions, errors: Array<{ field: string; rule: string }>) {
+    const res = await t.app.inject(req);
+    const what = `${req.method} ${req.url} ${String(req.payload ?? '').slice(0, 40)}`;
+    expect(res.statusCode, `${what}: ${res.body}`).toBe(400);
+    expect(res.json().code, what).toBe('VALIDATION_ERROR');
+    expect(res.json().extra.errors, what).toEqual(expect.arrayContaining(errors));
+  }
+
+  it('sees every route family', () => {
+    const urls = routes.map((r) => r.url);
+    for (const family of [
+      '/api/v1/clips',
+      '/api/v1/videos',
+      '/api/v1/renders',
+      '/api/v1/templates',
+      '/api/v1/transcriptions',
+      '/api/v1/posts',
+      '/api/v1/connections',
+      '/api/v1/workspace',
+      '/api/v1/balance',
+      '/admin/v1/plans',
+      '/admin/v1/workspaces',
+      '/admin/v1/keys',
+      '/files/',
+      '/published/',
+    ]) {
+      expect(urls.some((u) => u.startsWith(family)), family).toBe(true);
+    }
+    expect(routes.filter((r) => paramsOf(r.url).length > 0).length).toBeGreaterThan(15);
+  });
+
+  it('a NUL in any path parameter is 400 naming the parameter', async () => {
+    for (const r of routes) {
+      for (const name of paramsOf(r.url)) {
+        await expectRefused({ method: r.method as 'GET', url: fill(r.url, name, 'a%00b'), headers: auth(r.url) }, [{ field: pathField(name), rule: 'nul' }]);
+      }
+    }
+  });
+
+  it('a path that is not UTF-8 once decoded is 400 naming the path', async () => {
+    for (const r of routes) {
+      for (const name of paramsOf(r.url)) {
+        for (const bad of ['a%ffb', '%ed%a0%80', '%c0%80']) {
+          const res = await t.app.inject({ method: r.method as 'GET', url: fill(r.url, name, bad), headers: auth(r.url) });
+          expect([res.statusCode, res.json()], `${r.method} ${fill(r.url, name, bad)}`).toEqual([
+            400,
+            { code: 'VALIDATION_ERROR', extra: { errors: [{ field: 'path', rule: 'utf8' }] } },
+          ]);
+          expect(res.headers['x-request-id']).toBeTruthy();
+        }
+      }
+    }
+  });
+
+  it('a NUL or invalid UTF-8 in a query key or value is 400 naming the key', async () => {
+    for (const r of routes) {
+      const url = fill(r.url);
+      const headers = auth(r.url);
+      await expectRefused({ method: r.method as 'GET', url: `${url}?video_id=a%00b`, headers }, [{ field: 'query.video_id', rule: 'nul' }]);
+      await expectRefused({ method: r.method as 'GET', url: `${url}?status=ok&video_id=%ff`, headers }, [{ field: 'query.video_id', rule: 'utf8' }]);
+      await expectRefused({ method: r.method as 'GET', url: `${url}?v%00=1`, headers }, [{ field: 'query.v\\u0000', rule: 'nul' }]);
+    }
+  });
+
+  it('a NUL in a header (X-Workspace-Id, Idempotency-Key, any) is 400 naming the header', async () => {
+    for (const r of routes) {
+      const headers = { ...auth(r.url), 'x-workspace-id': 'ws_\u0000', 'idempotency-key': 'k\u0000' };
+      await expectRefused({ method: r.method as 'GET', url: fill(r.url), headers }, [
+        { field: 'header.x-workspace-id', rule: 'nul' },
+        { field: 'header.idempotency-key', rule: 'nul' },
+      ]);
+    }
+  });
+
+  it('a NUL or lone surrogate in any JSON string or key, at any depth, or a body that is not UTF-8, is 400 naming the field', async () => {
+    // The signed upload URLs (/files/*) take bytes, never parsed as text.
+    const withBodies = routes.filter((r) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(r.method) && !r.url.startsWith('/files/'));
+    expect(withBodies.length).toBeGreaterThan(15);
+    for (const r of withBodies) {
+      const base = { method: r.method as 'POST', url: fill(r.url), headers: { ...auth(r.url), 'content-type': 'application/json' } };
+      await expectRefused({ ...base, payload: '{"name":"a\\u0000b","file_name":"ok.mp4","deep":{"list":["fine",{"x":"\\u0000"}]}}' }, [
+        { field: 'name', rule: 'nul' },
+        { field: 'deep.list.1.x', rule: 'nul' },
+      ]);
+      await expectRefused({ ...base, payload: '{"metadata":{"youtube":{"title":"\\ud800"}}}' }, [{ field: 'metadata.youtube.title', rule: 'utf8' }]);
+      await expectRefused({ ...base, payload: '{"a\\u0000":1,"\\udc00":2}' }, [
+        { field: 'a\\u0000', rule: 'nul' },
+        { field: '\\udc00', rule: 'utf8' },
+      ]);
+      await expectRefused({ ...base, payload: '"\\u0000"' }, [{ field: 'body', rule: 'nul' }]);
+      await expectRefused({ ...base, payload: Buffer.concat([Buffer.from('{"file_name":"'), Buffer.from([0xff, 0xfe]), Buffer.from('.mp4"}')]) }, [
+        { field: 'body', rule: 'utf8' },
+      ]);
+      await expectRefused({ ...base, headers: { ...base.headers, 'content-type': 'text/plain' }, payload: 'a\u0000b' }, [{ field: 'body', rule: 'nul' }]);
+    }
+  });
+
+  it('the findings: file_name, an admin workspace name, /renders/a%00b; valid text still passes', async () => {
+    const admin = { authorization: `Bearer ${t.adminToken}`, 'content-type': 'application/json' };
+    await expectRefused({ method: 'POST', url: '/admin/v1/workspaces', headers: admin, payload: '{"name":"a\\u0000b"}' }, [{ field: 'name', rule: 'nul' }]);
+    await expectRefused({ method: 'GET', url: '/api/v1/renders/a%00b', headers: { 'x-api-key': key } }, [{ field: 'path.renderId', rule: 'nul' }]);
+    await expectRefused(
+      {
+        method: 'POST',
+        url: '/api/v1/videos/upload',
+        headers: { 'x-api-key': key, 'content-type': 'application/json' },
+        payload: '{"file_name":"clip\\u0000.mp4","content_type":"video/mp4","file_size":1000}',
+      },
+      [{ field: 'file_name', rule: 'nul' }],
+    );
+    const ok = await t.app.inject({ method: 'POST', url: '/admin/v1/workspaces', headers: admin, payload: JSON.stringify({ name: 'Café 😀 ✓' }) });
+    expect(ok.statusCode).toBe(201);
+    expect(ok.json().name).toBe('Café 😀 ✓');
+    const query = await t.app.inject({ method: 'GET', url: '/api/v1/clips?video_id=vid_%C3%A9%F0%9F%98%80', headers: { 'x-api-key': key } });
+    expect(query.statusCode).toBe(200);
+    // A path the router refuses for another reason answers in the same format.
+    const long = await t.app.inject({ method: 'GET', url: `/api/v1/renders/${'a'.repeat(500)}`, headers: { 'x-api-key': key } });
+    expect([long.statusCode, long.json()]).toEqual([400, { code: 'VALIDATION_ERROR', extra: { errors: [{ field: 'path', rule: 'maxLength' }] } }]);
+    // The JSON parser keeps its other guards.
+    const proto = await t.app.inject({ method: 'POST', url: '/admin/v1/workspaces', headers: admin, payload: '{"name":"x","__proto__":{"a":1}}' });
+    expect(proto.json()).toEqual({ code: 'VALIDATION_ERROR', extra: { errors: [{ field: 'body', rule: 'json' }] } });
+  });
+});
+
 describe('rate limits', () => {
   it('counts 600/min per key by default with headers on every answer', async () => {
     const ws = await t.workspace();
@@ -148,7 +295,7 @@ describe('client address behind reverse proxies (CUTROOM_TRUST_PROXY)', () => {
       const res = await proxied.app.inject({ method: 'GET', url: '/api/v1/workspace', remoteAddress: peer, headers });
       expect(res.statusCode).toBe(401);
       expect(hit).toHaveBeenCalledTimes(1);
-      return hit.mock.calls[0][0];
+      return (hit.mock.calls as unknown as Array<[string]>)[0][0];
     } finally {
       hit.mockRestore();
     }
@@ -179,7 +326,7 @@ describe('client address behind reverse proxies (CUTROOM_TRUST_PROXY)', () => {
     const hit = vi.spyOn(t.c.rateLimiter, 'hit');
     try {
       await t.app.inject({ method: 'GET', url: '/api/v1/workspace', remoteAddress: '127.0.0.1', headers: { 'x-forwarded-for': '198.51.100.1' } });
-      expect(hit.mock.calls[0][0]).toBe('ip:127.0.0.1');
+      expect((hit.mock.calls as unknown as Array<[string]>)[0][0]).toBe('ip:127.0.0.1');
     } finally {
       hit.mockRestore();
     }

@@ -19,3 +19,12 @@ export class DomainError extends Error {
 export function validationError(errors: Array<{ field: string; rule: string }>): DomainError {
   return new DomainError('VALIDATION_ERROR', { errors });
 }
+
+/**
+ * The retryable-error rule: a failure that another attempt may cure says so with `retryable: true`
+ * (AsrError, PublishError). A job's run then throws it again so that the queue retries the job,
+ * instead of failing its record (src/domain/jobs/retry.ts).
+ */
+export function isRetryable(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { retryable?: unknown }).retryable === true;
+}

@@ -1,4 +1,4 @@
-import { JOB_NAMES, JOB_SCHEDULES, type JobName } from './job-names.js';
+import { JOB_NAMES, JOB_SCHEDULES, type JobName } from '../shared/jobs.js';
 import type { JobHandler, JobQueue } from '../ports/queue.js';
 
 export type HandlerMap = { [N in JobName]: JobHandler<N> };

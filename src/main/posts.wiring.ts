@@ -1,7 +1,14 @@
+import os from 'node:os';
 import type { Logger } from 'pino';
 import type { Config } from '../config/env.js';
 import type { Database } from '../adapters/db/database.js';
+import { DrizzleConnectionsRepository } from '../adapters/db/repositories/connections.repository.js';
+import { DrizzleEditsReader } from '../adapters/db/repositories/edits.reader.js';
+import { DrizzlePostsRepository } from '../adapters/db/repositories/posts.repository.js';
+import { DrizzleRendersRepository } from '../adapters/db/repositories/renders.repository.js';
 import { DrizzleSettingsRepository } from '../adapters/db/repositories/settings.repository.js';
+import { NodeLocalFiles } from '../adapters/files/local-files.js';
+import { AesCredentialsSealer } from '../adapters/publishing/credentials-sealer.js';
 import { generateCredentialsKey, parseCredentialsKey } from '../adapters/publishing/credentials-crypto.js';
 import { createPublishers } from '../adapters/publishing/publisher.factory.js';
 import { ConnectionsService } from '../domain/publishing/connections.service.js';
@@ -10,6 +17,7 @@ import { PostItemProcessor, type PostItemProcessorDeps } from '../domain/publish
 import { PostsService } from '../domain/publishing/posts.service.js';
 import type { JobQueue } from '../ports/queue.js';
 import type { Storage } from '../ports/storage.js';
+import type { TransactionRunner } from '../ports/transactions.js';
 
 export interface PostsWiring {
   config: Config;
@@ -17,6 +25,7 @@ export interface PostsWiring {
   database: Database;
   storage: Storage;
   queue: JobQueue;
+  transactions: TransactionRunner;
   renders: PostItemProcessorDeps['renders'];
   workspaces: PostItemProcessorDeps['workspaces'];
 }
@@ -28,12 +37,17 @@ export function createPosts(w: PostsWiring) {
   const publishers = createPublishers({ publishing: p, dataDir: w.config.dataDir, publicBaseUrl: w.config.publicBaseUrl });
   const keyFormat = { generate: generateCredentialsKey, parse: parseCredentialsKey };
   const credentialsKeys = new CredentialsKeyService(new DrizzleSettingsRepository(db), keyFormat, p.credentialsKey);
-  const connections = new ConnectionsService(db, credentialsKeys, publishers);
-  const posts = new PostsService(db, w.queue);
+  const connectionRows = new DrizzleConnectionsRepository(db);
+  const connections = new ConnectionsService(connectionRows, new AesCredentialsSealer(credentialsKeys), publishers);
+  const postRows = new DrizzlePostsRepository(db);
+  const posts = new PostsService({ posts: postRows, connections: connectionRows, edits: new DrizzleEditsReader(db), tx: w.transactions, queue: w.queue });
   const postItems = new PostItemProcessor({
-    db,
+    posts: postRows,
+    renderRows: new DrizzleRendersRepository(db),
+    tx: w.transactions,
     queue: w.queue,
     storage: w.storage,
+    files: new NodeLocalFiles(os.tmpdir()),
     renders: w.renders,
     workspaces: w.workspaces,
     connections,

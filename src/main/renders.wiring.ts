@@ -3,6 +3,9 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Config } from '../config/env.js';
 import type { Database } from '../adapters/db/database.js';
+import { DrizzleEditsReader } from '../adapters/db/repositories/edits.reader.js';
+import { DrizzleRendersRepository } from '../adapters/db/repositories/renders.repository.js';
+import { NodeLocalFiles } from '../adapters/files/local-files.js';
 import { prepareFontsDir } from '../adapters/media/fonts.js';
 import { renderEdit } from '../adapters/media/renderer.js';
 import { ClipEditsService } from '../domain/clips/clip-edits.service.js';
@@ -12,6 +15,7 @@ import type { SubmissionsService } from '../domain/submissions/submissions.servi
 import type { TemplatesService } from '../domain/templates/templates.service.js';
 import type { JobQueue } from '../ports/queue.js';
 import type { Storage } from '../ports/storage.js';
+import type { TransactionRunner } from '../ports/transactions.js';
 
 export interface RendersWiring {
   config: Config;
@@ -19,6 +23,7 @@ export interface RendersWiring {
   database: Database;
   storage: Storage;
   queue: JobQueue;
+  transactions: TransactionRunner;
   submissions: SubmissionsService;
   templates: TemplatesService;
 }
@@ -52,7 +57,16 @@ export function createRenders(w: RendersWiring) {
       return { id: t.id, captions: t.config.captions, layout: t.config.layout };
     },
   });
-  const renders = new RendersService(db, w.queue, w.storage, clipEdits);
-  const renderProcessor = new RenderProcessor({ db, storage: w.storage, engine: createRenderEngine(w.config), logger: w.logger, tmpDir: os.tmpdir() });
+  const repo = new DrizzleRendersRepository(db);
+  const edits = new DrizzleEditsReader(db);
+  const renders = new RendersService(repo, edits, w.transactions, w.queue, w.storage, clipEdits);
+  const renderProcessor = new RenderProcessor({
+    repo,
+    edits,
+    storage: w.storage,
+    files: new NodeLocalFiles(os.tmpdir()),
+    engine: createRenderEngine(w.config),
+    logger: w.logger,
+  });
   return { clipEdits, renders, renderProcessor };
 }

@@ -63,6 +63,11 @@ export interface Publisher {
   /** Lowercase network name, the key of the post target's `metadata` (`local`, `youtube`, ...). */
   readonly platform: string;
   readonly canPublishVideo: boolean;
+  /**
+   * Checks the credentials an operator gives for a connection to this network (admin API): null when
+   * usable, otherwise the name of the first missing or malformed field.
+   */
+  checkCredentials(credentials: Credentials): string | null;
   /** Throws PublishError; any other error is a bug or comes from `onState`. */
   publish(input: PublishInput): Promise<PublishResult>;
 }

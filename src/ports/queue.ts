@@ -1,14 +1,11 @@
-import type { JobName, JobPayloads } from '../jobs/job-names.js';
+import type { JobName, JobOptions, JobPayloads } from '../shared/jobs.js';
 
-export interface SendOptions {
+/** How one job is sent: the job table's options (src/shared/jobs.ts), a singleton key, a start time. */
+export interface SendOptions extends JobOptions {
   /** Run no earlier than this moment. */
   startAfter?: Date;
   /** At most one queued job with this key at a time. */
   singletonKey?: string;
-  retryLimit?: number;
-  retryDelaySeconds?: number;
-  /** A job running longer than this is considered lost and retried. */
-  expireInSeconds?: number;
 }
 
 export interface JobContext {

@@ -381,6 +381,7 @@ describe('publishing', () => {
       map.set(name, {
         platform: p.platform,
         canPublishVideo: p.canPublishVideo,
+        checkCredentials: (credentials) => p.checkCredentials(credentials),
         async publish(input) {
           const result = await p.publish(input);
           if (!crashed) {

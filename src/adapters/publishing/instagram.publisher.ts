@@ -1,6 +1,7 @@
-import type { Publisher, PublishInput, PublishResult } from '../../ports/publisher.js';
+import type { Credentials, Publisher, PublishInput, PublishResult } from '../../ports/publisher.js';
 import { PublishError } from '../../ports/publisher.js';
 import { checkFile, checkMetadata, codeForStatus, fileStream, httpError, ownState, readBody, send, sleep, type HttpOptions } from './publish-http.js';
+import { checkInstagramCredentials } from './credentials-check.js';
 
 /**
  * Instagram Graph API, Reels with a resumable upload (developers.facebook.com/docs/instagram-platform/content-publishing/resumable-uploads):
@@ -83,6 +84,10 @@ export class InstagramPublisher implements Publisher {
   readonly canPublishVideo = true;
 
   constructor(private readonly opts: InstagramPublisherOptions) {}
+
+  checkCredentials(credentials: Credentials): string | null {
+    return checkInstagramCredentials(credentials);
+  }
 
   async publish(input: PublishInput): Promise<PublishResult> {
     checkMetadata('instagram', input.metadata);

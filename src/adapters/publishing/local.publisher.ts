@@ -1,9 +1,10 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Publisher, PublishInput, PublishResult } from '../../ports/publisher.js';
+import type { Credentials, Publisher, PublishInput, PublishResult } from '../../ports/publisher.js';
 import { PublishError } from '../../ports/publisher.js';
 import { checkFile, checkMetadata } from './publish-http.js';
+import { checkCredentialFields } from './credentials-check.js';
 
 /**
  * The `local` network: a real destination for self-hosting and tests. The MP4 and a JSON file of its metadata
@@ -67,6 +68,10 @@ export class LocalPublisher implements Publisher {
   readonly canPublishVideo = true;
 
   constructor(private readonly opts: LocalPublisherOptions) {}
+
+  checkCredentials(credentials: Credentials): string | null {
+    return checkCredentialFields(credentials);
+  }
 
   async publish(input: PublishInput): Promise<PublishResult> {
     checkMetadata('local', input.metadata);

@@ -15,6 +15,7 @@ import {
   sleep,
   type HttpOptions,
 } from './publish-http.js';
+import { checkOAuthCredentials } from './credentials-check.js';
 
 /**
  * TikTok Content Posting API, direct post from a file (developers.tiktok.com/doc/content-posting-api-reference-direct-post):
@@ -107,6 +108,10 @@ export class TikTokPublisher implements Publisher {
   readonly canPublishVideo = true;
 
   constructor(private readonly opts: TikTokPublisherOptions) {}
+
+  checkCredentials(credentials: Credentials): string | null {
+    return checkOAuthCredentials(credentials, 'client_key');
+  }
 
   async publish(input: PublishInput): Promise<PublishResult> {
     checkMetadata('tiktok', input.metadata);

@@ -14,6 +14,7 @@ import {
   send,
   type HttpOptions,
 } from './publish-http.js';
+import { checkOAuthCredentials } from './credentials-check.js';
 
 /**
  * YouTube Data API v3, resumable upload (developers.google.com/youtube/v3/guides/using_resumable_upload_protocol):
@@ -96,6 +97,10 @@ export class YouTubePublisher implements Publisher {
 
   constructor(private readonly opts: YouTubePublisherOptions) {
     if (opts.chunkBytes <= 0 || opts.chunkBytes % (256 * 1024) !== 0) throw new Error('YouTube chunkBytes must be a multiple of 256 KiB');
+  }
+
+  checkCredentials(credentials: Credentials): string | null {
+    return checkOAuthCredentials(credentials, 'client_id');
   }
 
   async publish(input: PublishInput): Promise<PublishResult> {

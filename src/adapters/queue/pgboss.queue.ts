@@ -1,7 +1,7 @@
 import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import { retryOnDeadlock, type Database } from '../db/database.js';
-import { JOB_NAMES, type JobName, type JobPayloads } from '../../jobs/job-names.js';
+import { JOB_NAMES, type JobName, type JobPayloads } from '../../shared/jobs.js';
 import type { JobHandler, JobQueue, SendOptions } from '../../ports/queue.js';
 
 export interface PgBossQueueOptions {

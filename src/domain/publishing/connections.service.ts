@@ -1,16 +1,11 @@
-import { and, count, desc, eq } from 'drizzle-orm';
-import type { Db } from '../../adapters/db/database.js';
-import { connections, workspaces } from '../../adapters/db/schema.js';
-import { decryptCredentials, encryptCredentials } from '../../adapters/publishing/credentials-crypto.js';
-import { checkCredentials } from '../../adapters/publishing/publisher.factory.js';
 import type { Credentials, Publisher } from '../../ports/publisher.js';
 import { newId } from '../../shared/ids.js';
 import { DomainError, validationError } from '../errors.js';
 import type { PageRequest } from '../pagination.js';
-import type { CredentialsKeyService } from './credentials-key.service.js';
+import type { ConnectionRow, ConnectionsRepository, CredentialsSealer } from './connections.records.js';
 import { isPlainObject, isPublishPlatform } from './metadata.rules.js';
 
-export type ConnectionRow = typeof connections.$inferSelect;
+export type { ConnectionRow } from './connections.records.js';
 
 /** GET /connections item (and the admin API's connection object): never the credentials. */
 export interface ConnectionView {
@@ -52,88 +47,66 @@ export interface CreateConnectionInput {
  */
 export class ConnectionsService {
   constructor(
-    private readonly db: Db,
-    private readonly keys: CredentialsKeyService,
+    private readonly repo: ConnectionsRepository,
+    private readonly sealer: CredentialsSealer,
     private readonly publishers: ReadonlyMap<string, Publisher>,
   ) {}
 
   async create(workspaceId: string, input: CreateConnectionInput): Promise<ConnectionRow> {
-    const [ws] = await this.db.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, workspaceId));
-    if (!ws) throw new DomainError('WORKSPACE_NOT_FOUND');
+    await this.checkWorkspace(workspaceId);
     if (!isPublishPlatform(input.platform)) throw validationError([{ field: 'platform', rule: 'enum' }]);
     const credentials = input.credentials ?? {};
     if (!isPlainObject(credentials)) throw validationError([{ field: 'credentials', rule: 'type' }]);
-    const bad = checkCredentials(input.platform, credentials as Credentials);
-    if (bad) throw validationError([{ field: bad === 'platform' ? 'platform' : `credentials.${bad}`, rule: 'required' }]);
     const publisher = this.publishers.get(input.platform);
-    const sealed = Object.keys(credentials).length > 0 ? encryptCredentials(credentials, await this.keys.current()) : null;
-    const [row] = await this.db
-      .insert(connections)
-      .values({
-        id: newId('con'),
-        workspaceId,
-        platform: input.platform,
-        accountName: input.account_name,
-        credentialsEncrypted: sealed,
-        status: 'active',
-        canPublishVideo: (publisher?.canPublishVideo ?? false) && input.can_publish_video !== false,
-      })
-      .returning();
-    return row;
+    const bad = publisher ? publisher.checkCredentials(credentials) : 'platform';
+    if (bad) throw validationError([{ field: bad === 'platform' ? 'platform' : `credentials.${bad}`, rule: 'required' }]);
+    const sealed = Object.keys(credentials).length > 0 ? await this.sealer.seal(credentials) : null;
+    return this.repo.insert({
+      id: newId('con'),
+      workspaceId,
+      platform: input.platform,
+      accountName: input.account_name,
+      credentialsEncrypted: sealed,
+      status: 'active',
+      canPublishVideo: (publisher?.canPublishVideo ?? false) && input.can_publish_video !== false,
+    });
   }
 
-  async list(workspaceId: string, page: PageRequest): Promise<{ rows: ConnectionRow[]; total: number }> {
-    const where = eq(connections.workspaceId, workspaceId);
-    const rows = await this.db
-      .select()
-      .from(connections)
-      .where(where)
-      .orderBy(desc(connections.createdAt), desc(connections.id))
-      .limit(page.limit)
-      .offset(page.offset);
-    const [{ n }] = await this.db.select({ n: count() }).from(connections).where(where);
-    return { rows, total: Number(n) };
+  list(workspaceId: string, page: PageRequest): Promise<{ rows: ConnectionRow[]; total: number }> {
+    return this.repo.list(workspaceId, page);
   }
 
   /** Admin: lists after checking the workspace exists (404 WORKSPACE_NOT_FOUND). */
   async listForAdmin(workspaceId: string, page: PageRequest) {
-    const [ws] = await this.db.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, workspaceId));
-    if (!ws) throw new DomainError('WORKSPACE_NOT_FOUND');
+    await this.checkWorkspace(workspaceId);
     return this.list(workspaceId, page);
   }
 
   /** Revokes (idempotent): status `revoked`, credentials wiped. Items not yet published to it fail with CONNECTION_REVOKED. */
   async revoke(workspaceId: string, id: string): Promise<ConnectionRow> {
-    const [ws] = await this.db.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, workspaceId));
-    if (!ws) throw new DomainError('WORKSPACE_NOT_FOUND');
-    const [row] = await this.db.select().from(connections).where(and(eq(connections.id, id), eq(connections.workspaceId, workspaceId)));
+    await this.checkWorkspace(workspaceId);
+    const row = await this.repo.findInWorkspace(workspaceId, id);
     if (!row) throw new DomainError('CONNECTION_NOT_FOUND');
     if (row.status === 'revoked') return row;
-    const [done] = await this.db
-      .update(connections)
-      .set({ status: 'revoked', revokedAt: new Date(), credentialsEncrypted: null })
-      .where(eq(connections.id, id))
-      .returning();
-    return done;
+    return this.repo.revoke(id, new Date());
   }
 
-  async get(id: string): Promise<ConnectionRow | undefined> {
-    const [row] = await this.db.select().from(connections).where(eq(connections.id, id));
-    return row;
+  get(id: string): Promise<ConnectionRow | undefined> {
+    return this.repo.get(id);
   }
 
   /** The connection's credentials in clear (publishing only). */
   async credentials(row: ConnectionRow): Promise<Credentials> {
     if (!row.credentialsEncrypted) return {};
-    return decryptCredentials(row.credentialsEncrypted, await this.keys.all()) as Credentials;
+    return this.sealer.open(row.credentialsEncrypted);
   }
 
   /** Saves refreshed tokens returned by a publisher, sealed with the current key; a revoked connection stays wiped. */
   async saveCredentials(id: string, credentials: Credentials): Promise<void> {
-    const sealed = encryptCredentials(credentials as Record<string, unknown>, await this.keys.current());
-    await this.db
-      .update(connections)
-      .set({ credentialsEncrypted: sealed })
-      .where(and(eq(connections.id, id), eq(connections.status, 'active')));
+    await this.repo.replaceCredentials(id, await this.sealer.seal(credentials));
+  }
+
+  private async checkWorkspace(workspaceId: string): Promise<void> {
+    if (!(await this.repo.workspaceExists(workspaceId))) throw new DomainError('WORKSPACE_NOT_FOUND');
   }
 }

@@ -1,23 +1,30 @@
-import fs from 'node:fs/promises';
-import { and, desc, eq, gt, inArray, isNotNull } from 'drizzle-orm';
 import type { Logger } from 'pino';
-import type { Db } from '../../adapters/db/database.js';
-import { postItems, posts, renders } from '../../adapters/db/schema.js';
+import type { LocalFiles } from '../../ports/local-files.js';
 import { PublishError, type Publisher } from '../../ports/publisher.js';
 import type { JobQueue } from '../../ports/queue.js';
 import type { Storage } from '../../ports/storage.js';
+import type { TransactionRunner } from '../../ports/transactions.js';
 import { DomainError } from '../errors.js';
-import { UNFINISHED_RENDER_STATES, effectiveStatus } from '../renders/renders.rules.js';
-import type { RenderRow, RendersService } from '../renders/renders.service.js';
+import { sendJob } from '../jobs/enqueue.js';
+import { retryOrFail, type Attempt } from '../jobs/retry.js';
+import type { RenderRow, RendersRepository } from '../renders/renders.records.js';
+import { effectiveStatus } from '../renders/renders.rules.js';
+import type { RendersService } from '../renders/renders.service.js';
 import type { WorkspacesService } from '../workspaces/workspaces.service.js';
 import type { ConnectionsService } from './connections.service.js';
-import { refreshPostStatus, type PostItemRow } from './posts.queries.js';
-import { CANCELLED, CONNECTION_REVOKED, POST_JOB_OPTIONS, PUBLISH_FAILED, RENDER_FAILED, notYetDue, retryDelayMs } from './posts.rules.js';
+import { refreshPostStatus } from './posts.checks.js';
+import type { PostItemRow, PostsRepository } from './posts.records.js';
+import { CANCELLED, CONNECTION_REVOKED, PUBLISH_FAILED, RENDER_FAILED, notYetDue, retryDelayMs } from './posts.rules.js';
 
 export interface PostItemProcessorDeps {
-  db: Db;
+  posts: PostsRepository;
+  /** The renders an item can publish. */
+  renderRows: Pick<RendersRepository, 'get' | 'findReusable' | 'findUnfinishedOfEdit'>;
+  tx: TransactionRunner;
   queue: JobQueue;
   storage: Storage;
+  /** The size of the local copy of the render. */
+  files: Pick<LocalFiles, 'size'>;
   /** Starts a render of an edit, or answers a cached file (RendersService.renderEdit). */
   renders: Pick<RendersService, 'renderEdit'>;
   workspaces: Pick<WorkspacesService, 'get'>;
@@ -40,7 +47,8 @@ export interface ItemJob {
   token?: string;
   /** pg-boss job id: the same on the job's own retries (crash, unexpected error). */
   jobId: string;
-  retryCount: number;
+  /** Which run of the job this is (the job's own retries). */
+  attempt: Attempt;
 }
 
 type RenderOutcome = { kind: 'ready'; render: RenderRow } | { kind: 'wait'; ms: number } | { kind: 'failed'; code: string };
@@ -74,44 +82,41 @@ export class PostItemProcessor {
     try {
       await this.work(item, token);
     } catch (err) {
-      if (job.retryCount < POST_JOB_OPTIONS.retryLimit) {
-        this.d.logger.warn({ err, itemId: item.id, retry: job.retryCount + 1 }, 'post item failed unexpectedly; retrying');
-        throw err;
-      }
-      this.d.logger.error({ err, itemId: item.id }, 'post item failed');
-      await this.finish(item, token, { status: 'failed', errorCode: PUBLISH_FAILED });
+      // Anything the run did not handle itself is unexpected: the job's own retries, then PUBLISH_FAILED.
+      await retryOrFail(err, job.attempt, {
+        retryable: () => true,
+        onRetry: () => this.d.logger.warn({ err, itemId: item.id, retry: job.attempt.retryCount + 1 }, 'post item failed unexpectedly; retrying'),
+        fail: async () => {
+          this.d.logger.error({ err, itemId: item.id }, 'post item failed');
+          await this.finish(item, token, { status: 'failed', errorCode: PUBLISH_FAILED });
+        },
+      });
     }
   }
 
   /** Takes the item for this run, or answers undefined when this job has nothing to do. */
   private async claim(job: ItemJob): Promise<{ item: PostItemRow; token: string } | undefined> {
-    return this.d.db.transaction(async (tx) => {
-      const [row] = await tx
-        .select({ item: postItems, post: posts })
-        .from(postItems)
-        .innerJoin(posts, eq(posts.id, postItems.postId))
-        .where(eq(postItems.id, job.itemId));
-      if (!row) return undefined;
-      const [post] = await tx.select().from(posts).where(eq(posts.id, row.post.id)).for('update');
-      const [item] = await tx.select().from(postItems).where(eq(postItems.id, job.itemId));
+    return this.d.tx.run(async (tx) => {
+      const found = await this.d.posts.getItem(job.itemId, tx);
+      if (!found) return undefined;
+      const post = await this.d.posts.lockPost(tx, found.postId);
+      if (!post) return undefined;
+      const item = (await this.d.posts.getItem(job.itemId, tx))!;
       const now = this.now();
       const ownRun = item.status === 'processing' && !!item.runToken && (item.runToken === job.token || item.runToken === job.jobId);
       if (item.removedAt || post.deletedAt) {
         // Another run still owning the item stops on its own before uploading (cancelIfRemoved).
         if (item.status === 'pending' || ownRun) {
-          await tx.update(postItems).set({ status: 'failed', errorCode: CANCELLED, runToken: null, updatedAt: now }).where(eq(postItems.id, item.id));
+          await this.d.posts.updateItem(item.id, { status: 'failed', errorCode: CANCELLED, runToken: null, updatedAt: now }, {}, tx);
         }
         return undefined;
       }
       if (item.status === 'pending') {
         if (notYetDue(post.scheduledAt, now)) return undefined; // rescheduled: the job of the new time takes it
-        const [taken] = await tx
-          .update(postItems)
-          .set({ status: 'processing', runToken: job.jobId, updatedAt: now })
-          .where(and(eq(postItems.id, item.id), eq(postItems.status, 'pending')))
-          .returning();
-        if (!post.startedAt) await tx.update(posts).set({ startedAt: now }).where(eq(posts.id, post.id));
-        await refreshPostStatus(tx, post.id);
+        const taken = await this.d.posts.updateItem(item.id, { status: 'processing', runToken: job.jobId, updatedAt: now }, { status: 'pending' }, tx);
+        if (!taken) return undefined;
+        if (!post.startedAt) await this.d.posts.updatePost(post.id, { startedAt: now }, tx);
+        await refreshPostStatus(this.d.posts, post.id, tx);
         return { item: taken, token: job.jobId };
       }
       if (ownRun) return { item, token: item.runToken! };
@@ -131,25 +136,21 @@ export class PostItemProcessor {
 
     // Removed while it was rendering: stop before anything reaches the network.
     if (await this.cancelIfRemoved(item.id, token)) return;
-    const [counted] = await this.d.db
-      .update(postItems)
-      .set({ attempts: item.attempts + 1, updatedAt: this.now() })
-      .where(eq(postItems.id, item.id))
-      .returning({ attempts: postItems.attempts, resumeState: postItems.resumeState, metadata: postItems.metadata });
+    const counted = (await this.d.posts.updateItem(item.id, { attempts: item.attempts + 1, updatedAt: this.now() }))!;
     const credentials = await this.d.connections.credentials(connection);
 
     try {
       const result = await this.d.storage.withLocalFile(outcome.render.storageKey!, async (file) =>
         publisher.publish({
           file,
-          sizeBytes: (await fs.stat(file)).size,
+          sizeBytes: await this.d.files.size(file),
           metadata: counted.metadata,
           credentials,
           idempotencyKey: item.id,
           account: connection.accountName,
           resumeState: counted.resumeState ?? undefined,
           onState: async (state) => {
-            await this.d.db.update(postItems).set({ resumeState: state, updatedAt: this.now() }).where(eq(postItems.id, item.id));
+            await this.d.posts.updateItem(item.id, { resumeState: state, updatedAt: this.now() });
           },
         }),
       );
@@ -158,7 +159,7 @@ export class PostItemProcessor {
     } catch (err) {
       if (err instanceof DomainError && err.code === 'FILE_NOT_FOUND') {
         // The render's file was purged meanwhile: render again.
-        await this.d.db.update(postItems).set({ renderId: null }).where(eq(postItems.id, item.id));
+        await this.d.posts.updateItem(item.id, { renderId: null });
         return this.again(item.id, token, this.d.renderWaitMs);
       }
       if (!(err instanceof PublishError)) throw err;
@@ -176,37 +177,19 @@ export class PostItemProcessor {
   private async render(item: PostItemRow): Promise<RenderOutcome> {
     const now = this.now();
     if (item.renderId) {
-      const [r] = await this.d.db.select().from(renders).where(eq(renders.id, item.renderId));
+      const r = await this.d.renderRows.get(item.renderId);
       const status = r ? effectiveStatus(r, now) : 'expired';
-      if (status === 'completed' && r.storageKey) return { kind: 'ready', render: r };
+      if (r && status === 'completed' && r.storageKey) return { kind: 'ready', render: r };
       if (status === 'queued' || status === 'active') return { kind: 'wait', ms: this.d.renderWaitMs };
       if (status === 'failed') return { kind: 'failed', code: RENDER_FAILED };
     }
-    const [reuse] = await this.d.db
-      .select()
-      .from(renders)
-      .where(
-        and(
-          eq(renders.workspaceId, item.workspaceId),
-          eq(renders.editId, item.editId),
-          eq(renders.status, 'completed'),
-          gt(renders.expiresAt, now),
-          isNotNull(renders.storageKey),
-        ),
-      )
-      .orderBy(desc(renders.expiresAt))
-      .limit(1);
+    const reuse = await this.d.renderRows.findReusable(item.workspaceId, item.editId, now);
     if (reuse) {
       await this.setRender(item.id, reuse.id);
       return { kind: 'ready', render: reuse };
     }
     // A render of the same edit already on its way (a sibling item asked for it): wait for that one.
-    const [inFlight] = await this.d.db
-      .select({ id: renders.id })
-      .from(renders)
-      .where(and(eq(renders.workspaceId, item.workspaceId), eq(renders.editId, item.editId), inArray(renders.status, [...UNFINISHED_RENDER_STATES])))
-      .orderBy(desc(renders.createdAt))
-      .limit(1);
+    const inFlight = await this.d.renderRows.findUnfinishedOfEdit(item.workspaceId, item.editId);
     if (inFlight) {
       await this.setRender(item.id, inFlight.id);
       return { kind: 'wait', ms: this.d.renderWaitMs };
@@ -216,8 +199,8 @@ export class PostItemProcessor {
       const started = await this.d.renders.renderEdit(ctx, item.editId);
       await this.setRender(item.id, started.render.id);
       if (!started.fromCache) return { kind: 'wait', ms: this.d.renderWaitMs };
-      const [r] = await this.d.db.select().from(renders).where(eq(renders.id, started.render.id));
-      return { kind: 'ready', render: r };
+      const r = await this.d.renderRows.get(started.render.id);
+      return { kind: 'ready', render: r! };
     } catch (err) {
       if (err instanceof DomainError && err.code === 'RATE_LIMIT_EXCEEDED') return { kind: 'wait', ms: Math.max(this.d.renderWaitMs, 1000) };
       if (err instanceof DomainError && (err.code === 'EDITS_NOT_FOUND' || err.code === 'WORKSPACE_NOT_FOUND')) return { kind: 'failed', code: 'EDITS_NOT_FOUND' };
@@ -226,25 +209,18 @@ export class PostItemProcessor {
   }
 
   private async setRender(itemId: string, renderId: string): Promise<void> {
-    await this.d.db.update(postItems).set({ renderId, updatedAt: this.now() }).where(eq(postItems.id, itemId));
+    await this.d.posts.updateItem(itemId, { renderId, updatedAt: this.now() });
   }
 
   /** The same run continues later in a new job carrying the run's token. */
   private async again(itemId: string, token: string, delayMs: number): Promise<void> {
-    await this.d.queue.send('post.publish_item', { itemId, token }, { ...POST_JOB_OPTIONS, startAfter: new Date(this.now().getTime() + delayMs) });
+    await sendJob(this.d.queue, { name: 'post.publish_item', payload: { itemId, token }, startAfter: new Date(this.now().getTime() + delayMs) });
   }
 
   private async cancelIfRemoved(itemId: string, token: string): Promise<boolean> {
-    const [row] = await this.d.db
-      .select({ removedAt: postItems.removedAt, deletedAt: posts.deletedAt })
-      .from(postItems)
-      .innerJoin(posts, eq(posts.id, postItems.postId))
-      .where(eq(postItems.id, itemId));
-    if (!row || (!row.removedAt && !row.deletedAt)) return false;
-    await this.d.db
-      .update(postItems)
-      .set({ status: 'failed', errorCode: CANCELLED, runToken: null, updatedAt: this.now() })
-      .where(and(eq(postItems.id, itemId), eq(postItems.runToken, token)));
+    const state = await this.d.posts.removalOf(itemId);
+    if (!state || !state.removed) return false;
+    await this.d.posts.updateItem(itemId, { status: 'failed', errorCode: CANCELLED, runToken: null, updatedAt: this.now() }, { runToken: token });
     return true;
   }
 
@@ -254,13 +230,10 @@ export class PostItemProcessor {
     token: string,
     change: { status: 'published' | 'failed'; errorCode?: string; publishedUrl?: string; externalId?: string; publishedAt?: Date },
   ): Promise<void> {
-    await this.d.db.transaction(async (tx) => {
-      await tx.select({ id: posts.id }).from(posts).where(eq(posts.id, item.postId)).for('update');
-      await tx
-        .update(postItems)
-        .set({ ...change, errorCode: change.errorCode ?? null, runToken: null, updatedAt: this.now() })
-        .where(and(eq(postItems.id, item.id), eq(postItems.status, 'processing'), eq(postItems.runToken, token)));
-      await refreshPostStatus(tx, item.postId);
+    await this.d.tx.run(async (tx) => {
+      await this.d.posts.lockPost(tx, item.postId);
+      await this.d.posts.updateItem(item.id, { ...change, errorCode: change.errorCode ?? null, runToken: null, updatedAt: this.now() }, { status: 'processing', runToken: token }, tx);
+      await refreshPostStatus(this.d.posts, item.postId, tx);
     });
   }
 }

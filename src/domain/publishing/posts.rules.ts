@@ -25,13 +25,6 @@ export const MAX_POST_ITEMS = 100;
 export const SCHEDULE_TOLERANCE_MS = 1000;
 
 /**
- * Job options of `post.publish_item`. The job's own retries cover crashes and unexpected errors (the
- * same job id comes back and the item's resume state prevents a second publication); a network's
- * retryable failure is retried by sending the job again after a backoff instead.
- */
-export const POST_JOB_OPTIONS = { retryLimit: 3, retryDelaySeconds: 2, expireInSeconds: 2 * 3600 };
-
-/**
  * The post's status from its items (removed items excluded):
  * - every item pending and no worker has started the post: `pending`;
  * - any item pending or processing: `processing` (also after a retry re-queues a failed item);

@@ -1,25 +1,26 @@
-import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
-import type { Db, Executor } from '../../adapters/db/database.js';
-import { postItems, posts, renders } from '../../adapters/db/schema.js';
 import type { JobQueue } from '../../ports/queue.js';
+import type { TransactionRunner, Tx } from '../../ports/transactions.js';
 import { newId } from '../../shared/ids.js';
 import { DomainError, validationError } from '../errors.js';
+import { enqueueAfterCommit } from '../jobs/enqueue.js';
+import type { EditsReader } from '../renders/renders.records.js';
 import { effectiveStatus } from '../renders/renders.rules.js';
 import type { WorkspaceWithPlan } from '../workspaces/workspaces.service.js';
+import type { ConnectionsRepository } from './connections.records.js';
 import { applyMetadataDefaults, networkMetadata, validateTargetMetadata } from './metadata.rules.js';
-import {
-  checkDailyLimit,
-  checkDuplicates,
-  checkEdits,
-  checkTargetsMetadata,
-  lockConnections,
-  refreshPostStatus,
-  usableConnections,
-  type PostItemRow,
-  type PostRow,
-  type TargetCheck,
-} from './posts.queries.js';
-import { CANCELLED, MAX_POST_ITEMS, POST_JOB_OPTIONS, type PostItemStatus, type PostStatus } from './posts.rules.js';
+import { checkDailyLimit, checkDuplicates, checkEdits, checkTargetsMetadata, refreshPostStatus, usableConnections, type TargetCheck } from './posts.checks.js';
+import type { PostItemRow, PostRow, PostsRepository } from './posts.records.js';
+import { CANCELLED, MAX_POST_ITEMS, type PostItemStatus, type PostStatus } from './posts.rules.js';
+
+/** What the posts service stores and reads: its own records, the connections, and the edits it publishes. */
+export interface PostsServiceDeps {
+  posts: PostsRepository;
+  connections: ConnectionsRepository;
+  edits: EditsReader;
+  tx: TransactionRunner;
+  queue: JobQueue;
+  now?: () => Date;
+}
 
 export interface CreatePostInput {
   videos: Array<{ edit_id: string; targets: Array<{ connection_id: string; metadata?: Record<string, unknown> }> }>;
@@ -70,14 +71,18 @@ function futureInstant(raw: string | null | undefined, now: Date, field = 'sched
 /**
  * Posts: POST /posts checks everything before creating anything (spec: Errors rule 2), then one
  * `post.publish_item` job per item (delayed to `scheduled_at`); GET, PATCH (before publishing), DELETE,
- * item retry and item removal. The publishing itself is PostPublisher (post.publisher.ts).
+ * item retry and item removal. The publishing itself is PostItemProcessor (post-items.processor.ts).
  */
 export class PostsService {
-  constructor(
-    private readonly db: Db,
-    private readonly queue: JobQueue,
-    private readonly now: () => Date = () => new Date(),
-  ) {}
+  private readonly posts: PostsRepository;
+  private readonly connections: ConnectionsRepository;
+  private readonly now: () => Date;
+
+  constructor(private readonly d: PostsServiceDeps) {
+    this.posts = d.posts;
+    this.connections = d.connections;
+    this.now = d.now ?? (() => new Date());
+  }
 
   async create(ctx: WorkspaceWithPlan, input: CreatePostInput): Promise<PostCreated> {
     const ws = ctx.workspace.id;
@@ -89,22 +94,22 @@ export class PostsService {
     if (targets.length === 0) throw validationError([{ field: 'videos', rule: 'minItems' }]);
     if (targets.length > MAX_POST_ITEMS) throw validationError([{ field: 'videos', rule: 'maxItems' }]);
 
-    await checkEdits(this.db, ws, targets.map((t) => t.editId));
-    const byId = await usableConnections(this.db, ws, targets.map((t) => t.connectionId));
+    await checkEdits(this.d.edits, ws, targets.map((t) => t.editId));
+    const byId = await usableConnections(this.connections, ws, targets.map((t) => t.connectionId));
     checkTargetsMetadata(targets, byId);
 
     const postId = newId('post');
     const dueAt = scheduledAt ?? now;
-    const itemIds = await this.db.transaction(async (tx) => {
-      await lockConnections(tx, [...byId.keys()]);
+    const itemIds = await this.d.tx.run(async (tx) => {
+      await this.connections.lock(tx, [...byId.keys()]);
       // Revoked between the check and the lock: answer as if it had been revoked before.
-      await usableConnections(tx, ws, [...byId.keys()]);
+      await usableConnections(this.connections, ws, [...byId.keys()], tx);
       const requested = new Map<string, number>();
       for (const t of targets) requested.set(t.connectionId, (requested.get(t.connectionId) ?? 0) + 1);
-      await checkDailyLimit(tx, ctx.plan.dailyPostLimit, requested, dueAt);
-      await checkDuplicates(tx, targets);
+      await checkDailyLimit(this.posts, tx, ctx.plan.dailyPostLimit, requested, dueAt);
+      await checkDuplicates(this.posts, tx, targets);
 
-      await tx.insert(posts).values({ id: postId, workspaceId: ws, status: 'pending', scheduledAt, createdAt: now, updatedAt: now });
+      await this.posts.insertPost(tx, { id: postId, workspaceId: ws, status: 'pending', scheduledAt, createdAt: now, updatedAt: now });
       const rows = targets.map((t, position) => {
         const platform = byId.get(t.connectionId)!.platform;
         return {
@@ -120,7 +125,7 @@ export class PostsService {
           dueAt,
         };
       });
-      await tx.insert(postItems).values(rows);
+      await this.posts.insertItems(tx, rows);
       return rows.map((r) => r.id);
     });
     await this.enqueue(itemIds, scheduledAt);
@@ -129,13 +134,8 @@ export class PostsService {
 
   /** GET /posts/{id}. 404 POST_NOT_FOUND (unknown, another workspace's, or deleted). */
   async get(workspaceId: string, id: string): Promise<PostView> {
-    const post = await this.loadPost(this.db, workspaceId, id);
-    const rows = await this.db
-      .select({ item: postItems, render: { status: renders.status, expiresAt: renders.expiresAt } })
-      .from(postItems)
-      .leftJoin(renders, eq(renders.id, postItems.renderId))
-      .where(and(eq(postItems.postId, id), isNull(postItems.removedAt)))
-      .orderBy(asc(postItems.position));
+    const post = this.found(await this.posts.findLivePost(workspaceId, id));
+    const rows = await this.posts.liveItemsWithRenders(id);
     const now = this.now();
     return {
       id: post.id,
@@ -145,7 +145,7 @@ export class PostsService {
       created_at: post.createdAt.toISOString(),
       items: rows.map(({ item, render }) => {
         // The render's file is purged once it expired: the item then points at no render.
-        const renderId = item.renderId && render?.status && effectiveStatus(render, now) !== 'expired' ? item.renderId : null;
+        const renderId = item.renderId && render && effectiveStatus(render, now) !== 'expired' ? item.renderId : null;
         return {
           id: item.id,
           render_id: renderId,
@@ -173,10 +173,10 @@ export class PostsService {
     const now = this.now();
     const reschedule = input.scheduled_at !== undefined;
     const scheduledAt = futureInstant(input.scheduled_at, now);
-    const pendingIds = await this.db.transaction(async (tx) => {
-      const post = await this.loadPost(tx, ws, id, true);
+    const pendingIds = await this.d.tx.run(async (tx) => {
+      const post = this.found(await this.posts.lockLivePost(tx, ws, id));
       if (post.status !== 'pending' || post.startedAt) throw new DomainError('POST_ALREADY_PROCESSING', { status: post.status });
-      const items = await this.liveItems(tx, id);
+      const items = await this.posts.liveItems(id, tx);
       const byId = new Map(items.map((i) => [i.id, i] as const));
       for (const change of input.items ?? []) {
         const item = byId.get(change.id);
@@ -187,20 +187,14 @@ export class PostsService {
       if (reschedule) {
         const requested = new Map<string, number>();
         for (const i of items) if (i.status !== 'failed') requested.set(i.connectionId, (requested.get(i.connectionId) ?? 0) + 1);
-        await lockConnections(tx, [...requested.keys()]);
-        await checkDailyLimit(tx, ctx.plan.dailyPostLimit, requested, scheduledAt ?? now, id);
-        await tx.update(posts).set({ scheduledAt, updatedAt: now }).where(eq(posts.id, id));
-        await tx
-          .update(postItems)
-          .set({ dueAt: scheduledAt ?? now, updatedAt: now })
-          .where(and(eq(postItems.postId, id), eq(postItems.status, 'pending')));
+        await this.connections.lock(tx, [...requested.keys()]);
+        await checkDailyLimit(this.posts, tx, ctx.plan.dailyPostLimit, requested, scheduledAt ?? now, id);
+        await this.posts.updatePost(id, { scheduledAt, updatedAt: now }, tx);
+        await this.posts.updateLiveItems(tx, id, { dueAt: scheduledAt ?? now, updatedAt: now }, { status: 'pending' });
       }
       for (const change of input.items ?? []) {
         const item = byId.get(change.id)!;
-        await tx
-          .update(postItems)
-          .set({ metadata: applyMetadataDefaults(item.platform, networkMetadata(item.platform, change.metadata)), updatedAt: now })
-          .where(eq(postItems.id, item.id));
+        await this.posts.updateItem(item.id, { metadata: applyMetadataDefaults(item.platform, networkMetadata(item.platform, change.metadata)), updatedAt: now }, {}, tx);
       }
       return items.filter((i) => i.status === 'pending').map((i) => i.id);
     });
@@ -215,9 +209,9 @@ export class PostsService {
    */
   async delete(workspaceId: string, id: string): Promise<void> {
     const now = this.now();
-    await this.db.transaction(async (tx) => {
-      await this.loadPost(tx, workspaceId, id, true);
-      await tx.update(posts).set({ deletedAt: now, updatedAt: now }).where(eq(posts.id, id));
+    await this.d.tx.run(async (tx) => {
+      this.found(await this.posts.lockLivePost(tx, workspaceId, id));
+      await this.posts.updatePost(id, { deletedAt: now, updatedAt: now }, tx);
       await this.cancelItems(tx, id, undefined, now);
     });
   }
@@ -228,13 +222,13 @@ export class PostsService {
    */
   async removeItem(workspaceId: string, postId: string, itemId: string): Promise<void> {
     const now = this.now();
-    await this.db.transaction(async (tx) => {
-      await this.loadPost(tx, workspaceId, postId, true);
+    await this.d.tx.run(async (tx) => {
+      this.found(await this.posts.lockLivePost(tx, workspaceId, postId));
       await this.loadItem(tx, postId, itemId);
       await this.cancelItems(tx, postId, itemId, now);
-      const left = await this.liveItems(tx, postId);
-      if (left.length === 0) await tx.update(posts).set({ deletedAt: now, updatedAt: now }).where(eq(posts.id, postId));
-      else await refreshPostStatus(tx, postId);
+      const left = await this.posts.liveItems(postId, tx);
+      if (left.length === 0) await this.posts.updatePost(postId, { deletedAt: now, updatedAt: now }, tx);
+      else await refreshPostStatus(this.posts, postId, tx);
     });
   }
 
@@ -247,78 +241,56 @@ export class PostsService {
   async retry(ctx: WorkspaceWithPlan, postId: string, itemId: string): Promise<PostView> {
     const ws = ctx.workspace.id;
     const now = this.now();
-    const startAfter = await this.db.transaction(async (tx) => {
-      const post = await this.loadPost(tx, ws, postId, true);
+    const startAfter = await this.d.tx.run(async (tx) => {
+      const post = this.found(await this.posts.lockLivePost(tx, ws, postId));
       const item = await this.loadItem(tx, postId, itemId);
       if (item.status !== 'failed') throw new DomainError('POST_ITEM_NOT_FAILED', { status: item.status });
       // Only an item that failed before its time (queue outage) still waits for the schedule.
       const due = post.scheduledAt && post.scheduledAt > now ? post.scheduledAt : null;
-      await lockConnections(tx, [item.connectionId]);
-      await usableConnections(tx, ws, [item.connectionId]);
-      await checkDailyLimit(tx, ctx.plan.dailyPostLimit, new Map([[item.connectionId, 1]]), due ?? now);
-      await checkDuplicates(tx, [{ editId: item.editId, connectionId: item.connectionId }], [item.id]);
-      await tx
-        .update(postItems)
-        .set({ status: 'pending', errorCode: null, attempts: 0, runToken: null, renderId: null, dueAt: due ?? now, updatedAt: now })
-        .where(eq(postItems.id, item.id));
-      await refreshPostStatus(tx, postId);
+      await this.connections.lock(tx, [item.connectionId]);
+      await usableConnections(this.connections, ws, [item.connectionId], tx);
+      await checkDailyLimit(this.posts, tx, ctx.plan.dailyPostLimit, new Map([[item.connectionId, 1]]), due ?? now);
+      await checkDuplicates(this.posts, tx, [{ editId: item.editId, connectionId: item.connectionId }], [item.id]);
+      await this.posts.updateItem(
+        item.id,
+        { status: 'pending', errorCode: null, attempts: 0, runToken: null, renderId: null, dueAt: due ?? now, updatedAt: now },
+        {},
+        tx,
+      );
+      await refreshPostStatus(this.posts, postId, tx);
       return due;
     });
     await this.enqueue([itemId], startAfter);
     return this.get(ws, postId);
   }
 
+  /** One `post.publish_item` job per item; when the queue refuses, the items still pending fail with QUEUE_UNAVAILABLE. */
   private async enqueue(itemIds: readonly string[], startAfter: Date | null): Promise<void> {
-    try {
-      for (const itemId of itemIds) {
-        await this.queue.send('post.publish_item', { itemId }, { ...POST_JOB_OPTIONS, ...(startAfter ? { startAfter } : {}) });
-      }
-    } catch (err) {
-      const now = this.now();
-      const failed = await this.db
-        .update(postItems)
-        .set({ status: 'failed', errorCode: 'QUEUE_UNAVAILABLE', updatedAt: now })
-        .where(and(inArray(postItems.id, [...itemIds]), eq(postItems.status, 'pending')))
-        .returning({ postId: postItems.postId });
-      for (const postId of new Set(failed.map((f) => f.postId))) await refreshPostStatus(this.db, postId);
-      throw err;
-    }
+    await enqueueAfterCommit(
+      this.d.queue,
+      itemIds.map((itemId) => ({ name: 'post.publish_item' as const, payload: { itemId }, startAfter })),
+      async (code) => {
+        const postIds = await this.posts.failPendingItems(itemIds, code, this.now());
+        for (const postId of new Set(postIds)) await refreshPostStatus(this.posts, postId);
+      },
+    );
   }
 
   /** Marks items removed (all of the post's, or one); pending ones are cancelled. */
-  private async cancelItems(tx: Executor, postId: string, itemId: string | undefined, now: Date): Promise<void> {
-    const scope = and(eq(postItems.postId, postId), isNull(postItems.removedAt), itemId ? eq(postItems.id, itemId) : undefined);
-    await tx
-      .update(postItems)
-      .set({ status: 'failed', errorCode: CANCELLED, runToken: null, updatedAt: now })
-      .where(and(scope, eq(postItems.status, 'pending')));
-    await tx.update(postItems).set({ removedAt: now, updatedAt: now }).where(scope);
+  private async cancelItems(tx: Tx, postId: string, itemId: string | undefined, now: Date): Promise<void> {
+    await this.posts.updateLiveItems(tx, postId, { status: 'failed', errorCode: CANCELLED, runToken: null, updatedAt: now }, { itemId, status: 'pending' });
+    await this.posts.updateLiveItems(tx, postId, { removedAt: now, updatedAt: now }, { itemId });
   }
 
-  private async loadPost(db: Executor, workspaceId: string, id: string, lock = false): Promise<PostRow> {
-    const q = db
-      .select()
-      .from(posts)
-      .where(and(eq(posts.id, id), eq(posts.workspaceId, workspaceId), isNull(posts.deletedAt)));
-    const [post] = lock ? await q.for('update') : await q;
+  /** 404 POST_NOT_FOUND for a post that is not there (unknown, another workspace's, or deleted). */
+  private found(post: PostRow | undefined): PostRow {
     if (!post) throw new DomainError('POST_NOT_FOUND');
     return post;
   }
 
-  private async loadItem(db: Executor, postId: string, itemId: string): Promise<PostItemRow> {
-    const [item] = await db
-      .select()
-      .from(postItems)
-      .where(and(eq(postItems.id, itemId), eq(postItems.postId, postId), isNull(postItems.removedAt)));
+  private async loadItem(tx: Tx, postId: string, itemId: string): Promise<PostItemRow> {
+    const item = await this.posts.findLiveItem(postId, itemId, tx);
     if (!item) throw new DomainError('POST_ITEM_NOT_FOUND');
     return item;
-  }
-
-  private liveItems(db: Executor, postId: string): Promise<PostItemRow[]> {
-    return db
-      .select()
-      .from(postItems)
-      .where(and(eq(postItems.postId, postId), isNull(postItems.removedAt)))
-      .orderBy(asc(postItems.position));
   }
 }

@@ -12,9 +12,8 @@ export const RENDER_RETRY_AFTER_SECONDS = 10;
 export const DOWNLOAD_URL_SECONDS = 3600;
 /** A render still queued or active this long after its creation is given up as `failed` / RENDER_LOST. */
 export const RENDER_LOST_AFTER_MS = 24 * 3600 * 1000;
-/** One ffmpeg run may take this long before it is killed (RENDER_TIMEOUT); the job expires a little later. */
+/** One ffmpeg run may take this long before it is killed (RENDER_TIMEOUT); the job expires a little later (src/shared/jobs.ts). */
 export const RENDER_TIMEOUT_MS = 55 * 60 * 1000;
-export const RENDER_JOB_OPTIONS = { expireInSeconds: 3600, retryLimit: 2, retryDelaySeconds: 5 };
 
 /** Failure codes another attempt cannot cure: the render fails at once instead of being retried. */
 const PERMANENT_CODES = new Set(['EDIT_INVALID', 'SOURCE_UNREADABLE', 'SOURCE_NOT_FOUND', 'RENDER_FONT_MISSING', 'EDITS_NOT_FOUND']);

@@ -1,25 +1,22 @@
-import { and, count, desc, eq, gt, inArray } from 'drizzle-orm';
-import type { Db } from '../../adapters/db/database.js';
-import { clips, edits, renders, workspaces } from '../../adapters/db/schema.js';
 import { newId } from '../../shared/ids.js';
-import { DomainError } from '../errors.js';
-import { editHash, type Edit } from '../render/edit.js';
-import type { ClipEditsService, EditRow } from '../clips/clip-edits.service.js';
-import type { WorkspaceWithPlan } from '../workspaces/workspaces.service.js';
 import type { JobQueue } from '../../ports/queue.js';
 import type { Storage } from '../../ports/storage.js';
+import type { TransactionRunner } from '../../ports/transactions.js';
+import { DomainError } from '../errors.js';
+import { enqueueAfterCommit } from '../jobs/enqueue.js';
+import { editHash, type Edit } from '../render/edit.js';
+import type { WorkspaceWithPlan } from '../workspaces/workspaces.service.js';
+import type { ClipEdits, EditsReader, RenderableEdit, RenderRow, RendersRepository } from './renders.records.js';
 import {
   DOWNLOAD_URL_SECONDS,
-  RENDER_JOB_OPTIONS,
   RENDER_RETRY_AFTER_SECONDS,
-  UNFINISHED_RENDER_STATES,
   effectiveStatus,
   expiryFrom,
   renderFileName,
   type RenderStatus,
 } from './renders.rules.js';
 
-export type RenderRow = typeof renders.$inferSelect;
+export type { RenderRow } from './renders.records.js';
 
 /** The spec's Render object, plus `error_code`, `created_at` and `expires_at` (docs/api-decisions.md). */
 export interface RenderView {
@@ -55,10 +52,13 @@ export interface RenderStart {
  */
 export class RendersService {
   constructor(
-    private readonly db: Db,
+    private readonly repo: RendersRepository,
+    private readonly edits: EditsReader,
+    private readonly tx: TransactionRunner,
     private readonly queue: JobQueue,
-    private readonly storage: Storage,
-    private readonly clipEdits: ClipEditsService,
+    /** Signs download URLs. */
+    private readonly storage: Pick<Storage, 'presignGet'>,
+    private readonly clipEdits: ClipEdits,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -70,83 +70,64 @@ export class RendersService {
 
   /** POST /renders { edit_id }: any edit of the workspace, however old. */
   async renderEdit(ctx: WorkspaceWithPlan, editId: string): Promise<RenderStart> {
-    const [edit] = await this.db
-      .select()
-      .from(edits)
-      .where(and(eq(edits.id, editId), eq(edits.workspaceId, ctx.workspace.id)));
+    const edit = await this.edits.findEdit(ctx.workspace.id, editId);
     if (!edit) throw new DomainError('EDITS_NOT_FOUND', { invalid_edits: [editId] });
     return this.start(ctx, edit);
   }
 
-  private async start(ctx: WorkspaceWithPlan, edit: EditRow): Promise<RenderStart> {
+  private async start(ctx: WorkspaceWithPlan, edit: RenderableEdit): Promise<RenderStart> {
     const ws = ctx.workspace.id;
     const spec = edit.spec as Edit;
     const watermark = spec.watermark === true || ctx.plan.forceWatermark;
     // The file depends on the watermark the plan forces, so the cache key does too.
     const hash = watermark === spec.watermark ? edit.hash : editHash({ ...spec, watermark });
     const id = newId('rnd');
-    const outcome = await this.db.transaction(async (tx) => {
+    const outcome = await this.tx.run(async (tx) => {
       // Serialises render requests of a workspace: the allowance check and the insert are one step.
-      await tx.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, ws)).for('update');
+      await this.repo.lockWorkspace(tx, ws);
       const now = this.now();
-      const [hit] = await tx
-        .select()
-        .from(renders)
-        .where(and(eq(renders.workspaceId, ws), eq(renders.editHash, hash), eq(renders.status, 'completed'), gt(renders.expiresAt, now)))
-        .orderBy(desc(renders.expiresAt))
-        .limit(1)
-        .for('update');
+      const hit = await this.repo.findCacheHit(tx, ws, hash, now);
       if (hit) {
-        const [row] = await tx
-          .insert(renders)
-          .values({
-            id,
-            workspaceId: ws,
-            editId: edit.id,
-            editHash: hash,
-            status: 'completed',
-            progress: 100,
-            outputResolution: spec.resolution,
-            hasWatermark: watermark,
-            fromCache: true,
-            storageKey: hit.storageKey,
-            size: hit.size,
-            startedAt: now,
-            completedAt: now,
-            expiresAt: expiryFrom(now, ctx.plan.renderExpiryHours),
-          })
-          .returning();
+        const row = await this.repo.insert(tx, {
+          id,
+          workspaceId: ws,
+          editId: edit.id,
+          editHash: hash,
+          status: 'completed',
+          progress: 100,
+          outputResolution: spec.resolution,
+          hasWatermark: watermark,
+          fromCache: true,
+          storageKey: hit.storageKey,
+          size: hit.size,
+          startedAt: now,
+          completedAt: now,
+          expiresAt: expiryFrom(now, ctx.plan.renderExpiryHours),
+        });
         return { fromCache: true, row };
       }
-      const [{ n }] = await tx
-        .select({ n: count() })
-        .from(renders)
-        .where(and(eq(renders.workspaceId, ws), inArray(renders.status, [...UNFINISHED_RENDER_STATES])));
-      if (Number(n) >= ctx.plan.maxConcurrentRenders) {
+      if ((await this.repo.countUnfinished(ws, tx)) >= ctx.plan.maxConcurrentRenders) {
         throw new DomainError(
           'RATE_LIMIT_EXCEEDED',
           { retry_after: RENDER_RETRY_AFTER_SECONDS, max_concurrent_renders: ctx.plan.maxConcurrentRenders },
           { 'Retry-After': String(RENDER_RETRY_AFTER_SECONDS) },
         );
       }
-      const [row] = await tx
-        .insert(renders)
-        .values({ id, workspaceId: ws, editId: edit.id, editHash: hash, status: 'queued', outputResolution: spec.resolution, hasWatermark: watermark })
-        .returning();
+      const row = await this.repo.insert(tx, {
+        id,
+        workspaceId: ws,
+        editId: edit.id,
+        editHash: hash,
+        status: 'queued',
+        outputResolution: spec.resolution,
+        hasWatermark: watermark,
+      });
       return { fromCache: false, row };
     });
     if (!outcome.fromCache) {
-      try {
-        await this.queue.send('render.process', { renderId: id }, { ...RENDER_JOB_OPTIONS, singletonKey: `render:${id}` });
-      } catch (err) {
-        await this.db
-          .update(renders)
-          .set({ status: 'failed', errorCode: 'QUEUE_UNAVAILABLE', completedAt: this.now() })
-          .where(eq(renders.id, id));
-        throw err;
-      }
+      await enqueueAfterCommit(this.queue, { name: 'render.process', payload: { renderId: id } }, (code) => this.repo.setFailed(id, code, this.now()));
     }
-    return { fromCache: outcome.fromCache, render: await this.view(outcome.row, await this.titleOfEdit(edit)) };
+    return { fromCache: outcome.fromCache, render: await this.view(outcome.row, await this.edits.titleOfEdit(edit.id)) };
   }
 
   /** GET /renders/{renderId}; 404 RENDER_NOT_FOUND outside the workspace. */
@@ -172,14 +153,10 @@ export class RendersService {
 
   /** GET /renders/limits. */
   async limits(ctx: WorkspaceWithPlan): Promise<RenderLimits> {
-    const [{ n }] = await this.db
-      .select({ n: count() })
-      .from(renders)
-      .where(and(eq(renders.workspaceId, ctx.workspace.id), inArray(renders.status, [...UNFINISHED_RENDER_STATES])));
     return {
       render_expiry_hours: ctx.plan.renderExpiryHours,
       max_concurrent_renders: ctx.plan.maxConcurrentRenders,
-      active_renders: Number(n),
+      active_renders: await this.repo.countUnfinished(ctx.workspace.id),
     };
   }
 
@@ -206,19 +183,8 @@ export class RendersService {
   }
 
   private async load(workspaceId: string, id: string): Promise<{ row: RenderRow; title: string | null }> {
-    const [found] = await this.db
-      .select({ row: renders, title: clips.title })
-      .from(renders)
-      .leftJoin(edits, eq(edits.id, renders.editId))
-      .leftJoin(clips, eq(clips.id, edits.clipId))
-      .where(and(eq(renders.id, id), eq(renders.workspaceId, workspaceId)));
-    if (!found) throw new DomainError('RENDER_NOT_FOUND');
-    return found;
-  }
-
-  private async titleOfEdit(edit: EditRow): Promise<string | null> {
-    if (!edit.clipId) return null;
-    const [clip] = await this.db.select({ title: clips.title }).from(clips).where(eq(clips.id, edit.clipId));
-    return clip?.title ?? null;
+    const row = await this.repo.findInWorkspace(workspaceId, id);
+    if (!row) throw new DomainError('RENDER_NOT_FOUND');
+    return { row, title: await this.edits.titleOfEdit(row.editId) };
   }
 }

@@ -1,3 +1,4 @@
+import { attemptOf } from '../../domain/jobs/retry.js';
 import type { PostItemProcessor } from '../../domain/publishing/post-items.processor.js';
 import type { JobHandler } from '../../ports/queue.js';
 
@@ -9,7 +10,7 @@ export function postItemHandler(processor: PostItemProcessor): JobHandler<'post.
       itemId: payload.itemId,
       token: typeof payload.token === 'string' ? payload.token : undefined,
       jobId: ctx.id,
-      retryCount: ctx.retryCount,
+      attempt: attemptOf('post.publish_item', ctx),
     });
   };
 }

@@ -1,12 +1,12 @@
+import { attemptOf } from '../../domain/jobs/retry.js';
 import type { RenderProcessor } from '../../domain/renders/renders.processor.js';
-import { RENDER_JOB_OPTIONS } from '../../domain/renders/renders.rules.js';
 import type { JobHandler } from '../../ports/queue.js';
 
 /** render.process: renders one render's edit; a retried job starts the render again from scratch. */
 export function renderHandler(processor: RenderProcessor): JobHandler<'render.process'> {
   return async (payload, ctx) => {
     if (typeof payload?.renderId !== 'string') return;
-    await processor.process(payload.renderId, { retryCount: ctx.retryCount, retryLimit: RENDER_JOB_OPTIONS.retryLimit });
+    await processor.process(payload.renderId, attemptOf('render.process', ctx));
   };
 }
 

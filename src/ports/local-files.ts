@@ -1,0 +1,13 @@
+/**
+ * Files on this machine, for jobs that work on local copies (renders, transcriptions, submissions):
+ * a private scratch folder, and a file's size. Implemented by src/adapters/files/local-files.ts.
+ */
+export interface LocalFiles {
+  /**
+   * Runs `fn` with a new empty folder of its own (named `<prefix>` plus a random suffix, in the service's
+   * temporary folder); the folder and everything in it is removed afterwards, also when `fn` throws.
+   */
+  withTempDir<T>(prefix: string, fn: (dir: string) => Promise<T>): Promise<T>;
+  /** Size in bytes of a local file. */
+  size(file: string): Promise<number>;
+}

@@ -1,0 +1,85 @@
+/**
+ * Every job the service runs, in one table: its payload type, the options it is sent with (retries,
+ * expiry, singleton key) and its schedule. The domain sends jobs with these options
+ * (src/domain/jobs/enqueue.ts), the queue adapter creates one queue per name, the jobs layer registers a
+ * handler for each name (boot fails when one is missing) and keeps the schedules. It lives in `shared`
+ * because those three layers may all import `shared`, and it imports nothing (docs/architecture.md).
+ */
+
+export interface JobPayloads {
+  /** Periodic clean-up of expired idempotency records and rate-limit windows. */
+  'maintenance.purge': Record<string, never>;
+  /** Runs a submission through its stages (downloading … finalizing); resumes where it stopped. */
+  'submission.process': { submissionId: string };
+  /** Renders one render record's edit to its MP4 (queued → active → completed or failed). */
+  'render.process': { renderId: string };
+  /** Deletes render files past their plan's retention and marks them expired (every minute). */
+  'render.expire': Record<string, never>;
+  /** Transcribes one transcription's media (processing → ready, no_speech or failed with a refund). */
+  'transcription.process': { transcriptionId: string };
+  /** Publishes one post item (render reuse or wait, upload with a resume state, retries with backoff). */
+  'post.publish_item': { itemId: string; token?: string };
+}
+
+export type JobName = keyof JobPayloads;
+
+/** The queue's handling of a job: how often and how soon it is retried, when a running one counts as lost. */
+export interface JobOptions {
+  retryLimit?: number;
+  retryDelaySeconds?: number;
+  /** A job running longer than this is considered lost and retried. */
+  expireInSeconds?: number;
+}
+
+export interface JobDefinition<N extends JobName> {
+  /** What the job is sent with. A scheduled job is sent by the queue itself, with the queue's defaults. */
+  options?: JobOptions;
+  /** At most one queued job per key, derived from the payload. */
+  singletonKey?: (payload: JobPayloads[N]) => string;
+  /** Cron expression (UTC) the scheduler sends the job on (worker and all roles). */
+  schedule?: string;
+}
+
+export const JOBS = {
+  'maintenance.purge': { schedule: '*/10 * * * *' },
+  /** A submission may take long on a long video; retries after a crash come quickly. */
+  'submission.process': { options: { expireInSeconds: 4 * 3600, retryLimit: 2, retryDelaySeconds: 2 } },
+  /**
+   * One ffmpeg run may take 55 minutes before it is killed (RENDER_TIMEOUT_MS); the job expires a
+   * little later. One queued job per render.
+   */
+  'render.process': {
+    options: { expireInSeconds: 3600, retryLimit: 2, retryDelaySeconds: 5 },
+    singletonKey: (p: JobPayloads['render.process']) => `render:${p.renderId}`,
+  },
+  'render.expire': { schedule: '* * * * *' },
+  /** A run may take long on long audio; retries after a crash come quickly. */
+  'transcription.process': { options: { expireInSeconds: 4 * 3600, retryLimit: 2, retryDelaySeconds: 2 } },
+  /**
+   * The job's own retries cover crashes and unexpected errors (the same job id comes back and the item's
+   * resume state prevents a second publication); a network's retryable failure is retried by sending the
+   * job again after a backoff instead.
+   */
+  'post.publish_item': { options: { retryLimit: 3, retryDelaySeconds: 2, expireInSeconds: 2 * 3600 } },
+} as const satisfies { readonly [N in JobName]: JobDefinition<N> };
+
+/** The table seen through its general type (what a function of any job name reads). */
+const DEFINITIONS: { readonly [N in JobName]: JobDefinition<N> } = JOBS;
+
+/** Every job name, in the table's order (queues are created and handlers registered in it). */
+export const JOB_NAMES = Object.keys(JOBS) as JobName[];
+
+/** Cron schedules the scheduler keeps. */
+export const JOB_SCHEDULES: ReadonlyArray<{ name: JobName; cron: string }> = JOB_NAMES.flatMap((name) => {
+  const cron = DEFINITIONS[name].schedule;
+  return cron ? [{ name, cron }] : [];
+});
+
+/** The jobs that are sent with a retry limit: their runs retry a failure or fail their record (src/domain/jobs/retry.ts). */
+export type RetriedJobName = { [N in JobName]: (typeof JOBS)[N] extends { options: { retryLimit: number } } ? N : never }[JobName];
+
+/** The options a job is sent with: the table's, plus its singleton key for this payload. */
+export function jobSendOptions<N extends JobName>(name: N, payload: JobPayloads[N]): JobOptions & { singletonKey?: string } {
+  const def = DEFINITIONS[name];
+  return { ...def.options, ...(def.singletonKey ? { singletonKey: def.singletonKey(payload) } : {}) };
+}

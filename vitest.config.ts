@@ -1,12 +1,28 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
+/** End-to-end runs that take minutes: the whole pipeline, real processes, restarts, long transcriptions. */
+const E2E = [
+  'test/integration/clipping-pipeline.test.ts',
+  'test/integration/pipeline-restart.test.ts',
+  'test/integration/server-process.test.ts',
+  'test/integration/measured-duration.test.ts',
+  'test/integration/asr-pocketsphinx.test.ts',
+];
+
+// `npx vitest run` runs every project; `npx vitest run --project unit` (or http, integration, e2e) one of them.
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     globalSetup: ['test/helpers/global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
     reporters: ['default', './test/helpers/summary-reporter.ts'],
+    projects: [
+      // Pure functions only (no module mocks, no global state): files share workers, so the project takes seconds.
+      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], isolate: false } },
+      { extends: true, test: { name: 'http', include: ['test/http/**/*.test.ts'] } },
+      { extends: true, test: { name: 'integration', include: ['test/integration/**/*.test.ts'], exclude: [...configDefaults.exclude, ...E2E] } },
+      { extends: true, test: { name: 'e2e', include: E2E } },
+    ],
   },
 });

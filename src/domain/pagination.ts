@@ -1,21 +1,6 @@
-import { Type, type Static } from '@sinclair/typebox';
-
+/** Paging of every list: the page asked, the `pagination` object answered (TypeBox schemas: src/http/schemas/pagination.schemas.ts). */
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;
-
-/** Query schema every list accepts. */
-export const PageQuery = Type.Object({
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT })),
-});
-export type PageQuery = Static<typeof PageQuery>;
-
-export const PaginationSchema = Type.Object({
-  current_page: Type.Integer(),
-  total_pages: Type.Integer(),
-  total_count: Type.Integer(),
-  has_next_page: Type.Boolean(),
-});
 
 export interface Pagination {
   current_page: number;

@@ -3,7 +3,7 @@ import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { Container } from '../main/container.js';
+import type { AppDeps } from './app.deps.js';
 import { registerErrorHandling } from './errors.js';
 import { validatorCompiler } from './validation.js';
 import { ErrorBody } from './schemas/common.js';
@@ -22,7 +22,7 @@ import { renderRoutes } from './routes/renders.routes.js';
 import { postRoutes } from './routes/posts.routes.js';
 import { connectionRoutes } from './routes/connections.routes.js';
 import { publishedRoutes } from './routes/published.routes.js';
-import { publishedDir } from '../adapters/publishing/local.publisher.js';
+import { publishedDir } from '../shared/published-files.js';
 import { transcriptionRoutes } from './routes/transcriptions.routes.js';
 import { adminPlanRoutes } from './admin/plans.admin.routes.js';
 import { adminWorkspaceRoutes } from './admin/workspaces.admin.routes.js';
@@ -35,13 +35,13 @@ export const API_PREFIX = '/api/v1';
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export interface AppOptions {
-  /** `false` silences request logs (tests); otherwise the container's logger is used. */
+  /** `false` silences request logs (tests); otherwise the deps' logger is used. */
   logger?: boolean;
   /** Sees every route as it is registered (tests iterate over them). */
   onRoute?: (route: RouteOptions) => void;
 }
 
-export async function buildApp(c: Container, opts: AppOptions = {}): Promise<FastifyInstance> {
+export async function buildApp(c: AppDeps, opts: AppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: opts.logger === false ? undefined : c.logger,
     logger: opts.logger === false ? false : undefined,

@@ -17,6 +17,8 @@ import type { JobQueue } from '../ports/queue.js';
 import type { RateLimiter } from '../ports/rate-limiter.js';
 import type { Storage } from '../ports/storage.js';
 import { createStorage, choosePartSize } from '../adapters/storage/storage.factory.js';
+import { signedFilesOf } from '../adapters/storage/signed-files.js';
+import type { SignedFiles } from '../ports/signed-files.js';
 import type { MediaProbe } from '../ports/media.js';
 import { FfprobeMediaProbe } from '../adapters/media/ffprobe.js';
 import { VideosService } from '../domain/videos/videos.service.js';
@@ -47,6 +49,8 @@ export interface Container {
   queue: JobQueue;
   rateLimiter: RateLimiter;
   storage: Storage;
+  /** The storage's signed URLs the service answers itself (local driver); null for S3. */
+  signedFiles: SignedFiles | null;
   media: MediaProbe;
   videos: VideosService;
   plans: PlansService;
@@ -141,6 +145,7 @@ export async function createContainer(opts: ContainerOptions): Promise<Container
     queue,
     rateLimiter: config.rateLimitStore === 'database' ? new DatabaseRateLimiter(db) : new MemoryRateLimiter(),
     storage,
+    signedFiles: signedFilesOf(storage),
     media,
     videos: videosService,
     credits,

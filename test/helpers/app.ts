@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import type { FastifyInstance, RouteOptions } from 'fastify';
+import type { InjectOptions, Response } from 'light-my-request';
 import { loadConfig, type Config } from '../../src/config/env.js';
 import { createContainer, type Container } from '../../src/main/container.js';
 import { bootstrap } from '../../src/main/bootstrap.js';
@@ -11,6 +12,22 @@ import { registerHandlers } from '../../src/jobs/registry.js';
 import { buildHandlers } from '../../src/jobs/handlers/index.js';
 import { openTestDatabase, type DbKind } from './db.js';
 
+export type Method = NonNullable<InjectOptions['method']>;
+
+/**
+ * An answer of `api`/`admin`. `body`: the parsed JSON for a JSON answer, the text for any other type,
+ * undefined when there is none (204); `text`: the body as received.
+ */
+export interface Answer {
+  status: number;
+  body: any;
+  headers: Response['headers'];
+  text: string;
+}
+
+/** `{ status, body }` of an answer, to compare both at once. */
+export const statusAndBody = ({ status, body }: Answer) => ({ status, body });
+
 export interface TestApp {
   app: FastifyInstance;
   c: Container;
@@ -18,7 +35,22 @@ export interface TestApp {
   dataDir: string;
   /** Creates a workspace (optionally on a plan, with credits) and a key bound to it. */
   workspace(opts?: { credits?: number; plan?: string; name?: string }): Promise<{ id: string; key: string; keyId: string }>;
+  /**
+   * `method /api/v1<path>` with the API key `key`. `body`: an object is sent as JSON, a string or Buffer as
+   * is (set its content-type in `headers`). `headers` add to the key's; one given as undefined is left out.
+   */
+  api(key: string, method: Method, path: string, body?: unknown, headers?: Record<string, string | undefined>): Promise<Answer>;
+  /** `method /admin/v1<path>` with the admin token, like `api`. */
+  admin(method: Method, path: string, body?: unknown, headers?: Record<string, string | undefined>): Promise<Answer>;
   close(): Promise<void>;
+}
+
+async function call(app: FastifyInstance, method: Method, url: string, body: unknown, headers: Record<string, string | undefined>): Promise<Answer> {
+  const sent = Object.fromEntries(Object.entries(headers).filter((h): h is [string, string] => h[1] !== undefined));
+  const res = await app.inject({ method, url, headers: sent, ...(body !== undefined ? { payload: body as InjectOptions['payload'] } : {}) });
+  const type = String(res.headers['content-type'] ?? '');
+  const parsed = /^application\/json/.test(type) ? res.json() : type || res.body ? res.body : undefined;
+  return { status: res.statusCode, body: parsed, headers: res.headers, text: res.body };
 }
 
 export function tempDir(prefix = 'cutroom-test-'): string {
@@ -63,6 +95,8 @@ export async function createTestApp(
       const { id, key } = await c.apiKeys.create({ workspaceIds: [ws.workspace.id] });
       return { id: ws.workspace.id, key, keyId: id };
     },
+    api: (key, method, path, body, headers = {}) => call(app, method, `/api/v1${path}`, body, { 'x-api-key': key, ...headers }),
+    admin: (method, path, body, headers = {}) => call(app, method, `/admin/v1${path}`, body, { authorization: `Bearer ${adminToken}`, ...headers }),
     async close() {
       await app.close();
       if (opts.startQueue || opts.workers) await c.queue.stop({ graceful: false, timeoutMs: 1000 });

@@ -48,12 +48,10 @@ async function admin(args: string[], env?: Record<string, string | undefined>): 
   return { code, stdout, stderr, json };
 }
 
-const adminHeaders = () => ({ authorization: `Bearer ${t.adminToken}` });
-
 async function workspaceOverHttp(id: string) {
-  const res = await t.app.inject({ method: 'GET', url: `/admin/v1/workspaces/${id}`, headers: adminHeaders() });
-  expect(res.statusCode).toBe(200);
-  return res.json();
+  const res = await t.admin('GET', `/workspaces/${id}`);
+  expect(res.status).toBe(200);
+  return res.body;
 }
 
 describe('cutroom admin: help and usage', () => {
@@ -358,17 +356,16 @@ describe('cutroom admin keys', () => {
     expect(key).toBeDefined();
     const keyId = key!.split('.')[0];
 
-    const call = (k: string, workspace: string) =>
-      t.app.inject({ method: 'GET', url: '/api/v1/workspace', headers: { 'x-api-key': k, 'x-workspace-id': workspace } });
-    expect((await call(key!, a.id)).statusCode).toBe(200);
-    expect((await call(key!, b.id)).json().id).toBe(b.id);
+    const call = (k: string, workspace: string) => t.api(k, 'GET', '/workspace', undefined, { 'x-workspace-id': workspace });
+    expect((await call(key!, a.id)).status).toBe(200);
+    expect((await call(key!, b.id)).body.id).toBe(b.id);
 
     const revoked = await admin(['keys', 'revoke', keyId]);
     expect(revoked.code).toBe(0);
     expect(revoked.stdout).toContain(`Revoked API key ${keyId}.`);
     const after = await call(key!, a.id);
-    expect(after.statusCode).toBe(401);
-    expect(after.json().code).toBe('UNAUTHORIZED');
+    expect(after.status).toBe(401);
+    expect(after.body.code).toBe('UNAUTHORIZED');
   });
 
   it('prints the JSON answer with --json and takes an expiry; revoke --json and a whole key', async () => {

@@ -34,10 +34,7 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-async function info(app: TestApp, key: string, url: unknown) {
-  const res = await app.app.inject({ method: 'POST', url: '/api/v1/clips/info', headers: { 'x-api-key': key }, payload: { url } });
-  return { status: res.statusCode, body: res.json(), headers: res.headers };
-}
+const info = (app: TestApp, key: string, url: unknown) => app.api(key, 'POST', '/clips/info', { url });
 
 describe('POST /clips/info', () => {
   it('analyses a direct media link, free of charge, with exactly the spec fields', async () => {

@@ -9,27 +9,21 @@ afterAll(async () => {
   await t.close();
 });
 
-const grant = (wsId: string, body: object, key?: string) =>
-  t.app.inject({
-    method: 'POST',
-    url: `/admin/v1/workspaces/${wsId}/credits`,
-    headers: { authorization: `Bearer ${t.adminToken}`, ...(key ? { 'idempotency-key': key } : {}) },
-    payload: body,
-  });
+const grant = (wsId: string, body: object, key?: string) => t.admin('POST', `/workspaces/${wsId}/credits`, body, { 'idempotency-key': key });
 
 describe('Idempotency-Key', () => {
   it('replays the first answer for the same key and body without doing the work again', async () => {
     const ws = await t.workspace({ credits: 0 });
     const first = await grant(ws.id, { amount: 5, reason: 'top-up' }, 'k-1');
-    expect(first.statusCode).toBe(201);
+    expect(first.status).toBe(201);
     const second = await grant(ws.id, { amount: 5, reason: 'top-up' }, 'k-1');
-    expect(second.statusCode).toBe(201);
-    expect(second.body).toBe(first.body);
+    expect(second.status).toBe(201);
+    expect(second.text).toBe(first.text);
     expect(second.headers['idempotent-replayed']).toBe('true');
     expect((await t.c.workspaces.get(ws.id)).workspace.credits).toBe(5);
 
     const other = await grant(ws.id, { amount: 5, reason: 'top-up' }, 'k-2');
-    expect(other.json().id).not.toBe(first.json().id);
+    expect(other.body.id).not.toBe(first.body.id);
     expect((await t.c.workspaces.get(ws.id)).workspace.credits).toBe(10);
   });
 
@@ -37,8 +31,8 @@ describe('Idempotency-Key', () => {
     const ws = await t.workspace();
     await grant(ws.id, { amount: 1, reason: 'a' }, 'k-3');
     const res = await grant(ws.id, { amount: 2, reason: 'a' }, 'k-3');
-    expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
       code: 'VALIDATION_ERROR',
       extra: { errors: [{ field: 'header.idempotency-key', rule: 'reused_with_different_request' }] },
     });
@@ -47,18 +41,18 @@ describe('Idempotency-Key', () => {
   it('does not keep failed answers, so a corrected retry runs', async () => {
     const ws = await t.workspace({ credits: 1 });
     const refused = await grant(ws.id, { amount: -5, reason: 'debit' }, 'k-4');
-    expect(refused.statusCode).toBe(402);
+    expect(refused.status).toBe(402);
     await t.c.credits.adjust({ workspaceId: ws.id, amount: 10, reason: 'grant' });
     const retried = await grant(ws.id, { amount: -5, reason: 'debit' }, 'k-4');
-    expect(retried.statusCode).toBe(201);
+    expect(retried.status).toBe(201);
     expect((await t.c.workspaces.get(ws.id)).workspace.credits).toBe(6);
   });
 
   it('serialises simultaneous requests with one key: the work happens once', async () => {
     const ws = await t.workspace();
     const answers = await Promise.all([1, 2, 3, 4].map(() => grant(ws.id, { amount: 3, reason: 'x' }, 'k-5')));
-    expect(answers.map((a) => a.statusCode)).toEqual([201, 201, 201, 201]);
-    expect(new Set(answers.map((a) => a.json().id)).size).toBe(1);
+    expect(answers.map((a) => a.status)).toEqual([201, 201, 201, 201]);
+    expect(new Set(answers.map((a) => a.body.id)).size).toBe(1);
     expect((await t.c.workspaces.get(ws.id)).workspace.credits).toBe(3);
   });
 

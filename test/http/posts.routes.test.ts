@@ -70,18 +70,8 @@ afterEach(() => {
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
-async function api(key: string, method: Method, url: string, payload?: unknown) {
-  const res = await t.app.inject({ method, url: `/api/v1${url}`, headers: { 'x-api-key': key }, payload: payload as any });
-  return { status: res.statusCode, body: res.body ? res.json() : undefined };
-}
-
-async function admin(method: Method, url: string, payload?: unknown) {
-  const res = await t.app.inject({ method, url: `/admin/v1${url}`, headers: { authorization: `Bearer ${t.adminToken}` }, payload: payload as any });
-  return { status: res.statusCode, body: res.body ? res.json() : undefined };
-}
-
 async function connect(ws: { id: string }, body: Record<string, unknown>): Promise<string> {
-  const r = await admin('POST', `/workspaces/${ws.id}/connections`, body);
+  const r = await t.admin('POST', `/workspaces/${ws.id}/connections`, body);
   expect(r.status, JSON.stringify(r.body)).toBe(201);
   return r.body.id;
 }
@@ -96,7 +86,7 @@ const title = (s: string) => ({ local: { title: s }, youtube: { title: s }, tikt
 async function pollPost(id: string, until: (p: any) => boolean = (p) => !['pending', 'processing'].includes(p.status), timeoutMs = 90_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const r = await api(A.key, 'GET', `/posts/${id}`);
+    const r = await t.api(A.key, 'GET', `/posts/${id}`);
     expect(r.status).toBe(200);
     if (until(r.body)) return r.body;
     if (Date.now() > deadline) throw new Error(`post ${id} still ${r.body.status}: ${JSON.stringify(r.body.items)}`);
@@ -117,7 +107,7 @@ function farDay(hours = 0): string {
 
 describe('connections', () => {
   it('admin connects, lists and revokes accounts; credentials are required per network, sealed and never shown', async () => {
-    const created = await admin('POST', `/workspaces/${A.id}/connections`, {
+    const created = await t.admin('POST', `/workspaces/${A.id}/connections`, {
       platform: 'youtube',
       account_name: 'Channel',
       credentials: { refresh_token: 'very-secret-token' },
@@ -130,33 +120,33 @@ describe('connections', () => {
     expect(row.credentialsEncrypted).toMatch(/^v1\./);
     expect(row.credentialsEncrypted).not.toContain('very-secret');
 
-    const noCreds = await admin('POST', `/workspaces/${A.id}/connections`, { platform: 'youtube', account_name: 'x' });
+    const noCreds = await t.admin('POST', `/workspaces/${A.id}/connections`, { platform: 'youtube', account_name: 'x' });
     expect(noCreds.status).toBe(400);
     expect(noCreds.body).toEqual({ code: 'VALIDATION_ERROR', extra: { errors: [{ field: 'credentials.access_token', rule: 'required' }] } });
-    const ig = await admin('POST', `/workspaces/${A.id}/connections`, { platform: 'instagram', account_name: 'x', credentials: { access_token: 't' } });
+    const ig = await t.admin('POST', `/workspaces/${A.id}/connections`, { platform: 'instagram', account_name: 'x', credentials: { access_token: 't' } });
     expect(ig.body.extra.errors[0].field).toBe('credentials.ig_user_id');
-    expect((await admin('POST', `/workspaces/${A.id}/connections`, { platform: 'myspace', account_name: 'x' })).body.extra.errors[0].field).toBe('platform');
-    expect((await admin('POST', '/workspaces/ws_nope/connections', { platform: 'local', account_name: 'x' })).body.code).toBe('WORKSPACE_NOT_FOUND');
+    expect((await t.admin('POST', `/workspaces/${A.id}/connections`, { platform: 'myspace', account_name: 'x' })).body.extra.errors[0].field).toBe('platform');
+    expect((await t.admin('POST', '/workspaces/ws_nope/connections', { platform: 'local', account_name: 'x' })).body.code).toBe('WORKSPACE_NOT_FOUND');
 
-    const list = await admin('GET', `/workspaces/${A.id}/connections?limit=100`);
+    const list = await t.admin('GET', `/workspaces/${A.id}/connections?limit=100`);
     expect(list.status).toBe(200);
     expect(list.body.connections.map((c: any) => c.id)).toContain(created.body.id);
 
-    expect((await admin('DELETE', `/workspaces/${A.id}/connections/${created.body.id}`)).status).toBe(204);
-    expect((await admin('DELETE', `/workspaces/${B.id}/connections/${created.body.id}`)).body.code).toBe('CONNECTION_NOT_FOUND');
+    expect((await t.admin('DELETE', `/workspaces/${A.id}/connections/${created.body.id}`)).status).toBe(204);
+    expect((await t.admin('DELETE', `/workspaces/${B.id}/connections/${created.body.id}`)).body.code).toBe('CONNECTION_NOT_FOUND');
     const [revoked] = await t.c.database.db.select().from(connections).where(eq(connections.id, created.body.id));
     expect(revoked).toMatchObject({ status: 'revoked', credentialsEncrypted: null });
   });
 
   it('GET /connections lists the workspace’s own accounts with pagination', async () => {
     const mine = await local(B, 'b-account');
-    const r = await api(B.key, 'GET', '/connections?limit=1');
+    const r = await t.api(B.key, 'GET', '/connections?limit=1');
     expect(r.status).toBe(200);
     expect(r.body.connections).toEqual([
       { id: mine, platform: 'local', account_name: 'b-account', status: 'active', can_publish_video: true, created_at: expect.any(String) },
     ]);
     expect(r.body.pagination).toEqual({ current_page: 1, total_pages: 1, total_count: 1, has_next_page: false });
-    const a = await api(A.key, 'GET', '/connections?limit=100');
+    const a = await t.api(A.key, 'GET', '/connections?limit=100');
     expect(a.body.connections.map((c: any) => c.id)).not.toContain(mine);
 
     const doc = (await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json();
@@ -172,13 +162,13 @@ describe('POST /posts refuses before creating anything', () => {
     const con = await local();
     const before = await postCount();
 
-    const noVideos = await api(A.key, 'POST', '/posts', {});
+    const noVideos = await t.api(A.key, 'POST', '/posts', {});
     expect(noVideos.status).toBe(400);
     expect(noVideos.body.code).toBe('VALIDATION_ERROR');
-    const past = await api(A.key, 'POST', '/posts', { videos: [{ edit_id: 'edit_nope', targets: [{ connection_id: 'con_nope' }] }], scheduled_at: '2020-01-01T00:00:00Z' });
+    const past = await t.api(A.key, 'POST', '/posts', { videos: [{ edit_id: 'edit_nope', targets: [{ connection_id: 'con_nope' }] }], scheduled_at: '2020-01-01T00:00:00Z' });
     expect(past.body).toEqual({ code: 'VALIDATION_ERROR', extra: { errors: [{ field: 'scheduled_at', rule: 'future' }] } });
 
-    const edits = await api(A.key, 'POST', '/posts', {
+    const edits = await t.api(A.key, 'POST', '/posts', {
       videos: [
         { edit_id: 'edit_nope', targets: [{ connection_id: 'con_nope' }] },
         { edit_id: b1, targets: [{ connection_id: con, metadata: title('x') }] },
@@ -189,22 +179,22 @@ describe('POST /posts refuses before creating anything', () => {
     expect(edits.body).toEqual({ code: 'EDITS_NOT_FOUND', extra: { invalid_edits: ['edit_nope', b1] } });
 
     const revoked = await local();
-    await admin('DELETE', `/workspaces/${A.id}/connections/${revoked}`);
+    await t.admin('DELETE', `/workspaces/${A.id}/connections/${revoked}`);
     const noVideo = await connect(A, { platform: 'local', account_name: 'pictures-only', can_publish_video: false });
     const foreign = await local(B);
-    const cons = await api(A.key, 'POST', '/posts', {
+    const cons = await t.api(A.key, 'POST', '/posts', {
       videos: [{ edit_id: e[0], targets: [con, 'con_nope', revoked, noVideo, foreign].map((id) => ({ connection_id: id, metadata: { local: {} } })) }],
     });
     expect(cons.status).toBe(400);
     expect(cons.body).toEqual({ code: 'INVALID_CONNECTIONS', extra: { invalid_connections: ['con_nope', revoked, noVideo, foreign] } });
 
     const yt1 = await youtube();
-    const meta = await api(A.key, 'POST', '/posts', {
+    const meta = await t.api(A.key, 'POST', '/posts', {
       videos: [{ edit_id: e[0], targets: [{ connection_id: con, metadata: { local: { title: 'ok' } } }, { connection_id: yt1, metadata: { youtube: { title: 'ok', privacyStatus: 'everyone' } } }] }],
     });
     expect(meta.status).toBe(400);
     expect(meta.body).toEqual({ code: 'INVALID_METADATA', extra: { field: 'youtube.privacyStatus', edit_id: e[0], connection_id: yt1 } });
-    const missing = await api(A.key, 'POST', '/posts', { videos: [{ edit_id: e[0], targets: [{ connection_id: con }] }] });
+    const missing = await t.api(A.key, 'POST', '/posts', { videos: [{ edit_id: e[0], targets: [{ connection_id: con }] }] });
     expect(missing.body.extra.field).toBe('local.title');
 
     expect(await postCount()).toBe(before);
@@ -214,21 +204,21 @@ describe('POST /posts refuses before creating anything', () => {
     const con = await local();
     await t.c.workspaces.update(A.id, { plan: 'one_post_a_day' });
     try {
-      const two = await api(A.key, 'POST', '/posts', {
+      const two = await t.api(A.key, 'POST', '/posts', {
         videos: [e[0], e[1]].map((id) => ({ edit_id: id, targets: [{ connection_id: con, metadata: title('t') }] })),
         scheduled_at: farDay(),
       });
       expect(two.status).toBe(403);
       expect(two.body).toEqual({ code: 'DAILY_LIMIT_EXCEEDED', extra: { daily_limit: 1, used_today: 0, requested: 2, connection_id: con } });
 
-      const one = await api(A.key, 'POST', '/posts', { videos: [{ edit_id: e[0], targets: [{ connection_id: con, metadata: title('t') }] }], scheduled_at: farDay() });
+      const one = await t.api(A.key, 'POST', '/posts', { videos: [{ edit_id: e[0], targets: [{ connection_id: con, metadata: title('t') }] }], scheduled_at: farDay() });
       expect(one.status).toBe(201);
       expect(one.body).toEqual({ id: expect.stringMatching(/^post_/), item_count: 1, scheduled_at: farDay(), status: 'pending' });
-      const sameDay = await api(A.key, 'POST', '/posts', { videos: [{ edit_id: e[1], targets: [{ connection_id: con, metadata: title('t') }] }], scheduled_at: farDay(3) });
+      const sameDay = await t.api(A.key, 'POST', '/posts', { videos: [{ edit_id: e[1], targets: [{ connection_id: con, metadata: title('t') }] }], scheduled_at: farDay(3) });
       expect(sameDay.body).toEqual({ code: 'DAILY_LIMIT_EXCEEDED', extra: { daily_limit: 1, used_today: 1, requested: 1, connection_id: con } });
       // Another account has its own ceiling.
       const other = await local();
-      const dup = await api(A.key, 'POST', '/posts', {
+      const dup = await t.api(A.key, 'POST', '/posts', {
         videos: [{ edit_id: e[0], targets: [{ connection_id: other, metadata: title('t') }] }],
         scheduled_at: farDay(24),
       });
@@ -236,24 +226,24 @@ describe('POST /posts refuses before creating anything', () => {
       await t.c.workspaces.update(A.id, { plan: 'default' });
 
       // The same edit already on its way to the same account (the scheduled post above).
-      const again = await api(A.key, 'POST', '/posts', { videos: [{ edit_id: e[0], targets: [{ connection_id: con, metadata: title('t') }] }] });
+      const again = await t.api(A.key, 'POST', '/posts', { videos: [{ edit_id: e[0], targets: [{ connection_id: con, metadata: title('t') }] }] });
       expect(again.status).toBe(409);
       expect(again.body).toEqual({ code: 'DUPLICATE_POST', extra: { edit_id: e[0], connection_id: con, post_id: one.body.id } });
-      const twice = await api(A.key, 'POST', '/posts', {
+      const twice = await t.api(A.key, 'POST', '/posts', {
         videos: [{ edit_id: e[1], targets: [{ connection_id: con, metadata: title('t') }, { connection_id: con, metadata: title('t') }] }],
       });
       expect(twice.body).toEqual({ code: 'DUPLICATE_POST', extra: { edit_id: e[1], connection_id: con } });
 
       // Deleting the post cancels its item: the edit may be posted to the account again.
-      expect((await api(A.key, 'DELETE', `/posts/${one.body.id}`)).status).toBe(204);
-      expect((await api(A.key, 'GET', `/posts/${one.body.id}`)).body).toEqual({ code: 'POST_NOT_FOUND' });
+      expect((await t.api(A.key, 'DELETE', `/posts/${one.body.id}`)).status).toBe(204);
+      expect((await t.api(A.key, 'GET', `/posts/${one.body.id}`)).body).toEqual({ code: 'POST_NOT_FOUND' });
       const [cancelled] = await t.c.database.db.select().from(postItems).where(eq(postItems.postId, one.body.id));
       expect(cancelled).toMatchObject({ status: 'failed', errorCode: 'CANCELLED' });
       expect(cancelled.removedAt).not.toBeNull();
-      const later = await api(A.key, 'POST', '/posts', { videos: [{ edit_id: e[0], targets: [{ connection_id: con, metadata: title('t') }] }], scheduled_at: farDay() });
+      const later = await t.api(A.key, 'POST', '/posts', { videos: [{ edit_id: e[0], targets: [{ connection_id: con, metadata: title('t') }] }], scheduled_at: farDay() });
       expect(later.status).toBe(201);
-      await api(A.key, 'DELETE', `/posts/${later.body.id}`);
-      await api(A.key, 'DELETE', `/posts/${dup.body.id}`);
+      await t.api(A.key, 'DELETE', `/posts/${later.body.id}`);
+      await t.api(A.key, 'DELETE', `/posts/${dup.body.id}`);
     } finally {
       await t.c.workspaces.update(A.id, { plan: 'default' });
     }
@@ -263,7 +253,7 @@ describe('POST /posts refuses before creating anything', () => {
 describe('publishing', () => {
   it('publishes to local: rendered on demand, the file is served at published_url, metadata as published', async () => {
     const con = await local(A, 'my-site');
-    const r = await api(A.key, 'POST', '/posts', {
+    const r = await t.api(A.key, 'POST', '/posts', {
       videos: [{ edit_id: e[0], targets: [{ connection_id: con, metadata: { local: { title: 'First clip', caption: 'hello', extraKey: 1 }, youtube: { title: 'ignored' } } }] }],
     });
     expect(r.status).toBe(201);
@@ -282,7 +272,7 @@ describe('publishing', () => {
     });
     expect(item.id).toMatch(/^item_/);
     expect(item.published_url).toBe(`${BASE}/published/my-site/${item.id}.mp4`);
-    const rendered = await api(A.key, 'GET', `/renders/${item.render_id}`);
+    const rendered = await t.api(A.key, 'GET', `/renders/${item.render_id}`);
     expect(rendered.body).toMatchObject({ status: 'completed', edit_id: e[0], output_resolution: '720p' });
 
     const served = await t.app.inject({ method: 'GET', url: new URL(item.published_url).pathname });
@@ -298,7 +288,7 @@ describe('publishing', () => {
     const ytCon = await youtube();
     const videosBefore = yt.videos.size;
     yt.failOnce({ step: 'init', status: 403, body: { error: { code: 403, message: 'forbidden', errors: [{ reason: 'forbidden' }] } } });
-    const r = await api(A.key, 'POST', '/posts', { videos: [{ edit_id: e[0], targets: [{ connection_id: con, metadata: title('Two') }, { connection_id: ytCon, metadata: title('Two') }] }] });
+    const r = await t.api(A.key, 'POST', '/posts', { videos: [{ edit_id: e[0], targets: [{ connection_id: con, metadata: title('Two') }, { connection_id: ytCon, metadata: title('Two') }] }] });
     expect(r.status).toBe(201);
     const post = await pollPost(r.body.id);
     expect(post.status).toBe('partial');
@@ -308,8 +298,8 @@ describe('publishing', () => {
     // The render of the first test is reused.
     expect(ok.render_id).toBe(bad.render_id);
 
-    expect((await api(A.key, 'POST', `/posts/${r.body.id}/items/${ok.id}/retry`)).body).toEqual({ code: 'POST_ITEM_NOT_FAILED', extra: { status: 'published' } });
-    const retried = await api(A.key, 'POST', `/posts/${r.body.id}/items/${bad.id}/retry`);
+    expect((await t.api(A.key, 'POST', `/posts/${r.body.id}/items/${ok.id}/retry`)).body).toEqual({ code: 'POST_ITEM_NOT_FAILED', extra: { status: 'published' } });
+    const retried = await t.api(A.key, 'POST', `/posts/${r.body.id}/items/${bad.id}/retry`);
     expect(retried.status).toBe(200);
     expect(retried.body.status).toBe('processing');
     expect(retried.body.items[1]).toMatchObject({ error_code: null });
@@ -327,7 +317,7 @@ describe('publishing', () => {
     const [videosBefore, ttBefore] = [yt.videos.size, tt.published().length];
     yt.failOnce({ step: 'init', status: 500, body: { error: { code: 500, message: 'backend error', errors: [{ reason: 'backendError' }] } } });
     tt.failOnce({ step: 'init', status: 500, body: { error: { code: 'internal_error', message: 'x', log_id: 'y' } } });
-    const r = await api(A.key, 'POST', '/posts', { videos: [{ edit_id: e[1], targets: [{ connection_id: ytCon, metadata: title('Retry') }, { connection_id: ttCon, metadata: title('Retry') }] }] });
+    const r = await t.api(A.key, 'POST', '/posts', { videos: [{ edit_id: e[1], targets: [{ connection_id: ytCon, metadata: title('Retry') }, { connection_id: ttCon, metadata: title('Retry') }] }] });
     const post = await pollPost(r.body.id);
     expect(post.status, JSON.stringify(post.items)).toBe('completed');
     expect(yt.videos.size).toBe(videosBefore + 1);
@@ -339,23 +329,23 @@ describe('publishing', () => {
   it('schedule then publish after a short delay; PATCH before publishing changes metadata and time; 409 after', async () => {
     const con = await local(A, 'scheduled');
     const at = new Date(Date.now() + 60 * 60_000).toISOString();
-    const r = await api(A.key, 'POST', '/posts', { videos: [{ edit_id: e[0], targets: [{ connection_id: con, metadata: title('Before') }] }], scheduled_at: at });
+    const r = await t.api(A.key, 'POST', '/posts', { videos: [{ edit_id: e[0], targets: [{ connection_id: con, metadata: title('Before') }] }], scheduled_at: at });
     expect(r.status).toBe(201);
     expect(r.body).toMatchObject({ scheduled_at: at, status: 'pending' });
-    const itemId = (await api(A.key, 'GET', `/posts/${r.body.id}`)).body.items[0].id;
+    const itemId = (await t.api(A.key, 'GET', `/posts/${r.body.id}`)).body.items[0].id;
 
-    expect((await api(A.key, 'PATCH', `/posts/${r.body.id}`, { items: [{ id: itemId, metadata: { local: { title: '' } } }] })).body).toEqual({
+    expect((await t.api(A.key, 'PATCH', `/posts/${r.body.id}`, { items: [{ id: itemId, metadata: { local: { title: '' } } }] })).body).toEqual({
       code: 'INVALID_METADATA',
       extra: { field: 'local.title', item_id: itemId },
     });
-    expect((await api(A.key, 'PATCH', `/posts/${r.body.id}`, { items: [{ id: 'item_nope', metadata: {} }] })).body).toEqual({
+    expect((await t.api(A.key, 'PATCH', `/posts/${r.body.id}`, { items: [{ id: 'item_nope', metadata: {} }] })).body).toEqual({
       code: 'POST_ITEM_NOT_FOUND',
       extra: { item_id: 'item_nope' },
     });
-    expect((await api(A.key, 'PATCH', `/posts/${r.body.id}`, { scheduled_at: '2020-01-01T00:00:00Z' })).body.extra.errors).toEqual([{ field: 'scheduled_at', rule: 'future' }]);
+    expect((await t.api(A.key, 'PATCH', `/posts/${r.body.id}`, { scheduled_at: '2020-01-01T00:00:00Z' })).body.extra.errors).toEqual([{ field: 'scheduled_at', rule: 'future' }]);
 
     const soon = new Date(Date.now() + 2000).toISOString();
-    const patched = await api(A.key, 'PATCH', `/posts/${r.body.id}`, { scheduled_at: soon, items: [{ id: itemId, metadata: { local: { title: 'After' } } }] });
+    const patched = await t.api(A.key, 'PATCH', `/posts/${r.body.id}`, { scheduled_at: soon, items: [{ id: itemId, metadata: { local: { title: 'After' } } }] });
     expect(patched.status).toBe(200);
     expect(patched.body).toMatchObject({ scheduled_at: soon, status: 'pending', items: [{ id: itemId, status: 'pending', metadata: { local: { title: 'After' } } }] });
 
@@ -365,7 +355,7 @@ describe('publishing', () => {
     const meta = await t.app.inject({ method: 'GET', url: new URL(post.items[0].published_url).pathname.replace(/\.mp4$/, '.json') });
     expect(meta.json().title).toBe('After');
 
-    const late = await api(A.key, 'PATCH', `/posts/${r.body.id}`, { scheduled_at: null });
+    const late = await t.api(A.key, 'PATCH', `/posts/${r.body.id}`, { scheduled_at: null });
     expect(late.status).toBe(409);
     expect(late.body).toEqual({ code: 'POST_ALREADY_PROCESSING', extra: { status: 'completed' } });
   });
@@ -395,7 +385,7 @@ describe('publishing', () => {
     }
     try {
       const [videosBefore, initsBefore] = [yt.videos.size, yt.inits];
-      const r = await api(A.key, 'POST', '/posts', { videos: [{ edit_id: e[2], targets: [{ connection_id: con, metadata: title('Once') }, { connection_id: ytCon, metadata: title('Once') }] }] });
+      const r = await t.api(A.key, 'POST', '/posts', { videos: [{ edit_id: e[2], targets: [{ connection_id: con, metadata: title('Once') }, { connection_id: ytCon, metadata: title('Once') }] }] });
       const post = await pollPost(r.body.id);
       expect(post.status, JSON.stringify(post.items)).toBe('completed');
       expect(crashes.sort()).toEqual(['local', 'youtube']);
@@ -415,30 +405,30 @@ describe('deleting and cross-workspace access', () => {
   it('DELETE an item leaves its siblings; deleting the last one deletes the post; published stays published', async () => {
     const c1 = await local();
     const c2 = await local();
-    const r = await api(A.key, 'POST', '/posts', {
+    const r = await t.api(A.key, 'POST', '/posts', {
       videos: [{ edit_id: e[1], targets: [{ connection_id: c1, metadata: title('a') }, { connection_id: c2, metadata: title('b') }] }],
       scheduled_at: farDay(),
     });
-    const [i1, i2] = (await api(A.key, 'GET', `/posts/${r.body.id}`)).body.items;
-    expect((await api(A.key, 'DELETE', `/posts/${r.body.id}/items/${i1.id}`)).status).toBe(204);
-    const after = (await api(A.key, 'GET', `/posts/${r.body.id}`)).body;
+    const [i1, i2] = (await t.api(A.key, 'GET', `/posts/${r.body.id}`)).body.items;
+    expect((await t.api(A.key, 'DELETE', `/posts/${r.body.id}/items/${i1.id}`)).status).toBe(204);
+    const after = (await t.api(A.key, 'GET', `/posts/${r.body.id}`)).body;
     expect(after).toMatchObject({ item_count: 1, status: 'pending', items: [{ id: i2.id, status: 'pending' }] });
-    expect((await api(A.key, 'DELETE', `/posts/${r.body.id}/items/${i1.id}`)).body).toEqual({ code: 'POST_ITEM_NOT_FOUND' });
-    expect((await api(A.key, 'DELETE', `/posts/${r.body.id}/items/${i2.id}`)).status).toBe(204);
-    expect((await api(A.key, 'GET', `/posts/${r.body.id}`)).status).toBe(404);
+    expect((await t.api(A.key, 'DELETE', `/posts/${r.body.id}/items/${i1.id}`)).body).toEqual({ code: 'POST_ITEM_NOT_FOUND' });
+    expect((await t.api(A.key, 'DELETE', `/posts/${r.body.id}/items/${i2.id}`)).status).toBe(204);
+    expect((await t.api(A.key, 'GET', `/posts/${r.body.id}`)).status).toBe(404);
 
     // A published post deleted: its video stays where it was published.
-    const pub = await api(A.key, 'POST', '/posts', { videos: [{ edit_id: e[1], targets: [{ connection_id: c1, metadata: title('kept') }] }] });
+    const pub = await t.api(A.key, 'POST', '/posts', { videos: [{ edit_id: e[1], targets: [{ connection_id: c1, metadata: title('kept') }] }] });
     const done = await pollPost(pub.body.id);
     expect(done.status).toBe('completed');
-    expect((await api(A.key, 'DELETE', `/posts/${pub.body.id}`)).status).toBe(204);
+    expect((await t.api(A.key, 'DELETE', `/posts/${pub.body.id}`)).status).toBe(204);
     expect((await t.app.inject({ method: 'GET', url: new URL(done.items[0].published_url).pathname })).statusCode).toBe(200);
   });
 
   it('another workspace’s posts, items, edits and connections are 404 / invalid', async () => {
     const con = await local();
-    const r = await api(A.key, 'POST', '/posts', { videos: [{ edit_id: e[2], targets: [{ connection_id: con, metadata: title('mine') }] }], scheduled_at: farDay() });
-    const itemId = (await api(A.key, 'GET', `/posts/${r.body.id}`)).body.items[0].id;
+    const r = await t.api(A.key, 'POST', '/posts', { videos: [{ edit_id: e[2], targets: [{ connection_id: con, metadata: title('mine') }] }], scheduled_at: farDay() });
+    const itemId = (await t.api(A.key, 'GET', `/posts/${r.body.id}`)).body.items[0].id;
     for (const [method, url, body] of [
       ['GET', `/posts/${r.body.id}`],
       ['PATCH', `/posts/${r.body.id}`, { scheduled_at: null }],
@@ -447,41 +437,41 @@ describe('deleting and cross-workspace access', () => {
       ['DELETE', `/posts/${r.body.id}/items/${itemId}`],
       ['GET', '/posts/post_nope'],
     ] as Array<[Method, string, unknown?]>) {
-      const res = await api(B.key, method, url, body);
+      const res = await t.api(B.key, method, url, body);
       expect(res.status, `${method} ${url}`).toBe(404);
       expect(res.body).toEqual({ code: 'POST_NOT_FOUND' });
     }
-    expect((await api(A.key, 'POST', `/posts/${r.body.id}/items/item_nope/retry`)).body).toEqual({ code: 'POST_ITEM_NOT_FOUND' });
-    expect((await api(B.key, 'POST', '/posts', { videos: [{ edit_id: e[2], targets: [{ connection_id: con }] }] })).body).toEqual({
+    expect((await t.api(A.key, 'POST', `/posts/${r.body.id}/items/item_nope/retry`)).body).toEqual({ code: 'POST_ITEM_NOT_FOUND' });
+    expect((await t.api(B.key, 'POST', '/posts', { videos: [{ edit_id: e[2], targets: [{ connection_id: con }] }] })).body).toEqual({
       code: 'EDITS_NOT_FOUND',
       extra: { invalid_edits: [e[2]] },
     });
-    expect((await api(B.key, 'POST', '/posts', { videos: [{ edit_id: b1, targets: [{ connection_id: con }] }] })).body).toEqual({
+    expect((await t.api(B.key, 'POST', '/posts', { videos: [{ edit_id: b1, targets: [{ connection_id: con }] }] })).body).toEqual({
       code: 'INVALID_CONNECTIONS',
       extra: { invalid_connections: [con] },
     });
     // Still there for its owner, untouched.
-    expect((await api(A.key, 'GET', `/posts/${r.body.id}`)).body).toMatchObject({ status: 'pending', item_count: 1 });
-    await api(A.key, 'DELETE', `/posts/${r.body.id}`);
+    expect((await t.api(A.key, 'GET', `/posts/${r.body.id}`)).body).toMatchObject({ status: 'pending', item_count: 1 });
+    await t.api(A.key, 'DELETE', `/posts/${r.body.id}`);
   });
 
   it('an item whose account was revoked before it was published fails with CONNECTION_REVOKED', async () => {
     const con = await local();
-    const r = await api(A.key, 'POST', '/posts', { videos: [{ edit_id: e[2], targets: [{ connection_id: con, metadata: title('gone') }] }], scheduled_at: farDay() });
-    expect((await admin('DELETE', `/workspaces/${A.id}/connections/${con}`)).status).toBe(204);
-    expect((await api(A.key, 'PATCH', `/posts/${r.body.id}`, { scheduled_at: null })).status).toBe(200);
+    const r = await t.api(A.key, 'POST', '/posts', { videos: [{ edit_id: e[2], targets: [{ connection_id: con, metadata: title('gone') }] }], scheduled_at: farDay() });
+    expect((await t.admin('DELETE', `/workspaces/${A.id}/connections/${con}`)).status).toBe(204);
+    expect((await t.api(A.key, 'PATCH', `/posts/${r.body.id}`, { scheduled_at: null })).status).toBe(200);
     const post = await pollPost(r.body.id);
     expect(post).toMatchObject({ status: 'failed', items: [{ status: 'failed', error_code: 'CONNECTION_REVOKED', published_url: null }] });
   });
 
   it('render_id becomes null once the render’s file is purged', async () => {
     const con = await local();
-    const r = await api(A.key, 'POST', '/posts', { videos: [{ edit_id: e[2], targets: [{ connection_id: con, metadata: title('purge') }] }] });
+    const r = await t.api(A.key, 'POST', '/posts', { videos: [{ edit_id: e[2], targets: [{ connection_id: con, metadata: title('purge') }] }] });
     const post = await pollPost(r.body.id);
     const renderId = post.items[0].render_id;
     expect(renderId).toMatch(/^rnd_/);
     await t.c.database.db.update(renders).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(renders.id, renderId));
-    const after = (await api(A.key, 'GET', `/posts/${r.body.id}`)).body;
+    const after = (await t.api(A.key, 'GET', `/posts/${r.body.id}`)).body;
     expect(after.items[0]).toMatchObject({ render_id: null, status: 'published', published_url: post.items[0].published_url });
   });
 });

@@ -35,18 +35,13 @@ afterAll(async () => {
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-async function api(key: string, method: 'GET' | 'POST', url: string, payload?: unknown) {
-  const res = await t.app.inject({ method, url: `/api/v1${url}`, headers: { 'x-api-key': key }, payload: payload as any });
-  return { status: res.statusCode, body: res.body ? res.json() : undefined, headers: res.headers };
-}
-
-const clipRender = (key: string, f: ClipsFixture, i = 0) => api(key, 'POST', `/clips/${f.videoId}/submissions/${f.submissionId}/clips/${f.clipIds[i]}/render`);
+const clipRender = (key: string, f: ClipsFixture, i = 0) => t.api(key, 'POST', `/clips/${f.videoId}/submissions/${f.submissionId}/clips/${f.clipIds[i]}/render`);
 
 async function pollRender(key: string, id: string, until: (r: any) => boolean = (r) => r.status !== 'queued' && r.status !== 'active', timeoutMs = 120_000) {
   const deadline = Date.now() + timeoutMs;
   const seen: any[] = [];
   for (;;) {
-    const r = await api(key, 'GET', `/renders/${id}`);
+    const r = await t.api(key, 'GET', `/renders/${id}`);
     expect(r.status).toBe(200);
     seen.push(r.body);
     if (until(r.body)) return { final: r.body, seen };
@@ -96,7 +91,7 @@ describe('clip render, cache and download', () => {
       expires_at: null,
     });
     expect(first.body.id).toMatch(/^rnd_/);
-    const early = await api(ws.key, 'GET', `/renders/${first.body.id}/download`);
+    const early = await t.api(ws.key, 'GET', `/renders/${first.body.id}/download`);
     expect(early.status).toBe(409);
     expect(early.body.code).toBe('RENDER_NOT_READY');
 
@@ -111,7 +106,7 @@ describe('clip render, cache and download', () => {
     expect(hours).toBeGreaterThan(71.9);
     expect(hours).toBeLessThanOrEqual(72);
 
-    const dl = await api(ws.key, 'GET', `/renders/${first.body.id}/download`);
+    const dl = await t.api(ws.key, 'GET', `/renders/${first.body.id}/download`);
     expect(dl.status).toBe(200);
     expect(Object.keys(dl.body).sort()).toEqual(['filename', 'url']);
     expect(dl.body.filename).toBe('Big-moment.mp4');
@@ -138,10 +133,10 @@ describe('clip render, cache and download', () => {
     expect(cached.rawPayload.equals(fs.readFileSync(out))).toBe(true);
 
     // POST /renders with the same edit is the same cache hit.
-    const byEdit = await api(ws.key, 'POST', '/renders', { edit_id: f.editIds[0] });
+    const byEdit = await t.api(ws.key, 'POST', '/renders', { edit_id: f.editIds[0] });
     expect(byEdit.status).toBe(200);
     expect(byEdit.body.from_cache).toBe(true);
-    expect((await api(ws.key, 'GET', `/renders/${byEdit.body.id}`)).body.status).toBe('completed');
+    expect((await t.api(ws.key, 'GET', `/renders/${byEdit.body.id}`)).body.status).toBe('completed');
   });
 
   it('a render that cannot read its source ends failed with an error_code; download → 409 RENDER_FAILED', async () => {
@@ -153,11 +148,11 @@ describe('clip render, cache and download', () => {
     expect(r.status).toBe(202);
     const { final } = await pollRender(ws.key, r.body.id);
     expect(final).toMatchObject({ status: 'failed', error_code: 'SOURCE_NOT_FOUND', download_url: null });
-    const dl = await api(ws.key, 'GET', `/renders/${r.body.id}/download`);
+    const dl = await t.api(ws.key, 'GET', `/renders/${r.body.id}/download`);
     expect(dl.status).toBe(409);
     expect(dl.body).toEqual({ code: 'RENDER_FAILED', extra: { error_code: 'SOURCE_NOT_FOUND' } });
     // A failed render does not count against the allowance.
-    expect((await api(ws.key, 'GET', '/renders/limits')).body.active_renders).toBe(0);
+    expect((await t.api(ws.key, 'GET', '/renders/limits')).body.active_renders).toBe(0);
   });
 });
 
@@ -168,20 +163,20 @@ describe('not found and validation', () => {
     const tpl = await template720(ws.id);
     const f = await clipsFixture(t, ws.id, source, { ranges: [{ start: 1, end: 2 }], templateId: tpl });
 
-    const noEdit = await api(ws.key, 'POST', '/renders', { edit_id: 'edit_nope' });
+    const noEdit = await t.api(ws.key, 'POST', '/renders', { edit_id: 'edit_nope' });
     expect(noEdit.status).toBe(404);
     expect(noEdit.body).toEqual({ code: 'EDITS_NOT_FOUND', extra: { invalid_edits: ['edit_nope'] } });
-    const foreign = await api(other.key, 'POST', '/renders', { edit_id: f.editIds[0] });
+    const foreign = await t.api(other.key, 'POST', '/renders', { edit_id: f.editIds[0] });
     expect(foreign.status).toBe(404);
     expect(foreign.body).toEqual({ code: 'EDITS_NOT_FOUND', extra: { invalid_edits: [f.editIds[0]] } });
 
-    expect((await api(ws.key, 'POST', '/renders', {})).body.code).toBe('VALIDATION_ERROR');
-    expect((await api(ws.key, 'POST', '/renders', { edit_id: 'x', more: 1 })).status).toBe(400);
+    expect((await t.api(ws.key, 'POST', '/renders', {})).body.code).toBe('VALIDATION_ERROR');
+    expect((await t.api(ws.key, 'POST', '/renders', { edit_id: 'x', more: 1 })).status).toBe(400);
 
-    expect((await api(ws.key, 'GET', '/renders/rnd_nope')).body).toEqual({ code: 'RENDER_NOT_FOUND' });
-    expect((await api(ws.key, 'GET', '/renders/rnd_nope/download')).status).toBe(404);
+    expect((await t.api(ws.key, 'GET', '/renders/rnd_nope')).body).toEqual({ code: 'RENDER_NOT_FOUND' });
+    expect((await t.api(ws.key, 'GET', '/renders/rnd_nope/download')).status).toBe(404);
 
-    const bad = await api(ws.key, 'POST', `/clips/${f.videoId}/submissions/${f.submissionId}/clips/clip_nope/render`);
+    const bad = await t.api(ws.key, 'POST', `/clips/${f.videoId}/submissions/${f.submissionId}/clips/clip_nope/render`);
     expect(bad.status).toBe(404);
     expect(bad.body.code).toBe('CLIP_NOT_FOUND');
     const foreignClip = await clipRender(other.key, f);
@@ -190,8 +185,8 @@ describe('not found and validation', () => {
 
     const mine = await clipRender(ws.key, f);
     expect(mine.status).toBe(202);
-    expect((await api(other.key, 'GET', `/renders/${mine.body.id}`)).status).toBe(404);
-    expect((await api(other.key, 'GET', `/renders/${mine.body.id}/download`)).body.code).toBe('RENDER_NOT_FOUND');
+    expect((await t.api(other.key, 'GET', `/renders/${mine.body.id}`)).status).toBe(404);
+    expect((await t.api(other.key, 'GET', `/renders/${mine.body.id}/download`)).body.code).toBe('RENDER_NOT_FOUND');
     await pollRender(ws.key, mine.body.id);
   });
 
@@ -220,11 +215,11 @@ describe('OpenAPI', () => {
 describe('limits', () => {
   it('GET /renders/limits (not taken for a render id) reports the plan', async () => {
     const ws = await t.workspace();
-    const r = await api(ws.key, 'GET', '/renders/limits');
+    const r = await t.api(ws.key, 'GET', '/renders/limits');
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ render_expiry_hours: 72, max_concurrent_renders: 3, active_renders: 0 });
     const tiny = await t.workspace({ plan: 'tiny_retention' });
-    expect((await api(tiny.key, 'GET', '/renders/limits')).body.render_expiry_hours).toBe(0.0003);
+    expect((await t.api(tiny.key, 'GET', '/renders/limits')).body.render_expiry_hours).toBe(0.0003);
   });
 
   it('429 RATE_LIMIT_EXCEEDED with Retry-After past the plan’s simultaneous renders, nothing created; free again once done', async () => {
@@ -233,14 +228,14 @@ describe('limits', () => {
     const f = await clipsFixture(t, ws.id, source, { ranges: [{ start: 1, end: 3 }, { start: 5, end: 7 }], templateId: tpl });
     const first = await clipRender(ws.key, f, 0);
     expect(first.status).toBe(202);
-    const limits = await api(ws.key, 'GET', '/renders/limits');
+    const limits = await t.api(ws.key, 'GET', '/renders/limits');
     expect(limits.body).toMatchObject({ max_concurrent_renders: 1, active_renders: 1 });
 
     const second = await clipRender(ws.key, f, 1);
     expect(second.status).toBe(429);
     expect(second.headers['retry-after']).toBe('10');
     expect(second.body).toEqual({ code: 'RATE_LIMIT_EXCEEDED', extra: { retry_after: 10, max_concurrent_renders: 1 } });
-    const byEdit = await api(ws.key, 'POST', '/renders', { edit_id: f.editIds[1] });
+    const byEdit = await t.api(ws.key, 'POST', '/renders', { edit_id: f.editIds[1] });
     expect(byEdit.status).toBe(429);
     const rows = await t.c.database.db.select().from(renders).where(eq(renders.workspaceId, ws.id));
     expect(rows).toHaveLength(1);
@@ -289,21 +284,21 @@ describe('retention', () => {
     await new Promise((res) => setTimeout(res, Math.max(0, row.expiresAt!.getTime() - Date.now()) + 50));
 
     // Past expires_at: expired at once, even before the sweep.
-    const before = await api(ws.key, 'GET', `/renders/${r.body.id}`);
+    const before = await t.api(ws.key, 'GET', `/renders/${r.body.id}`);
     expect(before.body).toMatchObject({ status: 'expired', download_url: null });
-    expect((await api(ws.key, 'GET', `/renders/${r.body.id}/download`)).body).toEqual({ code: 'RENDER_FILE_EXPIRED' });
+    expect((await t.api(ws.key, 'GET', `/renders/${r.body.id}/download`)).body).toEqual({ code: 'RENDER_FILE_EXPIRED' });
 
     const sweep = await t.c.renderProcessor.expire();
     expect(sweep.expired).toBeGreaterThanOrEqual(1);
     expect(await t.c.storage.head(row.storageKey!)).toBeNull();
     const [swept] = await t.c.database.db.select().from(renders).where(eq(renders.id, r.body.id));
     expect(swept.status).toBe('expired');
-    const dl = await api(ws.key, 'GET', `/renders/${r.body.id}/download`);
+    const dl = await t.api(ws.key, 'GET', `/renders/${r.body.id}/download`);
     expect(dl.status).toBe(410);
     expect(dl.body.code).toBe('RENDER_FILE_EXPIRED');
 
     // The edit remains: a new render, not from the cache, with its own file.
-    const again = await api(ws.key, 'POST', '/renders', { edit_id: f.editIds[0] });
+    const again = await t.api(ws.key, 'POST', '/renders', { edit_id: f.editIds[0] });
     expect(again.status).toBe(202);
     expect(again.body.from_cache).toBe(false);
     await pollRender(ws.key, again.body.id);
@@ -363,7 +358,7 @@ describe('apply_template', () => {
     expect(before.status).toBe(202);
     await pollRender(ws.key, before.body.id);
 
-    const applied = await api(ws.key, 'POST', `/clips/${f.videoId}/submissions/${f.submissionId}/apply_template`, { template_id: tplA });
+    const applied = await t.api(ws.key, 'POST', `/clips/${f.videoId}/submissions/${f.submissionId}/apply_template`, { template_id: tplA });
     expect(applied.status).toBe(200);
     expect(applied.body.submission_id).toBe(f.submissionId);
     expect(applied.body.template_id).toBe(tplA);
@@ -371,7 +366,7 @@ describe('apply_template', () => {
     const newIds = applied.body.clips.map((c: any) => c.edit_id);
     expect(newIds.every((id: string, i: number) => id !== f.editIds[i])).toBe(true);
 
-    const listed = await api(ws.key, 'GET', `/clips/${f.videoId}/submissions/${f.submissionId}/clips?sort=start_time&order=asc`);
+    const listed = await t.api(ws.key, 'GET', `/clips/${f.videoId}/submissions/${f.submissionId}/clips?sort=start_time&order=asc`);
     expect(listed.body.clips.map((c: any) => [c.edit_id, c.has_template_applied])).toEqual(newIds.map((id: string) => [id, true]));
 
     const [oldEdit] = await db.select().from(edits).where(eq(edits.id, f.editIds[0]));
@@ -390,17 +385,17 @@ describe('apply_template', () => {
     await pollRender(ws.key, after.body.id);
 
     // Another template: new edits again, with its style.
-    const b = await api(ws.key, 'POST', `/clips/${f.videoId}/submissions/${f.submissionId}/apply_template`, { template_id: tplB });
+    const b = await t.api(ws.key, 'POST', `/clips/${f.videoId}/submissions/${f.submissionId}/apply_template`, { template_id: tplB });
     expect(b.status).toBe(200);
     const [bEdit] = await db.select().from(edits).where(eq(edits.id, b.body.clips[0].edit_id));
     expect((bEdit.spec as any).captions.style).toMatchObject({ uppercase: true, primaryColor: '#FFEE00' });
     expect(bEdit.hash).not.toBe(newEdit.hash);
     // The same template again keeps the same edits.
-    const same = await api(ws.key, 'POST', `/clips/${f.videoId}/submissions/${f.submissionId}/apply_template`, { template_id: tplB });
+    const same = await t.api(ws.key, 'POST', `/clips/${f.videoId}/submissions/${f.submissionId}/apply_template`, { template_id: tplB });
     expect(same.body.clips).toEqual(b.body.clips);
 
     // The first edit still renders: its file is in the cache.
-    const old = await api(ws.key, 'POST', '/renders', { edit_id: f.editIds[0] });
+    const old = await t.api(ws.key, 'POST', '/renders', { edit_id: f.editIds[0] });
     expect(old.status).toBe(200);
     expect(old.body).toMatchObject({ edit_id: f.editIds[0], from_cache: true });
     const rows = await db.select().from(renders).where(and(eq(renders.workspaceId, ws.id), eq(renders.editId, f.editIds[0])));
@@ -413,15 +408,15 @@ describe('apply_template', () => {
     const foreignTpl = await template720(other.id);
     const f = await clipsFixture(t, ws.id, source, { ranges: [{ start: 1, end: 2 }] });
     const url = `/clips/${f.videoId}/submissions/${f.submissionId}/apply_template`;
-    expect((await api(ws.key, 'POST', url, { template_id: 'tpl_nope' })).body).toEqual({ code: 'TEMPLATE_NOT_FOUND' });
-    expect((await api(ws.key, 'POST', url, { template_id: foreignTpl })).status).toBe(404);
-    expect((await api(other.key, 'POST', url, { template_id: foreignTpl })).body).toEqual({ code: 'SUBMISSION_NOT_FOUND' });
-    expect((await api(ws.key, 'POST', url, {})).body.code).toBe('VALIDATION_ERROR');
-    const builtin = await api(ws.key, 'POST', url, { template_id: 'tpl_clean' });
+    expect((await t.api(ws.key, 'POST', url, { template_id: 'tpl_nope' })).body).toEqual({ code: 'TEMPLATE_NOT_FOUND' });
+    expect((await t.api(ws.key, 'POST', url, { template_id: foreignTpl })).status).toBe(404);
+    expect((await t.api(other.key, 'POST', url, { template_id: foreignTpl })).body).toEqual({ code: 'SUBMISSION_NOT_FOUND' });
+    expect((await t.api(ws.key, 'POST', url, {})).body.code).toBe('VALIDATION_ERROR');
+    const builtin = await t.api(ws.key, 'POST', url, { template_id: 'tpl_clean' });
     expect(builtin.status).toBe(200);
 
     const waiting = await clipsFixture(t, ws.id, source, { ranges: [{ start: 1, end: 2 }], status: 'analyzing' });
-    const r = await api(ws.key, 'POST', `/clips/${waiting.videoId}/submissions/${waiting.submissionId}/apply_template`, { template_id: 'tpl_clean' });
+    const r = await t.api(ws.key, 'POST', `/clips/${waiting.videoId}/submissions/${waiting.submissionId}/apply_template`, { template_id: 'tpl_clean' });
     expect(r.status).toBe(409);
     expect(r.body).toEqual({ code: 'SUBMISSION_NOT_COMPLETED', extra: { status: 'analyzing' } });
   });

@@ -19,22 +19,22 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-const post = (key: string, payload: object) => t.app.inject({ method: 'POST', url: '/api/v1/clips', headers: { 'x-api-key': key }, payload });
-const get = (key: string, url: string) => t.app.inject({ method: 'GET', url: `/api/v1${url}`, headers: { 'x-api-key': key } });
+const post = (key: string, payload: object) => t.api(key, 'POST', '/clips', payload);
+const get = (key: string, url: string) => t.api(key, 'GET', url);
 
 describe('POST /clips', () => {
   it('creates a queued submission and deducts credits for the processed stretch', async () => {
     const ws = await t.workspace({ credits: 10 });
     const video = await readyVideo(t, ws.id, file);
     const res = await post(ws.key, { video_id: video, timeframe: { start: 10, end: 100 } });
-    expect(res.statusCode).toBe(201);
-    expect(res.json()).toEqual({ id: expect.stringMatching(/^sub_/), video_id: video, status: 'queued', credits_charged: 2 });
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({ id: expect.stringMatching(/^sub_/), video_id: video, status: 'queued', credits_charged: 2 });
     expect((await t.c.workspaces.get(ws.id)).workspace.credits).toBe(8);
-    const [entry] = (await get(ws.key, '/balance/history')).json().entries;
-    expect(entry).toMatchObject({ kind: 'charge', amount: -2, balance_after: 8, waived: false, job_type: 'submission', job_id: res.json().id });
+    const [entry] = (await get(ws.key, '/balance/history')).body.entries;
+    expect(entry).toMatchObject({ kind: 'charge', amount: -2, balance_after: 8, waived: false, job_type: 'submission', job_id: res.body.id });
 
-    const view = (await get(ws.key, `/clips/${video}/submissions/${res.json().id}`)).json();
-    expect(view).toMatchObject({ id: res.json().id, video_id: video, status: 'queued', credits_charged: 2, error_code: null, clips_count: 0 });
+    const view = (await get(ws.key, `/clips/${video}/submissions/${res.body.id}`)).body;
+    expect(view).toMatchObject({ id: res.body.id, video_id: video, status: 'queued', credits_charged: 2, error_code: null, clips_count: 0 });
     expect(view.queue_position).toBeGreaterThanOrEqual(1);
     expect(view.estimated_time).toBeGreaterThan(0);
   });
@@ -44,9 +44,9 @@ describe('POST /clips', () => {
     await t.c.workspaces.setFreeUsage(ws.id, null);
     const video = await readyVideo(t, ws.id, file);
     const res = await post(ws.key, { video_id: video });
-    expect(res.statusCode).toBe(201);
-    expect(res.json().credits_charged).toBe(0);
-    const [entry] = (await get(ws.key, '/balance/history')).json().entries;
+    expect(res.status).toBe(201);
+    expect(res.body.credits_charged).toBe(0);
+    const [entry] = (await get(ws.key, '/balance/history')).body.entries;
     expect(entry).toMatchObject({ amount: -3, waived: true, balance_after: 0 });
   });
 
@@ -54,28 +54,28 @@ describe('POST /clips', () => {
     const ws = await t.workspace({ credits: 1 });
     const video = await readyVideo(t, ws.id, file);
     const res = await post(ws.key, { video_id: video });
-    expect(res.statusCode).toBe(402);
-    expect(res.json()).toEqual({
+    expect(res.status).toBe(402);
+    expect(res.body).toEqual({
       code: 'INSUFFICIENT_CREDITS',
       extra: { credits_needed: 3, current_balance: 1, is_reclip: false, scope: 'workspace', is_owner: true },
     });
-    expect((await get(ws.key, '/clips')).json().pagination.total_count).toBe(0);
+    expect((await get(ws.key, '/clips')).body.pagination.total_count).toBe(0);
     await t.c.credits.adjust({ workspaceId: ws.id, amount: 2, reason: 'top-up' });
-    expect((await post(ws.key, { video_id: video })).statusCode).toBe(201);
+    expect((await post(ws.key, { video_id: video })).status).toBe(201);
     const again = await post(ws.key, { video_id: video, timeframe: { start: 0, end: 90 } });
-    expect(again.json().extra.is_reclip).toBe(true);
+    expect(again.body.extra.is_reclip).toBe(true);
   });
 
   it('409 VIDEO_ALREADY_PROCESSING for the same video and timeframe still running', async () => {
     const ws = await t.workspace({ credits: 20 });
     const video = await readyVideo(t, ws.id, file);
-    expect((await post(ws.key, { video_id: video })).statusCode).toBe(201);
+    expect((await post(ws.key, { video_id: video })).status).toBe(201);
     const dup = await post(ws.key, { video_id: video });
-    expect(dup.statusCode).toBe(409);
-    expect(dup.json()).toEqual({ code: 'VIDEO_ALREADY_PROCESSING' });
+    expect(dup.status).toBe(409);
+    expect(dup.body).toEqual({ code: 'VIDEO_ALREADY_PROCESSING' });
     expect((await t.c.workspaces.get(ws.id)).workspace.credits).toBe(17);
     // Another stretch of the same video is a different job.
-    expect((await post(ws.key, { video_id: video, timeframe: { start: 0, end: 60 } })).statusCode).toBe(201);
+    expect((await post(ws.key, { video_id: video, timeframe: { start: 0, end: 60 } })).status).toBe(201);
   });
 
   it('400 TIMEFRAME_OUT_OF_BOUNDS for a stretch outside the video, inverted or under a minute', async () => {
@@ -83,8 +83,8 @@ describe('POST /clips', () => {
     const video = await readyVideo(t, ws.id, file);
     for (const timeframe of [{ start: 0, end: 500 }, { start: 100, end: 50 }, { start: 0, end: 59 }, { start: 120 }]) {
       const res = await post(ws.key, { video_id: video, timeframe });
-      expect(res.statusCode, JSON.stringify(timeframe)).toBe(400);
-      expect(res.json().code).toBe('TIMEFRAME_OUT_OF_BOUNDS');
+      expect(res.status, JSON.stringify(timeframe)).toBe(400);
+      expect(res.body.code).toBe('TIMEFRAME_OUT_OF_BOUNDS');
     }
     expect((await t.c.workspaces.get(ws.id)).workspace.credits).toBe(20);
   });
@@ -93,29 +93,29 @@ describe('POST /clips', () => {
     const ws = await t.workspace({ credits: 20 });
     const other = await t.workspace({ credits: 20 });
     const video = await readyVideo(t, ws.id, file);
-    expect((await post(ws.key, { video_id: 'vid_nope' })).json()).toEqual({ code: 'VIDEO_NOT_FOUND' });
-    expect((await post(other.key, { video_id: video })).json()).toEqual({ code: 'VIDEO_NOT_FOUND' });
-    expect((await post(ws.key, { video_id: video, strategy_id: 'str_nope' })).json()).toEqual({ code: 'STRATEGY_NOT_FOUND' });
-    expect((await post(ws.key, { video_id: video, template_id: 'tpl_nope' })).json()).toEqual({ code: 'TEMPLATE_NOT_FOUND' });
+    expect((await post(ws.key, { video_id: 'vid_nope' })).body).toEqual({ code: 'VIDEO_NOT_FOUND' });
+    expect((await post(other.key, { video_id: video })).body).toEqual({ code: 'VIDEO_NOT_FOUND' });
+    expect((await post(ws.key, { video_id: video, strategy_id: 'str_nope' })).body).toEqual({ code: 'STRATEGY_NOT_FOUND' });
+    expect((await post(ws.key, { video_id: video, template_id: 'tpl_nope' })).body).toEqual({ code: 'TEMPLATE_NOT_FOUND' });
     const ctx = await t.c.workspaces.get(ws.id);
     const pending = await t.c.videos.createUpload(ctx, { file_name: 'x.mp4', file_size: 10, content_type: 'video/mp4' });
     const res = await post(ws.key, { video_id: pending.video_id });
-    expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ code: 'FILE_NOT_FOUND' });
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ code: 'FILE_NOT_FOUND' });
     expect((await t.c.workspaces.get(ws.id)).workspace.credits).toBe(20);
   });
 
   it('400 VALIDATION_ERROR for a language the engine cannot do, and for bad fields', async () => {
     const ws = await t.workspace({ credits: 20 });
     const video = await readyVideo(t, ws.id, file);
-    expect((await post(ws.key, { video_id: video, source_language: 'pt' })).json()).toEqual({
+    expect((await post(ws.key, { video_id: video, source_language: 'pt' })).body).toEqual({
       code: 'VALIDATION_ERROR',
       extra: { errors: [{ field: 'source_language', rule: 'unsupported_by_engine' }] },
     });
     const bad = await post(ws.key, { video_id: video, source_language: 'xx', timeframe: { start: -1 } });
-    expect(bad.statusCode).toBe(400);
-    expect(bad.json().extra.errors.map((e: any) => e.field).sort()).toEqual(['source_language', 'timeframe.start']);
-    expect((await post(ws.key, { video_id: video, source_language: 'en', strategy_id: 'str_short' })).statusCode).toBe(201);
+    expect(bad.status).toBe(400);
+    expect(bad.body.extra.errors.map((e: any) => e.field).sort()).toEqual(['source_language', 'timeframe.start']);
+    expect((await post(ws.key, { video_id: video, source_language: 'en', strategy_id: 'str_short' })).status).toBe(201);
   });
 });
 
@@ -124,38 +124,38 @@ describe('GET /clips and submissions', () => {
     const ws = await t.workspace({ credits: 50 });
     const a = await readyVideo(t, ws.id, file);
     const b = await readyVideo(t, ws.id, file);
-    const s1 = (await post(ws.key, { video_id: a })).json().id;
-    const s2 = (await post(ws.key, { video_id: b })).json().id;
-    const list = (await get(ws.key, '/clips')).json();
+    const s1 = (await post(ws.key, { video_id: a })).body.id;
+    const s2 = (await post(ws.key, { video_id: b })).body.id;
+    const list = (await get(ws.key, '/clips')).body;
     expect(list.submissions.map((s: any) => s.id)).toEqual([s2, s1]);
     expect(list.pagination).toEqual({ current_page: 1, total_pages: 1, total_count: 2, has_next_page: false });
-    expect((await get(ws.key, `/clips?video_id=${a}`)).json().submissions.map((s: any) => s.id)).toEqual([s1]);
-    expect((await get(ws.key, '/clips?status=completed')).json().submissions).toEqual([]);
-    expect((await get(ws.key, '/clips?status=nope')).statusCode).toBe(400);
+    expect((await get(ws.key, `/clips?video_id=${a}`)).body.submissions.map((s: any) => s.id)).toEqual([s1]);
+    expect((await get(ws.key, '/clips?status=completed')).body.submissions).toEqual([]);
+    expect((await get(ws.key, '/clips?status=nope')).status).toBe(400);
     const other = await t.workspace();
-    expect((await get(other.key, '/clips')).json().submissions).toEqual([]);
-    expect((await get(other.key, `/clips/${a}/submissions/${s1}`)).json()).toEqual({ code: 'SUBMISSION_NOT_FOUND' });
-    expect((await get(ws.key, `/clips/${b}/submissions/${s1}`)).statusCode).toBe(404);
+    expect((await get(other.key, '/clips')).body.submissions).toEqual([]);
+    expect((await get(other.key, `/clips/${a}/submissions/${s1}`)).body).toEqual({ code: 'SUBMISSION_NOT_FOUND' });
+    expect((await get(ws.key, `/clips/${b}/submissions/${s1}`)).status).toBe(404);
   });
 
   it('lists no clips before completion and validates sort and order', async () => {
     const ws = await t.workspace({ credits: 50 });
     const v = await readyVideo(t, ws.id, file);
-    const s = (await post(ws.key, { video_id: v })).json().id;
-    expect((await get(ws.key, `/clips/${v}/submissions/${s}/clips?sort=rating&order=desc`)).json()).toEqual({
+    const s = (await post(ws.key, { video_id: v })).body.id;
+    expect((await get(ws.key, `/clips/${v}/submissions/${s}/clips?sort=rating&order=desc`)).body).toEqual({
       clips: [],
       pagination: { current_page: 1, total_pages: 0, total_count: 0, has_next_page: false },
     });
-    expect((await get(ws.key, `/clips/${v}/submissions/${s}/clips?sort=loudness`)).statusCode).toBe(400);
-    expect((await get(ws.key, `/clips/${v}/submissions/sub_nope/clips`)).json()).toEqual({ code: 'SUBMISSION_NOT_FOUND' });
+    expect((await get(ws.key, `/clips/${v}/submissions/${s}/clips?sort=loudness`)).status).toBe(400);
+    expect((await get(ws.key, `/clips/${v}/submissions/sub_nope/clips`)).body).toEqual({ code: 'SUBMISSION_NOT_FOUND' });
   });
 
   it('DELETE refuses a submission that is not waiting for its source', async () => {
     const ws = await t.workspace({ credits: 50 });
     const v = await readyVideo(t, ws.id, file);
-    const s = (await post(ws.key, { video_id: v })).json().id;
-    const res = await t.app.inject({ method: 'DELETE', url: `/api/v1/clips/${v}/submissions/${s}`, headers: { 'x-api-key': ws.key } });
-    expect(res.statusCode).toBe(409);
-    expect(res.json()).toEqual({ code: 'SUBMISSION_NOT_WAITING' });
+    const s = (await post(ws.key, { video_id: v })).body.id;
+    const res = await t.api(ws.key, 'DELETE', `/clips/${v}/submissions/${s}`);
+    expect(res.status).toBe(409);
+    expect(res.body).toEqual({ code: 'SUBMISSION_NOT_WAITING' });
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../helpers/app.js';
+import { createTestApp, statusAndBody, type TestApp } from '../helpers/app.js';
 import { BUILTIN_TEMPLATES } from '../../src/domain/render/templates.js';
 import { HIGHLIGHT_STRATEGIES } from '../../src/domain/highlights/highlight-engine.js';
 import { templates } from '../../src/adapters/db/schema.js';
@@ -15,15 +15,7 @@ afterAll(async () => {
 
 type Method = 'GET' | 'POST' | 'DELETE';
 
-async function admin(method: Method, url: string, payload?: unknown, headers?: Record<string, string>) {
-  const res = await t.app.inject({ method, url: `/admin/v1${url}`, payload: payload as any, headers: headers ?? { authorization: `Bearer ${t.adminToken}` } });
-  return { status: res.statusCode, body: res.body ? res.json() : undefined };
-}
-
-async function list(key: string, query = '') {
-  const res = await t.app.inject({ method: 'GET', url: `/api/v1/templates${query}`, headers: { 'x-api-key': key } });
-  return { status: res.statusCode, body: res.json() };
-}
+const list = (key: string, query = '') => t.api(key, 'GET', `/templates${query}`);
 
 const BUILTIN_TEMPLATE_IDS = BUILTIN_TEMPLATES.map((b) => `tpl_${b.id.replace(/-/g, '_')}`);
 const BUILTIN_IDS = [...BUILTIN_TEMPLATE_IDS, 'str_short', 'str_default', 'str_long'];
@@ -83,8 +75,8 @@ describe('GET /templates', () => {
   it('shows custom ones only in their own workspace, after the built-ins, newest first', async () => {
     const a = await t.workspace();
     const b = await t.workspace();
-    const s1 = await admin('POST', `/workspaces/${a.id}/templates`, { kind: 'strategy', name: 'Teasers', config: { min_seconds: 8, max_seconds: 15, max_clips: 5 } });
-    const t1 = await admin('POST', `/workspaces/${a.id}/templates`, { kind: 'template', name: 'Brand', config: { captions: { highlight_color: '#FF00AA' } } });
+    const s1 = await t.admin('POST', `/workspaces/${a.id}/templates`, { kind: 'strategy', name: 'Teasers', config: { min_seconds: 8, max_seconds: 15, max_clips: 5 } });
+    const t1 = await t.admin('POST', `/workspaces/${a.id}/templates`, { kind: 'template', name: 'Brand', config: { captions: { highlight_color: '#FF00AA' } } });
     expect(s1.status).toBe(201);
     expect(t1.status).toBe(201);
 
@@ -110,7 +102,7 @@ describe('GET /templates', () => {
 
   it('filters by kind', async () => {
     const ws = await t.workspace();
-    const custom = await admin('POST', `/workspaces/${ws.id}/templates`, { kind: 'strategy', name: 'Quick', config: {} });
+    const custom = await t.admin('POST', `/workspaces/${ws.id}/templates`, { kind: 'strategy', name: 'Quick', config: {} });
     const s = await list(ws.key, '?kind=strategy');
     expect(ids(s.body)).toEqual(['str_short', 'str_default', 'str_long', custom.body.id]);
     expect(s.body.pagination.total_count).toBe(4);
@@ -122,7 +114,7 @@ describe('GET /templates', () => {
   it('pages with page and limit', async () => {
     const ws = await t.workspace();
     const made: string[] = [];
-    for (let i = 0; i < 3; i++) made.push((await admin('POST', `/workspaces/${ws.id}/templates`, { kind: 'template', name: `T${i}`, config: {} })).body.id);
+    for (let i = 0; i < 3; i++) made.push((await t.admin('POST', `/workspaces/${ws.id}/templates`, { kind: 'template', name: `T${i}`, config: {} })).body.id);
     const all = [...BUILTIN_IDS, ...made.reverse()];
     const seen: string[] = [];
     for (let page = 1; page <= 4; page++) {
@@ -164,7 +156,7 @@ describe('GET /templates', () => {
 describe('admin templates', () => {
   it('POST creates a template with defaults for absent fields (201)', async () => {
     const ws = await t.workspace();
-    const r = await admin('POST', `/workspaces/${ws.id}/templates`, {
+    const r = await t.admin('POST', `/workspaces/${ws.id}/templates`, {
       kind: 'template',
       name: 'Square',
       config: { captions: { font_family: 'Inter SemiBold', words_per_line: 6, uppercase: false }, layout: { aspect: '1:1', reframe: 'center', resolution: '720p' } },
@@ -179,7 +171,7 @@ describe('admin templates', () => {
 
   it('POST creates a strategy (201)', async () => {
     const ws = await t.workspace();
-    const r = await admin('POST', `/workspaces/${ws.id}/templates`, { kind: 'strategy', name: 'Podcast', config: { min_seconds: 45, max_seconds: 120, max_clips: 4 } });
+    const r = await t.admin('POST', `/workspaces/${ws.id}/templates`, { kind: 'strategy', name: 'Podcast', config: { min_seconds: 45, max_seconds: 120, max_clips: 4 } });
     expect(r.status).toBe(201);
     expect(r.body).toMatchObject({ kind: 'strategy', name: 'Podcast', builtin: false, config: { min_seconds: 45, max_seconds: 120, max_clips: 4 } });
     expect(r.body.id).toMatch(/^str_[0-9a-z]{20}$/);
@@ -217,7 +209,7 @@ describe('admin templates', () => {
       ]],
     ];
     for (const [body, errors] of cases) {
-      const r = await admin('POST', url, body);
+      const r = await t.admin('POST', url, body);
       expect(r.status, JSON.stringify(body)).toBe(400);
       expect(r.body.code).toBe('VALIDATION_ERROR');
       expect(r.body.extra.errors, JSON.stringify(body)).toEqual(expect.arrayContaining(errors));
@@ -227,22 +219,22 @@ describe('admin templates', () => {
   });
 
   it('POST, GET and DELETE answer 404 WORKSPACE_NOT_FOUND for an unknown workspace', async () => {
-    expect(await admin('POST', '/workspaces/ws_nope/templates', { kind: 'strategy', name: 'x', config: {} })).toEqual({ status: 404, body: { code: 'WORKSPACE_NOT_FOUND' } });
-    expect(await admin('GET', '/workspaces/ws_nope/templates')).toEqual({ status: 404, body: { code: 'WORKSPACE_NOT_FOUND' } });
-    expect(await admin('DELETE', '/workspaces/ws_nope/templates/tpl_x')).toEqual({ status: 404, body: { code: 'WORKSPACE_NOT_FOUND' } });
+    expect(statusAndBody(await t.admin('POST', '/workspaces/ws_nope/templates', { kind: 'strategy', name: 'x', config: {} }))).toEqual({ status: 404, body: { code: 'WORKSPACE_NOT_FOUND' } });
+    expect(statusAndBody(await t.admin('GET', '/workspaces/ws_nope/templates'))).toEqual({ status: 404, body: { code: 'WORKSPACE_NOT_FOUND' } });
+    expect(statusAndBody(await t.admin('DELETE', '/workspaces/ws_nope/templates/tpl_x'))).toEqual({ status: 404, body: { code: 'WORKSPACE_NOT_FOUND' } });
   });
 
   it('GET lists what the workspace sees, with kind and paging', async () => {
     const ws = await t.workspace();
-    const made = await admin('POST', `/workspaces/${ws.id}/templates`, { kind: 'template', name: 'Mine', config: {} });
-    const r = await admin('GET', `/workspaces/${ws.id}/templates`);
+    const made = await t.admin('POST', `/workspaces/${ws.id}/templates`, { kind: 'template', name: 'Mine', config: {} });
+    const r = await t.admin('GET', `/workspaces/${ws.id}/templates`);
     expect(r.status).toBe(200);
     expect(ids(r.body)).toEqual([...BUILTIN_IDS, made.body.id]);
     expect(r.body.templates.at(-1)).toEqual(made.body);
-    const k = await admin('GET', `/workspaces/${ws.id}/templates?kind=template&limit=1&page=${BUILTIN_TEMPLATE_IDS.length + 1}`);
+    const k = await t.admin('GET', `/workspaces/${ws.id}/templates?kind=template&limit=1&page=${BUILTIN_TEMPLATE_IDS.length + 1}`);
     expect(ids(k.body)).toEqual([made.body.id]);
     expect(k.body.pagination).toMatchObject({ total_count: BUILTIN_TEMPLATE_IDS.length + 1, has_next_page: false });
-    const bad = await admin('GET', `/workspaces/${ws.id}/templates?kind=x`);
+    const bad = await t.admin('GET', `/workspaces/${ws.id}/templates?kind=x`);
     expect(bad.status).toBe(400);
     expect(bad.body.extra.errors[0].field).toBe('query.kind');
   });
@@ -250,18 +242,18 @@ describe('admin templates', () => {
   it('DELETE removes a custom one (204); built-ins, other workspaces\' and unknown ids are 404 TEMPLATE_NOT_FOUND', async () => {
     const a = await t.workspace();
     const b = await t.workspace();
-    const tpl = (await admin('POST', `/workspaces/${a.id}/templates`, { kind: 'template', name: 'Gone soon', config: {} })).body;
-    const str = (await admin('POST', `/workspaces/${a.id}/templates`, { kind: 'strategy', name: 'Gone too', config: {} })).body;
+    const tpl = (await t.admin('POST', `/workspaces/${a.id}/templates`, { kind: 'template', name: 'Gone soon', config: {} })).body;
+    const str = (await t.admin('POST', `/workspaces/${a.id}/templates`, { kind: 'strategy', name: 'Gone too', config: {} })).body;
 
     const notFound = { status: 404, body: { code: 'TEMPLATE_NOT_FOUND' } };
-    expect(await admin('DELETE', `/workspaces/${b.id}/templates/${tpl.id}`)).toEqual(notFound);
-    expect(await admin('DELETE', `/workspaces/${a.id}/templates/${BUILTIN_TEMPLATE_IDS[0]}`)).toEqual(notFound);
-    expect(await admin('DELETE', `/workspaces/${a.id}/templates/str_default`)).toEqual(notFound);
-    expect(await admin('DELETE', `/workspaces/${a.id}/templates/tpl_unknown`)).toEqual(notFound);
+    expect(statusAndBody(await t.admin('DELETE', `/workspaces/${b.id}/templates/${tpl.id}`))).toEqual(notFound);
+    expect(statusAndBody(await t.admin('DELETE', `/workspaces/${a.id}/templates/${BUILTIN_TEMPLATE_IDS[0]}`))).toEqual(notFound);
+    expect(statusAndBody(await t.admin('DELETE', `/workspaces/${a.id}/templates/str_default`))).toEqual(notFound);
+    expect(statusAndBody(await t.admin('DELETE', `/workspaces/${a.id}/templates/tpl_unknown`))).toEqual(notFound);
 
-    expect(await admin('DELETE', `/workspaces/${a.id}/templates/${tpl.id}`)).toEqual({ status: 204, body: undefined });
-    expect(await admin('DELETE', `/workspaces/${a.id}/templates/${str.id}`)).toEqual({ status: 204, body: undefined });
-    expect(await admin('DELETE', `/workspaces/${a.id}/templates/${tpl.id}`)).toEqual(notFound);
+    expect(statusAndBody(await t.admin('DELETE', `/workspaces/${a.id}/templates/${tpl.id}`))).toEqual({ status: 204, body: undefined });
+    expect(statusAndBody(await t.admin('DELETE', `/workspaces/${a.id}/templates/${str.id}`))).toEqual({ status: 204, body: undefined });
+    expect(statusAndBody(await t.admin('DELETE', `/workspaces/${a.id}/templates/${tpl.id}`))).toEqual(notFound);
     expect(ids((await list(a.key)).body)).toEqual(BUILTIN_IDS);
     await expect(t.c.templates.getTemplate(a.id, tpl.id)).rejects.toMatchObject({ code: 'TEMPLATE_NOT_FOUND' });
   });
@@ -276,7 +268,7 @@ describe('admin templates', () => {
     for (const [method, url, payload] of routes) {
       const variants: Array<Record<string, string>> = [{}, { authorization: 'Bearer wrong' }, { authorization: `Bearer ${ws.key}` }, { 'x-api-key': ws.key }];
       for (const headers of variants) {
-        expect(await admin(method, url, payload, headers), `${method} ${url}`).toEqual({ status: 401, body: { code: 'UNAUTHORIZED' } });
+        expect(statusAndBody(await t.admin(method, url, payload, { authorization: undefined, ...headers })), `${method} ${url}`).toEqual({ status: 401, body: { code: 'UNAUTHORIZED' } });
       }
     }
     expect(ids((await list(ws.key)).body)).toEqual(BUILTIN_IDS);
@@ -285,7 +277,7 @@ describe('admin templates', () => {
 
 describe('built-ins at boot', () => {
   it('ensureBuiltins is idempotent, restores a changed built-in and drops one the code no longer has', async () => {
-    const before = (await admin('GET', `/workspaces/${(await t.workspace()).id}/templates?limit=100`)).body.templates;
+    const before = (await t.admin('GET', `/workspaces/${(await t.workspace()).id}/templates?limit=100`)).body.templates;
     await t.c.database.db.update(templates).set({ name: 'Changed', config: { min_seconds: 1 } }).where(eq(templates.id, 'str_short'));
     await t.c.database.db.insert(templates).values({ id: 'tpl_dropped', kind: 'template', name: 'Dropped', builtin: true, config: {} });
     await t.c.templates.ensureBuiltins();

@@ -48,18 +48,13 @@ afterAll(async () => {
   if (fx) fs.rmSync(fx, { recursive: true, force: true });
 });
 
-async function api(key: string, method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown) {
-  const res = await t.app.inject({ method, url: `/api/v1${url}`, headers: { 'x-api-key': key }, ...(body !== undefined ? { payload: body as object } : {}) });
-  return { status: res.statusCode, body: String(res.headers['content-type'] ?? '').startsWith('application/json') ? res.json() : res.body, headers: res.headers };
-}
-
 const CONTENT_TYPES: Record<string, string> = { '.wav': 'audio/wav', '.flac': 'audio/flac', '.mp4': 'video/mp4', '.mp3': 'audio/mpeg' };
 
 /** POST /transcriptions/upload then PUT the bytes to the signed URL (no key); returns the media id. */
 async function upload(key: string, file: string, name = path.basename(file)): Promise<string> {
   const contentType = CONTENT_TYPES[path.extname(file)];
   const bytes = fs.readFileSync(file);
-  const up = await api(key, 'POST', '/transcriptions/upload', { file_name: name, file_size: bytes.length, content_type: contentType });
+  const up = await t.api(key, 'POST', '/transcriptions/upload', { file_name: name, file_size: bytes.length, content_type: contentType });
   expect(up.status).toBe(200);
   const u = new URL(up.body.upload_url);
   const put = await t.app.inject({ method: 'PUT', url: `${u.pathname}${u.search}`, headers: { 'content-type': contentType }, payload: bytes });
@@ -70,7 +65,7 @@ async function upload(key: string, file: string, name = path.basename(file)): Pr
 async function poll(key: string, id: string, timeoutMs = 400_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const res = await api(key, 'GET', `/transcriptions/${id}`);
+    const res = await t.api(key, 'GET', `/transcriptions/${id}`);
     expect(res.status).toBe(200);
     if (res.body.status !== 'processing') return res.body;
     if (Date.now() > deadline) throw new Error(`transcription ${id} still processing after ${timeoutMs} ms`);
@@ -79,12 +74,12 @@ async function poll(key: string, id: string, timeoutMs = 400_000) {
 }
 
 async function balance(key: string): Promise<number> {
-  return (await api(key, 'GET', '/balance')).body.balance;
+  return (await t.api(key, 'GET', '/balance')).body.balance;
 }
 
 /** The workspace's charge and refund rows, oldest first. */
 async function jobLedger(key: string) {
-  const res = await api(key, 'GET', '/balance/history?limit=100');
+  const res = await t.api(key, 'GET', '/balance/history?limit=100');
   return res.body.entries
     .filter((e: any) => e.kind === 'charge' || e.kind === 'refund')
     .reverse()
@@ -124,17 +119,17 @@ function checkCues(cues: Array<{ start: number; end: number; text: string }>) {
 describe('POST /transcriptions/upload', () => {
   it('answers media_id, kind, a signed URL valid one hour; audio and video extensions', async () => {
     const ws = await t.workspace();
-    const audio = await api(ws.key, 'POST', '/transcriptions/upload', { file_name: 'talk.mp3', file_size: 1000, content_type: 'audio/mpeg' });
+    const audio = await t.api(ws.key, 'POST', '/transcriptions/upload', { file_name: 'talk.mp3', file_size: 1000, content_type: 'audio/mpeg' });
     expect(audio.status).toBe(200);
     expect(Object.keys(audio.body).sort()).toEqual(['expires_in', 'kind', 'media_id', 'upload_url']);
     expect(audio.body).toMatchObject({ kind: 'audio', expires_in: 3600 });
     expect(audio.body.media_id).toMatch(/^med_/);
     for (const [name, type] of [['a.wav', 'audio/wav'], ['a.m4a', 'audio/mp4'], ['a.aac', 'audio/aac'], ['a.ogg', 'audio/ogg'], ['a.opus', 'audio/opus'], ['a.flac', 'audio/flac']]) {
-      const r = await api(ws.key, 'POST', '/transcriptions/upload', { file_name: name, file_size: 10, content_type: type });
+      const r = await t.api(ws.key, 'POST', '/transcriptions/upload', { file_name: name, file_size: 10, content_type: type });
       expect(r.status, name).toBe(200);
       expect(r.body.kind).toBe('audio');
     }
-    const video = await api(ws.key, 'POST', '/transcriptions/upload', { file_name: 'talk.mov', file_size: 10, content_type: 'video/quicktime' });
+    const video = await t.api(ws.key, 'POST', '/transcriptions/upload', { file_name: 'talk.mov', file_size: 10, content_type: 'video/quicktime' });
     expect(video.body.kind).toBe('video');
   });
 
@@ -145,7 +140,7 @@ describe('POST /transcriptions/upload', () => {
       [{ file_name: 'talk.mp3', file_size: 10, content_type: 'video/mp4' }, 'content_type'],
       [{ file_name: 'talk.wav', content_type: 'audio/wav' }, 'file_size'],
     ] as const) {
-      const r = await api(ws.key, 'POST', '/transcriptions/upload', body);
+      const r = await t.api(ws.key, 'POST', '/transcriptions/upload', body);
       expect(r.status).toBe(400);
       expect(r.body.code).toBe('VALIDATION_ERROR');
       expect(r.body.extra.errors.map((e: any) => e.field)).toContain(field);
@@ -154,24 +149,24 @@ describe('POST /transcriptions/upload', () => {
 
   it('answers 413 FILE_TOO_LARGE with the plan ceiling above the plan’s max upload size', async () => {
     const ws = await t.workspace({ plan: 'tiny' });
-    const r = await api(ws.key, 'POST', '/transcriptions/upload', { file_name: 'talk.wav', file_size: 1001, content_type: 'audio/wav' });
+    const r = await t.api(ws.key, 'POST', '/transcriptions/upload', { file_name: 'talk.wav', file_size: 1001, content_type: 'audio/wav' });
     expect(r.status).toBe(413);
     expect(r.body).toEqual({ code: 'FILE_TOO_LARGE', extra: { max_size: 1000 } });
-    expect((await api(ws.key, 'POST', '/transcriptions/upload', { file_name: 'talk.wav', file_size: 1000, content_type: 'audio/wav' })).status).toBe(200);
+    expect((await t.api(ws.key, 'POST', '/transcriptions/upload', { file_name: 'talk.wav', file_size: 1000, content_type: 'audio/wav' })).status).toBe(200);
   });
 });
 
 describe('POST /transcriptions refusals', () => {
   it('404 MEDIA_NOT_FOUND for an unknown id, 404 FILE_NOT_FOUND before the PUT, 400 for a language the engine cannot do', async () => {
     const ws = await t.workspace({ credits: 10 });
-    const unknown = await api(ws.key, 'POST', '/transcriptions', { media_id: 'med_nothing' });
+    const unknown = await t.api(ws.key, 'POST', '/transcriptions', { media_id: 'med_nothing' });
     expect(unknown.status).toBe(404);
     expect(unknown.body).toEqual({ code: 'MEDIA_NOT_FOUND' });
-    const up = await api(ws.key, 'POST', '/transcriptions/upload', { file_name: 'talk.wav', file_size: 1000, content_type: 'audio/wav' });
-    const early = await api(ws.key, 'POST', '/transcriptions', { media_id: up.body.media_id });
+    const up = await t.api(ws.key, 'POST', '/transcriptions/upload', { file_name: 'talk.wav', file_size: 1000, content_type: 'audio/wav' });
+    const early = await t.api(ws.key, 'POST', '/transcriptions', { media_id: up.body.media_id });
     expect(early.status).toBe(404);
     expect(early.body).toEqual({ code: 'FILE_NOT_FOUND' });
-    const pt = await api(ws.key, 'POST', '/transcriptions', { media_id: up.body.media_id, source_language: 'pt' });
+    const pt = await t.api(ws.key, 'POST', '/transcriptions', { media_id: up.body.media_id, source_language: 'pt' });
     expect(pt.status).toBe(400);
     expect(pt.body).toEqual({ code: 'VALIDATION_ERROR', extra: { errors: [{ field: 'source_language', rule: 'unsupported_by_engine' }] } });
     expect(await balance(ws.key)).toBe(10);
@@ -180,11 +175,11 @@ describe('POST /transcriptions refusals', () => {
   it('402 INSUFFICIENT_CREDITS with credits_needed and current_balance; nothing is created', async () => {
     const ws = await t.workspace({ credits: 0 });
     const mediaId = await upload(ws.key, files.tiny);
-    const r = await api(ws.key, 'POST', '/transcriptions', { media_id: mediaId, speaker_labels: true });
+    const r = await t.api(ws.key, 'POST', '/transcriptions', { media_id: mediaId, speaker_labels: true });
     expect(r.status).toBe(402);
     expect(r.body.code).toBe('INSUFFICIENT_CREDITS');
     expect(r.body.extra).toMatchObject({ credits_needed: 2, current_balance: 0 });
-    const list = await api(ws.key, 'GET', '/transcriptions');
+    const list = await t.api(ws.key, 'GET', '/transcriptions');
     expect(list.body.transcriptions).toEqual([]);
   });
 });
@@ -203,22 +198,22 @@ describe('transcription of a conversation', () => {
   });
 
   it('starts with 202 processing charged per started minute; 409 TRANSCRIPTION_NOT_READY until ready', async () => {
-    const r = await api(ws.key, 'POST', '/transcriptions', { media_id: mediaId, file_name: 'meeting.wav', file_size: fs.statSync(files.conv).size, speaker_labels: false, source_language: 'en' });
+    const r = await t.api(ws.key, 'POST', '/transcriptions', { media_id: mediaId, file_name: 'meeting.wav', file_size: fs.statSync(files.conv).size, speaker_labels: false, source_language: 'en' });
     expect(r.status).toBe(202);
     expect(r.body).toMatchObject({ status: 'processing', credits_charged: 3, media_id: mediaId, speaker_labels: false, source_language: 'en', language: null, from_cache: false, error_code: null, finished_at: null });
     expect(r.body.id).toMatch(/^trn_/);
     first = r.body;
     expect(await balance(ws.key)).toBe(17);
 
-    const transcript = await api(ws.key, 'GET', `/transcriptions/${first.id}/transcript`);
+    const transcript = await t.api(ws.key, 'GET', `/transcriptions/${first.id}/transcript`);
     expect(transcript.status).toBe(409);
     expect(transcript.body).toEqual({ code: 'TRANSCRIPTION_NOT_READY', extra: { status: 'processing' } });
-    const download = await api(ws.key, 'GET', `/transcriptions/${first.id}/download?format=vtt`);
+    const download = await t.api(ws.key, 'GET', `/transcriptions/${first.id}/download?format=vtt`);
     expect(download.status).toBe(409);
     expect(download.body.code).toBe('TRANSCRIPTION_NOT_READY');
 
     // The same request while it runs answers the running transcription; nothing is charged again.
-    const again = await api(ws.key, 'POST', '/transcriptions', { media_id: mediaId });
+    const again = await t.api(ws.key, 'POST', '/transcriptions', { media_id: mediaId });
     expect(again.status).toBe(202);
     expect(again.body.id).toBe(first.id);
     expect(await balance(ws.key)).toBe(17);
@@ -229,7 +224,7 @@ describe('transcription of a conversation', () => {
   }, 600_000);
 
   it('answers the transcript: readable cues without speakers', async () => {
-    const r = await api(ws.key, 'GET', `/transcriptions/${first.id}/transcript`);
+    const r = await t.api(ws.key, 'GET', `/transcriptions/${first.id}/transcript`);
     expect(r.status).toBe(200);
     expect(r.body.language).toBe('en');
     expect(r.body.speaker_labels).toBe(false);
@@ -239,7 +234,7 @@ describe('transcription of a conversation', () => {
   });
 
   it('downloads SRT (default), WebVTT and TXT files with their type and file name', async () => {
-    const srt = await api(ws.key, 'GET', `/transcriptions/${first.id}/download`);
+    const srt = await t.api(ws.key, 'GET', `/transcriptions/${first.id}/download`);
     expect(srt.status).toBe(200);
     expect(srt.headers['content-type']).toBe('application/x-subrip; charset=utf-8');
     expect(srt.headers['content-disposition']).toBe(`attachment; filename="meeting.srt"; filename*=UTF-8''meeting.srt`);
@@ -250,100 +245,100 @@ describe('transcription of a conversation', () => {
       expect(c.end).toBeCloseTo(first.cues[i].end, 3);
       expect(c.text).toBe(first.cues[i].text);
     });
-    const vtt = await api(ws.key, 'GET', `/transcriptions/${first.id}/download?format=vtt`);
+    const vtt = await t.api(ws.key, 'GET', `/transcriptions/${first.id}/download?format=vtt`);
     expect(vtt.headers['content-type']).toBe('text/vtt; charset=utf-8');
     expect(vtt.headers['content-disposition']).toContain('filename="meeting.vtt"');
     expect(vtt.body.startsWith('WEBVTT\n\n1\n')).toBe(true);
     expect(vtt.body.match(/ --> /g)).toHaveLength(first.cues.length);
-    const txt = await api(ws.key, 'GET', `/transcriptions/${first.id}/download?format=txt`);
+    const txt = await t.api(ws.key, 'GET', `/transcriptions/${first.id}/download?format=txt`);
     expect(txt.headers['content-type']).toBe('text/plain; charset=utf-8');
     expect(txt.body.replace(/\s+/g, ' ').trim()).toBe(first.cues.map((c: any) => c.text.replace(/\n/g, ' ')).join(' '));
-    const bad = await api(ws.key, 'GET', `/transcriptions/${first.id}/download?format=docx`);
+    const bad = await t.api(ws.key, 'GET', `/transcriptions/${first.id}/download?format=docx`);
     expect(bad.status).toBe(400);
     expect(bad.body.code).toBe('VALIDATION_ERROR');
   });
 
   it('is a cache hit for the same media and for a re-upload of identical bytes: 200 ready, 0 credits', async () => {
-    const same = await api(ws.key, 'POST', '/transcriptions', { media_id: mediaId, speaker_labels: false });
+    const same = await t.api(ws.key, 'POST', '/transcriptions', { media_id: mediaId, speaker_labels: false });
     expect(same.status).toBe(200);
     expect(same.body).toMatchObject({ status: 'ready', credits_charged: 0, from_cache: true, language: 'en' });
     expect(same.body.id).not.toBe(first.id);
     const again = await upload(ws.key, files.conv, 'copy of meeting.wav');
     expect(again).not.toBe(mediaId);
-    const copy = await api(ws.key, 'POST', '/transcriptions', { media_id: again, source_language: 'auto' });
+    const copy = await t.api(ws.key, 'POST', '/transcriptions', { media_id: again, source_language: 'auto' });
     expect(copy.status).toBe(200);
     expect(copy.body).toMatchObject({ status: 'ready', credits_charged: 0, from_cache: true, media_id: again, file_name: 'copy of meeting.wav' });
-    const transcript = await api(ws.key, 'GET', `/transcriptions/${copy.body.id}/transcript`);
+    const transcript = await t.api(ws.key, 'GET', `/transcriptions/${copy.body.id}/transcript`);
     expect(transcript.body.cues).toEqual(first.cues);
     expect(await balance(ws.key)).toBe(17);
   });
 
   it('reprocesses and charges again when speaker labels are asked after a run without them', async () => {
-    const r = await api(ws.key, 'POST', '/transcriptions', { media_id: mediaId, speaker_labels: true, source_language: 'en' });
+    const r = await t.api(ws.key, 'POST', '/transcriptions', { media_id: mediaId, speaker_labels: true, source_language: 'en' });
     expect(r.status).toBe(202);
     expect(r.body).toMatchObject({ status: 'processing', credits_charged: 5, speaker_labels: true, from_cache: false });
     expect(await balance(ws.key)).toBe(12);
     labelled = await poll(ws.key, r.body.id);
     expect(labelled).toMatchObject({ status: 'ready', credits_charged: 5 });
 
-    const transcript = await api(ws.key, 'GET', `/transcriptions/${labelled.id}/transcript`);
+    const transcript = await t.api(ws.key, 'GET', `/transcriptions/${labelled.id}/transcript`);
     expect(transcript.body.speaker_labels).toBe(true);
     checkCues(transcript.body.cues);
     for (const c of transcript.body.cues) expect(c.speaker).toMatch(/^[A-F]$/);
     expect(new Set(transcript.body.cues.map((c: any) => c.speaker))).toEqual(new Set(['A', 'B']));
 
-    const srt = await api(ws.key, 'GET', `/transcriptions/${labelled.id}/download`);
+    const srt = await t.api(ws.key, 'GET', `/transcriptions/${labelled.id}/download`);
     expect(srt.body).toMatch(/^[AB]: /m);
-    const plain = await api(ws.key, 'GET', `/transcriptions/${labelled.id}/download?speakers=false`);
+    const plain = await t.api(ws.key, 'GET', `/transcriptions/${labelled.id}/download?speakers=false`);
     expect(plain.body).not.toMatch(/^[AB]: /m);
     expect(parseSrt(plain.body).map((c) => c.text)).toEqual(transcript.body.cues.map((c: any) => c.text));
-    const vtt = await api(ws.key, 'GET', `/transcriptions/${labelled.id}/download?format=vtt`);
+    const vtt = await t.api(ws.key, 'GET', `/transcriptions/${labelled.id}/download?format=vtt`);
     expect(vtt.body).toContain('<v A>');
     expect(vtt.body).toContain('<v B>');
-    const txt = await api(ws.key, 'GET', `/transcriptions/${labelled.id}/download?format=txt&speakers=false`);
+    const txt = await t.api(ws.key, 'GET', `/transcriptions/${labelled.id}/download?format=txt&speakers=false`);
     expect(txt.body).not.toMatch(/^[AB]: /m);
 
     // Now labelled results serve both kinds of request for free.
-    const withLabels = await api(ws.key, 'POST', '/transcriptions', { media_id: mediaId, speaker_labels: true });
+    const withLabels = await t.api(ws.key, 'POST', '/transcriptions', { media_id: mediaId, speaker_labels: true });
     expect(withLabels.status).toBe(200);
     expect(withLabels.body).toMatchObject({ status: 'ready', credits_charged: 0, from_cache: true, speaker_labels: true });
-    expect((await api(ws.key, 'GET', `/transcriptions/${withLabels.body.id}/transcript`)).body.cues).toEqual(transcript.body.cues);
+    expect((await t.api(ws.key, 'GET', `/transcriptions/${withLabels.body.id}/transcript`)).body.cues).toEqual(transcript.body.cues);
     expect(await balance(ws.key)).toBe(12);
   }, 600_000);
 
   it('DELETE removes it from listings; the same request again is a cache hit, not a second charge', async () => {
-    const del = await api(ws.key, 'DELETE', `/transcriptions/${first.id}`);
+    const del = await t.api(ws.key, 'DELETE', `/transcriptions/${first.id}`);
     expect(del.status).toBe(200);
     expect(del.body).toEqual({ id: first.id, deleted: true });
-    expect((await api(ws.key, 'GET', `/transcriptions/${first.id}`)).body).toEqual({ code: 'TRANSCRIPTION_NOT_FOUND' });
-    expect((await api(ws.key, 'DELETE', `/transcriptions/${first.id}`)).status).toBe(404);
-    const list = await api(ws.key, 'GET', '/transcriptions?limit=100');
+    expect((await t.api(ws.key, 'GET', `/transcriptions/${first.id}`)).body).toEqual({ code: 'TRANSCRIPTION_NOT_FOUND' });
+    expect((await t.api(ws.key, 'DELETE', `/transcriptions/${first.id}`)).status).toBe(404);
+    const list = await t.api(ws.key, 'GET', '/transcriptions?limit=100');
     expect(list.body.transcriptions.map((x: any) => x.id)).not.toContain(first.id);
 
     // Every other transcription of these bytes is deleted too: the deleted ones still answer.
-    for (const x of list.body.transcriptions) expect((await api(ws.key, 'DELETE', `/transcriptions/${x.id}`)).status).toBe(200);
-    expect((await api(ws.key, 'GET', '/transcriptions')).body.pagination.total_count).toBe(0);
-    const repeat = await api(ws.key, 'POST', '/transcriptions', { media_id: mediaId, speaker_labels: false, source_language: 'en' });
+    for (const x of list.body.transcriptions) expect((await t.api(ws.key, 'DELETE', `/transcriptions/${x.id}`)).status).toBe(200);
+    expect((await t.api(ws.key, 'GET', '/transcriptions')).body.pagination.total_count).toBe(0);
+    const repeat = await t.api(ws.key, 'POST', '/transcriptions', { media_id: mediaId, speaker_labels: false, source_language: 'en' });
     expect(repeat.status).toBe(200);
     expect(repeat.body).toMatchObject({ status: 'ready', credits_charged: 0, from_cache: true });
-    expect((await api(ws.key, 'GET', `/transcriptions/${repeat.body.id}/transcript`)).body.cues).toEqual(first.cues);
+    expect((await t.api(ws.key, 'GET', `/transcriptions/${repeat.body.id}/transcript`)).body.cues).toEqual(first.cues);
     expect(await balance(ws.key)).toBe(12);
   });
 
   it('lists newest first with pagination and filters', async () => {
-    await api(ws.key, 'POST', '/transcriptions', { media_id: mediaId, speaker_labels: true });
-    const all = await api(ws.key, 'GET', '/transcriptions');
+    await t.api(ws.key, 'POST', '/transcriptions', { media_id: mediaId, speaker_labels: true });
+    const all = await t.api(ws.key, 'GET', '/transcriptions');
     expect(all.status).toBe(200);
     expect(all.body.pagination).toEqual({ current_page: 1, total_pages: 1, total_count: 2, has_next_page: false });
     const [newest, older] = all.body.transcriptions;
     liveId = newest.id;
     expect(newest.speaker_labels).toBe(true);
     expect(older.speaker_labels).toBe(false);
-    const page = await api(ws.key, 'GET', '/transcriptions?limit=1&page=2');
+    const page = await t.api(ws.key, 'GET', '/transcriptions?limit=1&page=2');
     expect(page.body.transcriptions.map((x: any) => x.id)).toEqual([older.id]);
     expect(page.body.pagination).toEqual({ current_page: 2, total_pages: 2, total_count: 2, has_next_page: false });
-    expect((await api(ws.key, 'GET', '/transcriptions?status=failed')).body.transcriptions).toEqual([]);
-    expect((await api(ws.key, 'GET', `/transcriptions?media_id=${mediaId}`)).body.pagination.total_count).toBe(2);
+    expect((await t.api(ws.key, 'GET', '/transcriptions?status=failed')).body.transcriptions).toEqual([]);
+    expect((await t.api(ws.key, 'GET', `/transcriptions?media_id=${mediaId}`)).body.pagination.total_count).toBe(2);
   });
 
   it('keeps the books exact: one charge per run, nothing for hits', async () => {
@@ -363,16 +358,16 @@ describe('transcription of a conversation', () => {
       ['GET', `/transcriptions/${liveId}/download`],
       ['DELETE', `/transcriptions/${liveId}`],
     ] as const) {
-      const r = await api(other.key, method, url);
+      const r = await t.api(other.key, method, url);
       expect(r.status, url).toBe(404);
       expect(r.body).toEqual({ code: 'TRANSCRIPTION_NOT_FOUND' });
     }
-    const post = await api(other.key, 'POST', '/transcriptions', { media_id: mediaId });
+    const post = await t.api(other.key, 'POST', '/transcriptions', { media_id: mediaId });
     expect(post.status).toBe(404);
     expect(post.body).toEqual({ code: 'MEDIA_NOT_FOUND' });
-    expect((await api(other.key, 'GET', '/transcriptions')).body.transcriptions).toEqual([]);
-    expect((await api(ws.key, 'GET', `/transcriptions/${liveId}`)).status).toBe(200);
-    expect((await api(ws.key, 'GET', `/transcriptions/${liveId}/transcript`)).status).toBe(200);
+    expect((await t.api(other.key, 'GET', '/transcriptions')).body.transcriptions).toEqual([]);
+    expect((await t.api(ws.key, 'GET', `/transcriptions/${liveId}`)).status).toBe(200);
+    expect((await t.api(ws.key, 'GET', `/transcriptions/${liveId}/transcript`)).status).toBe(200);
   });
 });
 
@@ -381,20 +376,20 @@ describe('no speech', () => {
     const ws = await t.workspace({ credits: 5 });
     for (const file of [files.silence, files.noise, files.mute]) {
       const mediaId = await upload(ws.key, file);
-      const r = await api(ws.key, 'POST', '/transcriptions', { media_id: mediaId, speaker_labels: true });
+      const r = await t.api(ws.key, 'POST', '/transcriptions', { media_id: mediaId, speaker_labels: true });
       expect(r.status, file).toBe(200);
       expect(r.body).toMatchObject({ status: 'no_speech', credits_charged: 0, from_cache: false });
-      const transcript = await api(ws.key, 'GET', `/transcriptions/${r.body.id}/transcript`);
+      const transcript = await t.api(ws.key, 'GET', `/transcriptions/${r.body.id}/transcript`);
       expect(transcript.body).toEqual({ language: 'und', speaker_labels: true, cues: [] });
-      const srt = await api(ws.key, 'GET', `/transcriptions/${r.body.id}/download`);
+      const srt = await t.api(ws.key, 'GET', `/transcriptions/${r.body.id}/download`);
       expect(srt.status).toBe(200);
       expect(srt.body).toBe('');
-      expect((await api(ws.key, 'GET', `/transcriptions/${r.body.id}/download?format=vtt`)).body.trim()).toBe('WEBVTT');
+      expect((await t.api(ws.key, 'GET', `/transcriptions/${r.body.id}/download?format=vtt`)).body.trim()).toBe('WEBVTT');
     }
     // The same silent bytes again: no_speech from the cache, without voice detection.
-    const again = await api(ws.key, 'POST', '/transcriptions', { media_id: await upload(ws.key, files.silence, 'again.wav'), source_language: 'en' });
+    const again = await t.api(ws.key, 'POST', '/transcriptions', { media_id: await upload(ws.key, files.silence, 'again.wav'), source_language: 'en' });
     expect(again.body).toMatchObject({ status: 'no_speech', credits_charged: 0, from_cache: true });
-    expect((await api(ws.key, 'GET', `/transcriptions/${again.body.id}/transcript`)).body.language).toBe('en');
+    expect((await t.api(ws.key, 'GET', `/transcriptions/${again.body.id}/transcript`)).body.language).toBe('en');
     expect(await balance(ws.key)).toBe(5);
     expect(await jobLedger(ws.key)).toEqual([]);
   }, 120_000);
@@ -405,7 +400,7 @@ describe('free usage and failures', () => {
     const ws = await t.workspace({ credits: 1 });
     await t.c.workspaces.setFreeUsage(ws.id, null);
     const mediaId = await upload(ws.key, files.tiny);
-    const r = await api(ws.key, 'POST', '/transcriptions', { media_id: mediaId, speaker_labels: true });
+    const r = await t.api(ws.key, 'POST', '/transcriptions', { media_id: mediaId, speaker_labels: true });
     expect(r.status).toBe(202);
     expect(r.body.credits_charged).toBe(0);
     const done = await poll(ws.key, r.body.id);
@@ -419,7 +414,7 @@ describe('free usage and failures', () => {
     const mediaId = await upload(ws.key, files.tiny, 'broken.wav');
     const spy = vi.spyOn(t.c.asr, 'transcribe').mockRejectedValue(new AsrError('ASR_ENGINE_FAILED', 'engine crashed'));
     try {
-      const r = await api(ws.key, 'POST', '/transcriptions', { media_id: mediaId });
+      const r = await t.api(ws.key, 'POST', '/transcriptions', { media_id: mediaId });
       expect(r.status).toBe(202);
       expect(r.body.credits_charged).toBe(1);
       expect(await balance(ws.key)).toBe(9);
@@ -431,13 +426,13 @@ describe('free usage and failures', () => {
         { kind: 'refund', amount: 1, balance_after: 10, waived: false, job_type: 'transcription', job_id: r.body.id },
       ]);
       for (const url of [`/transcriptions/${r.body.id}/transcript`, `/transcriptions/${r.body.id}/download`]) {
-        const res = await api(ws.key, 'GET', url);
+        const res = await t.api(ws.key, 'GET', url);
         expect(res.status).toBe(409);
         expect(res.body).toEqual({ code: 'TRANSCRIPTION_FAILED', extra: { error_code: 'ASR_ENGINE_FAILED' } });
       }
       // A failed run is no cache: asking again works and charges again.
       spy.mockRestore();
-      const retry = await api(ws.key, 'POST', '/transcriptions', { media_id: mediaId });
+      const retry = await t.api(ws.key, 'POST', '/transcriptions', { media_id: mediaId });
       expect(retry.status).toBe(202);
       expect(retry.body.credits_charged).toBe(1);
       expect((await poll(ws.key, retry.body.id)).status).toBe('ready');
@@ -456,7 +451,7 @@ describe('no speech found by the job', () => {
     const spy = vi.spyOn(t.c.vad, 'detect').mockResolvedValueOnce([{ start: 1, end: 2 }]);
     let id: string;
     try {
-      const r = await api(ws.key, 'POST', '/transcriptions', { media_id: mediaId });
+      const r = await t.api(ws.key, 'POST', '/transcriptions', { media_id: mediaId });
       expect(r.status).toBe(202);
       expect(r.body.credits_charged).toBe(1);
       id = r.body.id;
@@ -465,7 +460,7 @@ describe('no speech found by the job', () => {
     }
     const done = await poll(ws.key, id);
     expect(done).toMatchObject({ status: 'no_speech', credits_charged: 0, error_code: null });
-    expect((await api(ws.key, 'GET', `/transcriptions/${id}/transcript`)).body).toEqual({ language: 'und', speaker_labels: false, cues: [] });
+    expect((await t.api(ws.key, 'GET', `/transcriptions/${id}/transcript`)).body).toEqual({ language: 'und', speaker_labels: false, cues: [] });
     const books = [
       { kind: 'charge', amount: -1, balance_after: 3, waived: false, job_type: 'transcription', job_id: id },
       { kind: 'refund', amount: 1, balance_after: 4, waived: false, job_type: 'transcription', job_id: id },

@@ -21,11 +21,6 @@ let victim: { id: string; key: string };
 let attacker: { id: string; key: string };
 let victimFile: string;
 
-async function api(key: string, method: 'GET' | 'POST', url: string, body?: unknown) {
-  const res = await t.app.inject({ method, url: `/api/v1${url}`, headers: { 'x-api-key': key }, ...(body !== undefined ? { payload: body as object } : {}) });
-  return { status: res.statusCode, body: res.json() };
-}
-
 async function put(uploadUrl: string, bytes: Buffer, contentType: string) {
   const u = new URL(uploadUrl);
   const res = await t.app.inject({ method: 'PUT', url: `${u.pathname}${u.search}`, headers: { 'content-type': contentType }, payload: bytes });
@@ -58,10 +53,10 @@ beforeAll(async () => {
   // The victim's private recording, uploaded and transcribed as any user would.
   const speech = await makeSpeechWav(path.join(fx, 'secret.wav'), [{ silence: 0.4 }, { say: 'the purple elephant launches at midnight' }, { silence: 0.5 }]);
   const bytes = fs.readFileSync(speech.path);
-  const up = await api(victim.key, 'POST', '/transcriptions/upload', { file_name: 'secret.wav', file_size: bytes.length, content_type: 'audio/wav' });
+  const up = await t.api(victim.key, 'POST', '/transcriptions/upload', { file_name: 'secret.wav', file_size: bytes.length, content_type: 'audio/wav' });
   expect(up.status).toBe(200);
   await put(up.body.upload_url, bytes, 'audio/wav');
-  const created = await api(victim.key, 'POST', '/transcriptions', { media_id: up.body.media_id, file_name: 'secret.wav', file_size: bytes.length, speaker_labels: false, source_language: 'en' });
+  const created = await t.api(victim.key, 'POST', '/transcriptions', { media_id: up.body.media_id, file_name: 'secret.wav', file_size: bytes.length, speaker_labels: false, source_language: 'en' });
   expect([200, 202]).toContain(created.status);
   [victimFile] = findFiles(path.join(t.dataDir, 'files'), up.body.media_id);
   expect(victimFile).toBeTruthy();
@@ -82,39 +77,39 @@ describe('an uploaded playlist glued to MPEG-TS (polyglot)', () => {
   }, 120_000);
 
   it('is refused as a transcription upload: 400, nothing charged, the object deleted, the victim unread', async () => {
-    const before = (await api(attacker.key, 'GET', '/balance')).body.balance;
+    const before = (await t.api(attacker.key, 'GET', '/balance')).body.balance;
     // The playlist names the victim's file relative to where the attacker's upload lands
     // (media/<workspace>/<media id>/…: the relative path does not depend on the attacker's ids).
     const payload = polyglot(ts, path.relative(path.join(t.dataDir, 'files', 'media', attacker.id, 'x'), victimFile));
-    const up2 = await api(attacker.key, 'POST', '/transcriptions/upload', { file_name: 'talk.mp3', file_size: payload.length, content_type: 'audio/mpeg' });
+    const up2 = await t.api(attacker.key, 'POST', '/transcriptions/upload', { file_name: 'talk.mp3', file_size: payload.length, content_type: 'audio/mpeg' });
     expect(up2.status).toBe(200);
     await put(up2.body.upload_url, payload, 'audio/mpeg');
 
-    const res = await api(attacker.key, 'POST', '/transcriptions', { media_id: up2.body.media_id, file_name: 'talk.mp3', file_size: payload.length, speaker_labels: false, source_language: 'en' });
+    const res = await t.api(attacker.key, 'POST', '/transcriptions', { media_id: up2.body.media_id, file_name: 'talk.mp3', file_size: payload.length, speaker_labels: false, source_language: 'en' });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('VALIDATION_ERROR');
     expect(JSON.stringify(res.body.extra)).toMatch(/file/);
-    expect((await api(attacker.key, 'GET', '/balance')).body.balance).toBe(before);
+    expect((await t.api(attacker.key, 'GET', '/balance')).body.balance).toBe(before);
     expect(findFiles(path.join(t.dataDir, 'files'), up2.body.media_id)).toEqual([]);
-    const list = await api(attacker.key, 'GET', '/transcriptions');
+    const list = await t.api(attacker.key, 'GET', '/transcriptions');
     expect(JSON.stringify(list.body)).not.toMatch(/elephant|purple|midnight/i);
   }, 120_000);
 
   it('is refused as a video upload at complete: 400, the object deleted', async () => {
     const payload = polyglot(ts, path.relative(path.join(t.dataDir, 'files', 'videos'), victimFile));
-    const up = await api(attacker.key, 'POST', '/videos/upload', { file_name: 'talk.mp4', file_size: payload.length, content_type: 'video/mp4' });
+    const up = await t.api(attacker.key, 'POST', '/videos/upload', { file_name: 'talk.mp4', file_size: payload.length, content_type: 'video/mp4' });
     expect(up.status).toBe(200);
     await put(up.body.upload_url, payload, 'video/mp4');
-    const res = await api(attacker.key, 'POST', '/videos/upload/complete', { video_id: up.body.video_id, file_name: 'talk.mp4' });
+    const res = await t.api(attacker.key, 'POST', '/videos/upload/complete', { video_id: up.body.video_id, file_name: 'talk.mp4' });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ code: 'VALIDATION_ERROR', extra: { errors: [{ field: 'file', rule: 'undecodable' }] } });
     expect(findFiles(path.join(t.dataDir, 'files'), up.body.video_id)).toEqual([]);
   }, 120_000);
 
   it('a real MPEG-TS video upload is refused too: uploads are MP4/MOV or Matroska/WebM by their bytes', async () => {
-    const up = await api(attacker.key, 'POST', '/videos/upload', { file_name: 'talk.mp4', file_size: ts.length, content_type: 'video/mp4' });
+    const up = await t.api(attacker.key, 'POST', '/videos/upload', { file_name: 'talk.mp4', file_size: ts.length, content_type: 'video/mp4' });
     await put(up.body.upload_url, ts, 'video/mp4');
-    const res = await api(attacker.key, 'POST', '/videos/upload/complete', { video_id: up.body.video_id, file_name: 'talk.mp4' });
+    const res = await t.api(attacker.key, 'POST', '/videos/upload/complete', { video_id: up.body.video_id, file_name: 'talk.mp4' });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ code: 'VALIDATION_ERROR', extra: { errors: [{ field: 'file', rule: 'unsupported_container' }] } });
   });

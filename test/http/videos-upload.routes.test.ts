@@ -1,9 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, tempDir, type TestApp } from '../helpers/app.js';
+import { createTestApp, statusAndBody, tempDir, type TestApp } from '../helpers/app.js';
 import { makeAudio, makeVideo } from '../helpers/media-fixtures.js';
-import { apiCall } from '../helpers/process.js';
 
 let t: TestApp;
 let base: string;
@@ -37,11 +36,9 @@ afterAll(async () => {
   fs.rmSync(fixtures, { recursive: true, force: true });
 });
 
-const api = (key: string, method: string, url: string, body?: unknown) => apiCall(base, key, method, url, body);
-
 async function uploadFile(key: string, file: string, contentType = 'video/mp4') {
   const size = fs.statSync(file).size;
-  const up = await api(key, 'POST', '/videos/upload', { file_name: path.basename(file), file_size: size, content_type: contentType });
+  const up = await t.api(key, 'POST', '/videos/upload', { file_name: path.basename(file), file_size: size, content_type: contentType });
   expect(up.status).toBe(200);
   const put = await fetch(up.body.upload_url, { method: 'PUT', headers: { 'content-type': contentType }, body: fs.readFileSync(file) });
   expect(put.status).toBe(200);
@@ -51,7 +48,7 @@ async function uploadFile(key: string, file: string, contentType = 'video/mp4') 
 describe('POST /videos/upload', () => {
   it('answers a signed upload URL valid one hour, no key needed to PUT', async () => {
     const ws = await t.workspace({ credits: 10 });
-    const up = await api(ws.key, 'POST', '/videos/upload', { file_name: 'talk.mp4', file_size: 1000, content_type: 'video/mp4' });
+    const up = await t.api(ws.key, 'POST', '/videos/upload', { file_name: 'talk.mp4', file_size: 1000, content_type: 'video/mp4' });
     expect(up.status).toBe(200);
     expect(Object.keys(up.body).sort()).toEqual(['expires_in', 'upload_url', 'video_id']);
     expect(up.body.expires_in).toBe(3600);
@@ -68,7 +65,7 @@ describe('POST /videos/upload', () => {
       [{ file_name: 'talk.mp4', content_type: 'video/mp4' }, 'file_size'],
     ] as const;
     for (const [body, field] of bad) {
-      const res = await api(ws.key, 'POST', '/videos/upload', body);
+      const res = await t.api(ws.key, 'POST', '/videos/upload', body);
       expect(res.status, field).toBe(400);
       expect(res.body.code).toBe('VALIDATION_ERROR');
       expect(res.body.extra.errors.map((e: any) => e.field)).toContain(field);
@@ -78,7 +75,7 @@ describe('POST /videos/upload', () => {
   it('refuses a file above the plan maximum with 413 FILE_TOO_LARGE and the ceiling', async () => {
     await t.c.plans.create('small-uploads', { max_upload_size: 1000 });
     const ws = await t.workspace({ plan: 'small-uploads' });
-    const res = await api(ws.key, 'POST', '/videos/upload', { file_name: 'a.mkv', file_size: 1001, content_type: 'video/x-matroska' });
+    const res = await t.api(ws.key, 'POST', '/videos/upload', { file_name: 'a.mkv', file_size: 1001, content_type: 'video/x-matroska' });
     expect(res.status).toBe(413);
     expect(res.body).toEqual({ code: 'FILE_TOO_LARGE', extra: { max_size: 1000 } });
   });
@@ -94,7 +91,7 @@ describe('POST /videos/upload', () => {
     freeBox.write('free', 4, 'ascii');
     fs.writeFileSync(padded, Buffer.concat([video, freeBox]));
     const size = fs.statSync(padded).size;
-    const up = await api(ws.key, 'POST', '/videos/upload', { file_name: 'padded.mp4', file_size: size, content_type: 'video/mp4' });
+    const up = await t.api(ws.key, 'POST', '/videos/upload', { file_name: 'padded.mp4', file_size: size, content_type: 'video/mp4' });
     expect(up.status).toBe(200);
     expect(up.body.mode).toBe('multipart');
     expect(up.body.part_size).toBe(5 * 1024 * 1024);
@@ -106,10 +103,10 @@ describe('POST /videos/upload', () => {
       const res = await fetch(part.url, { method: 'PUT', headers: { 'content-type': 'video/mp4' }, body: chunk });
       expect(res.status).toBe(200);
     }
-    const done = await api(ws.key, 'POST', '/videos/upload/complete', { video_id: up.body.video_id, file_name: 'padded.mp4', duration: 75, width: 320, height: 180 });
+    const done = await t.api(ws.key, 'POST', '/videos/upload/complete', { video_id: up.body.video_id, file_name: 'padded.mp4', duration: 75, width: 320, height: 180 });
     expect(done.status).toBe(200);
     expect(done.body.duration).toBeCloseTo(75, 0);
-    const again = await api(ws.key, 'POST', '/videos/upload/complete', { video_id: up.body.video_id, file_name: 'padded.mp4' });
+    const again = await t.api(ws.key, 'POST', '/videos/upload/complete', { video_id: up.body.video_id, file_name: 'padded.mp4' });
     expect(again.body).toEqual(done.body);
   });
 });
@@ -119,7 +116,7 @@ describe('POST /videos/upload/complete', () => {
     const ws = await t.workspace({ credits: 7 });
     const id = await uploadFile(ws.key, files.good);
     // The caller's measurements are wrong on purpose: the service's own probe wins.
-    const res = await api(ws.key, 'POST', '/videos/upload/complete', { video_id: id, file_name: 'My talk.mp4', duration: 5, width: 1, height: 1 });
+    const res = await t.api(ws.key, 'POST', '/videos/upload/complete', { video_id: id, file_name: 'My talk.mp4', duration: 5, width: 1, height: 1 });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       id,
@@ -139,27 +136,27 @@ describe('POST /videos/upload/complete', () => {
     await t.c.plans.create('half', { discount_percent: 50, force_watermark: true });
     const ws = await t.workspace({ plan: 'half' });
     const id = await uploadFile(ws.key, files.long);
-    const res = await api(ws.key, 'POST', '/videos/upload/complete', { video_id: id, file_name: 'long.mp4' });
+    const res = await t.api(ws.key, 'POST', '/videos/upload/complete', { video_id: id, file_name: 'long.mp4' });
     expect(res.body).toMatchObject({ credits_cost: 2, discount_percent: 50, force_watermark: true });
   });
 
   it('404 FILE_NOT_FOUND before the bytes arrived, VIDEO_NOT_FOUND for an unknown or foreign video', async () => {
     const ws = await t.workspace();
     const other = await t.workspace();
-    const up = await api(ws.key, 'POST', '/videos/upload', { file_name: 'a.mp4', file_size: 100, content_type: 'video/mp4' });
-    expect(await api(ws.key, 'POST', '/videos/upload/complete', { video_id: up.body.video_id, file_name: 'a.mp4' })).toEqual({
+    const up = await t.api(ws.key, 'POST', '/videos/upload', { file_name: 'a.mp4', file_size: 100, content_type: 'video/mp4' });
+    expect(statusAndBody(await t.api(ws.key, 'POST', '/videos/upload/complete', { video_id: up.body.video_id, file_name: 'a.mp4' }))).toEqual({
       status: 404,
       body: { code: 'FILE_NOT_FOUND' },
     });
-    expect((await api(other.key, 'POST', '/videos/upload/complete', { video_id: up.body.video_id, file_name: 'a.mp4' })).body).toEqual({ code: 'VIDEO_NOT_FOUND' });
-    expect((await api(ws.key, 'POST', '/videos/upload/complete', { video_id: 'vid_nope', file_name: 'a.mp4' })).body).toEqual({ code: 'VIDEO_NOT_FOUND' });
+    expect((await t.api(other.key, 'POST', '/videos/upload/complete', { video_id: up.body.video_id, file_name: 'a.mp4' })).body).toEqual({ code: 'VIDEO_NOT_FOUND' });
+    expect((await t.api(ws.key, 'POST', '/videos/upload/complete', { video_id: 'vid_nope', file_name: 'a.mp4' })).body).toEqual({ code: 'VIDEO_NOT_FOUND' });
   });
 
   it('400 VIDEO_TOO_SHORT / VIDEO_TOO_LONG with the measured duration, and the file is removed', async () => {
     await t.c.plans.create('two-minutes', { max_video_duration: 120 });
     const ws = await t.workspace({ plan: 'two-minutes' });
     const shortId = await uploadFile(ws.key, files.short);
-    const short = await api(ws.key, 'POST', '/videos/upload/complete', { video_id: shortId, file_name: 'short.mp4' });
+    const short = await t.api(ws.key, 'POST', '/videos/upload/complete', { video_id: shortId, file_name: 'short.mp4' });
     expect(short.status).toBe(400);
     expect(short.body.code).toBe('VIDEO_TOO_SHORT');
     expect(short.body.extra.duration).toBeCloseTo(20, 0);
@@ -168,7 +165,7 @@ describe('POST /videos/upload/complete', () => {
     expect(await t.c.storage.head(video.storageKey!)).toBeNull();
 
     const longId = await uploadFile(ws.key, files.long);
-    const long = await api(ws.key, 'POST', '/videos/upload/complete', { video_id: longId, file_name: 'long.mp4' });
+    const long = await t.api(ws.key, 'POST', '/videos/upload/complete', { video_id: longId, file_name: 'long.mp4' });
     expect(long.status).toBe(400);
     expect(long.body).toMatchObject({ code: 'VIDEO_TOO_LONG', extra: { max_duration: 120 } });
   });
@@ -176,10 +173,10 @@ describe('POST /videos/upload/complete', () => {
   it('400 VALIDATION_ERROR for a file with no video stream or not decodable', async () => {
     const ws = await t.workspace();
     const audioId = await uploadFile(ws.key, files.audio, 'video/mp4');
-    const audio = await api(ws.key, 'POST', '/videos/upload/complete', { video_id: audioId, file_name: 'voice.mp4' });
-    expect(audio).toEqual({ status: 400, body: { code: 'VALIDATION_ERROR', extra: { errors: [{ field: 'file', rule: 'no_video_stream' }] } } });
+    const audio = await t.api(ws.key, 'POST', '/videos/upload/complete', { video_id: audioId, file_name: 'voice.mp4' });
+    expect(statusAndBody(audio)).toEqual({ status: 400, body: { code: 'VALIDATION_ERROR', extra: { errors: [{ field: 'file', rule: 'no_video_stream' }] } } });
     const junkId = await uploadFile(ws.key, files.junk);
-    const junk = await api(ws.key, 'POST', '/videos/upload/complete', { video_id: junkId, file_name: 'junk.mp4' });
-    expect(junk).toEqual({ status: 400, body: { code: 'VALIDATION_ERROR', extra: { errors: [{ field: 'file', rule: 'undecodable' }] } } });
+    const junk = await t.api(ws.key, 'POST', '/videos/upload/complete', { video_id: junkId, file_name: 'junk.mp4' });
+    expect(statusAndBody(junk)).toEqual({ status: 400, body: { code: 'VALIDATION_ERROR', extra: { errors: [{ field: 'file', rule: 'undecodable' }] } } });
   });
 });

@@ -8,7 +8,8 @@ import { PublishError, type Credentials, type Publisher, type PublishInput } fro
 import { loadPublishingConfig } from '../../src/config/publishing.env.js';
 import { ConfigError } from '../../src/config/env.js';
 import { createPublishers } from '../../src/adapters/publishing/publisher.factory.js';
-import { LocalPublisher, publishedDir } from '../../src/adapters/publishing/local.publisher.js';
+import { LocalPublisher } from '../../src/adapters/publishing/local.publisher.js';
+import { publishedDir } from '../../src/shared/published-files.js';
 import { publishedRoutes } from '../../src/http/routes/published.routes.js';
 
 /** The `local` network (publish folder + read-only routes), the publishing settings and credential checks. */

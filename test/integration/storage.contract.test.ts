@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Storage, UploadedPart } from '../../src/ports/storage.js';
 import { LocalStorage } from '../../src/adapters/storage/local.storage.js';
 import { S3Storage } from '../../src/adapters/storage/s3.storage.js';
+import { signedFilesOf } from '../../src/adapters/storage/signed-files.js';
 import { fileRoutes } from '../../src/http/routes/files.routes.js';
 import { registerErrorHandling } from '../../src/http/errors.js';
 
@@ -47,7 +48,7 @@ async function localHarness(): Promise<Harness> {
     },
   });
   registerErrorHandling(app, { bodyLimitBytes: MiB });
-  await fileRoutes(app, { storage });
+  await fileRoutes(app, { signedFiles: signedFilesOf(storage) });
   await app.ready();
   return {
     storage,

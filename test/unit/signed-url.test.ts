@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest';
 import {
   canonicalString,
   computeSignature,
-  contentDisposition,
   signUrl,
   signedQuery,
   verifySignedRequest,
   type SignedFields,
 } from '../../src/adapters/storage/signed-url.js';
+import { contentDisposition } from '../../src/shared/content-disposition.js';
 
 const SECRET = 'unit-test-secret-unit-test-secret-0123456789';
 const NOW = 1_800_000_000;

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Credentials, Publisher, PublishInput, PublishResult } from '../../ports/publisher.js';
 import { PublishError } from '../../ports/publisher.js';
 import { checkFile, checkMetadata } from './publish-http.js';
+import { PUBLISHED_URL_PREFIX, SAFE_SEGMENT } from '../../shared/published-files.js';
 import { checkCredentialFields } from './credentials-check.js';
 
 /**
@@ -20,15 +21,6 @@ export interface LocalPublisherOptions {
   /** The service's public address (PUBLIC_BASE_URL), without a trailing slash. */
   publicBaseUrl: string;
 }
-
-export const PUBLISHED_URL_PREFIX = '/published/';
-
-export function publishedDir(dataDir: string): string {
-  return path.join(dataDir, 'published');
-}
-
-/** A path segment safe on every filesystem and in a URL: `[A-Za-z0-9._-]`, not starting with a dot. */
-export const SAFE_SEGMENT = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$/;
 
 /** Folder name of an account: its name when already safe, else a readable slug plus a short hash. */
 export function accountSegment(account: string): string {

@@ -1,7 +1,8 @@
 import type { Publisher } from '../../ports/publisher.js';
 import type { PublishingConfig } from '../../config/publishing.env.js';
 import { PUBLISH_PLATFORMS, type PublishPlatform } from '../../domain/publishing/metadata.rules.js';
-import { LocalPublisher, publishedDir } from './local.publisher.js';
+import { LocalPublisher } from './local.publisher.js';
+import { publishedDir } from '../../shared/published-files.js';
 import { YouTubePublisher } from './youtube.publisher.js';
 import { TikTokPublisher } from './tiktok.publisher.js';
 import { InstagramPublisher } from './instagram.publisher.js';

@@ -19,6 +19,10 @@ export class DatabaseRateLimiter implements RateLimiter {
       .returning({ count: rateLimitWindows.count });
     return { count: row.count, resetAt: (start + WINDOW_MS) / 1000 };
   }
+
+  async purgeExpired(now = Date.now()): Promise<void> {
+    await purgeRateWindows(this.db, now);
+  }
 }
 
 export async function purgeRateWindows(db: Db, now = Date.now()): Promise<void> {

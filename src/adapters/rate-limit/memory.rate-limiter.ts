@@ -16,4 +16,9 @@ export class MemoryRateLimiter implements RateLimiter {
     this.windows.set(bucket, next);
     return { count: next.count, resetAt: (start + WINDOW_MS) / 1000 };
   }
+
+  async purgeExpired(now = Date.now()): Promise<void> {
+    const oldest = windowStart(now) - WINDOW_MS;
+    for (const [k, w] of this.windows) if (w.start < oldest) this.windows.delete(k);
+  }
 }

@@ -22,7 +22,7 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { DomainError } from '../../domain/errors.js';
 import type { MultipartUpload, ObjectInfo, PresignGetOptions, PresignPutOptions, Storage, UploadedPart } from '../../ports/storage.js';
 import { assertValidKey, partSizes } from './local.storage.js';
-import { contentDisposition } from './signed-url.js';
+import { contentDisposition } from '../../shared/content-disposition.js';
 
 const MiB = 1024 * 1024;
 /** S3 refuses parts under 5 MiB (except the last) at completion. */

@@ -1,13 +1,18 @@
 import { Type } from '@sinclair/typebox';
-import type { Container } from '../../main/container.js';
-import { adminConnectionView } from '../../domain/publishing/connections.service.js';
-import { listResponse, pageRequest, PageQuery } from '../../domain/pagination.js';
+
+import { adminConnectionView, type ConnectionsService } from '../../domain/publishing/connections.service.js';
+import { listResponse, pageRequest } from '../../domain/pagination.js';
+import { PageQuery } from '../schemas/pagination.schemas.js';
 import type { Api } from '../types.js';
 
 const Id = Type.Object({ id: Type.String() });
 
+export interface AdminConnectionRoutesDeps {
+  connections: ConnectionsService;
+}
+
 /** /admin/v1/workspaces/:id/connections: publishing accounts of a workspace (docs/admin.md). */
-export function adminConnectionRoutes(app: Api, c: Container) {
+export function adminConnectionRoutes(app: Api, deps: AdminConnectionRoutesDeps) {
   const hide = true;
   app.post(
     '/workspaces/:id/connections',
@@ -27,14 +32,14 @@ export function adminConnectionRoutes(app: Api, c: Container) {
       },
     },
     async (req, reply) => {
-      const row = await c.connections.create(req.params.id, req.body);
+      const row = await deps.connections.create(req.params.id, req.body);
       return reply.code(201).send(adminConnectionView(row));
     },
   );
 
   app.get('/workspaces/:id/connections', { schema: { hide, params: Id, querystring: PageQuery } }, async (req) => {
     const page = pageRequest(req.query);
-    const { rows, total } = await c.connections.listForAdmin(req.params.id, page);
+    const { rows, total } = await deps.connections.listForAdmin(req.params.id, page);
     return listResponse('connections', rows.map(adminConnectionView), total, page);
   });
 
@@ -42,7 +47,7 @@ export function adminConnectionRoutes(app: Api, c: Container) {
     '/workspaces/:id/connections/:connectionId',
     { schema: { hide, params: Type.Object({ id: Type.String(), connectionId: Type.String() }) } },
     async (req, reply) => {
-      await c.connections.revoke(req.params.id, req.params.connectionId);
+      await deps.connections.revoke(req.params.id, req.params.connectionId);
       return reply.code(204).send();
     },
   );

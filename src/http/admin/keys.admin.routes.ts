@@ -1,10 +1,14 @@
 import { Type } from '@sinclair/typebox';
-import type { Container } from '../../main/container.js';
+import type { ApiKeysService } from '../../domain/auth/api-keys.service.js';
 import { DomainError } from '../../domain/errors.js';
 import type { Api } from '../types.js';
 
+export interface AdminKeyRoutesDeps {
+  apiKeys: ApiKeysService;
+}
+
 /** /admin/v1/keys: issue (shown once) and revoke API keys. */
-export function adminKeyRoutes(app: Api, c: Container) {
+export function adminKeyRoutes(app: Api, deps: AdminKeyRoutesDeps) {
   app.post(
     '/keys',
     {
@@ -25,7 +29,7 @@ export function adminKeyRoutes(app: Api, c: Container) {
       if (expiresAt && expiresAt.getTime() <= Date.now()) {
         throw new DomainError('VALIDATION_ERROR', { errors: [{ field: 'expires_at', rule: 'future' }] });
       }
-      const { id, key } = await c.apiKeys.create({ workspaceIds: req.body.workspace_ids, expiresAt, label: req.body.label });
+      const { id, key } = await deps.apiKeys.create({ workspaceIds: req.body.workspace_ids, expiresAt, label: req.body.label });
       return reply.code(201).send({
         id,
         key,
@@ -36,7 +40,7 @@ export function adminKeyRoutes(app: Api, c: Container) {
   );
 
   app.delete('/keys/:id', { schema: { hide: true, params: Type.Object({ id: Type.String() }) } }, async (req, reply) => {
-    await c.apiKeys.revoke(req.params.id);
+    await deps.apiKeys.revoke(req.params.id);
     return reply.code(204).send();
   });
 }

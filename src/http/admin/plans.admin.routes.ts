@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import type { Container } from '../../main/container.js';
-import { planView } from '../../domain/plans/plans.service.js';
-import { PageQuery, listResponse, pageRequest } from '../../domain/pagination.js';
+
+import { planView, type PlansService } from '../../domain/plans/plans.service.js';
+import { listResponse, pageRequest } from '../../domain/pagination.js';
+import { PageQuery } from '../schemas/pagination.schemas.js';
 import type { Api } from '../types.js';
 
 /** Largest value of the PostgreSQL `integer` columns; larger numbers were a 500 from the database. */
@@ -27,31 +28,35 @@ export const PlanFieldsSchema = Type.Object(
 
 const PlanName = Type.String({ pattern: '^[a-z0-9][a-z0-9_-]{0,62}$' });
 
+export interface AdminPlanRoutesDeps {
+  plans: PlansService;
+}
+
 /** /admin/v1/plans */
-export function adminPlanRoutes(app: Api, c: Container) {
+export function adminPlanRoutes(app: Api, deps: AdminPlanRoutesDeps) {
   const schema = { hide: true };
   app.post(
     '/plans',
     { schema: { ...schema, body: Type.Composite([Type.Object({ name: PlanName }), PlanFieldsSchema], { additionalProperties: false }) } },
     async (req, reply) => {
       const { name, ...fields } = req.body;
-      return reply.code(201).send(planView(await c.plans.create(name, fields)));
+      return reply.code(201).send(planView(await deps.plans.create(name, fields)));
     },
   );
 
   app.get('/plans', { schema: { ...schema, querystring: PageQuery } }, async (req) => {
     const page = pageRequest(req.query);
-    const all = await c.plans.list();
+    const all = await deps.plans.list();
     return listResponse('plans', all.slice(page.offset, page.offset + page.limit).map(planView), all.length, page);
   });
 
   app.get('/plans/:name', { schema: { ...schema, params: Type.Object({ name: Type.String() }) } }, async (req) =>
-    planView(await c.plans.get(req.params.name)),
+    planView(await deps.plans.get(req.params.name)),
   );
 
   app.patch(
     '/plans/:name',
     { schema: { ...schema, params: Type.Object({ name: Type.String() }), body: PlanFieldsSchema } },
-    async (req) => planView(await c.plans.update(req.params.name, req.body)),
+    async (req) => planView(await deps.plans.update(req.params.name, req.body)),
   );
 }

@@ -1,15 +1,20 @@
 import { Type } from '@sinclair/typebox';
-import type { Container } from '../../main/container.js';
+
 import { DomainError } from '../../domain/errors.js';
-import { workspaceView } from '../../domain/workspaces/workspaces.service.js';
-import { ledgerEntryView } from '../../domain/credits/credits.service.js';
+import { workspaceView, type WorkspacesService } from '../../domain/workspaces/workspaces.service.js';
+import { ledgerEntryView, type CreditsService } from '../../domain/credits/credits.service.js';
 import type { Api } from '../types.js';
 import { INT4_MAX } from './plans.admin.routes.js';
 
 const Id = Type.Object({ id: Type.String() });
 
+export interface AdminWorkspaceRoutesDeps {
+  workspaces: WorkspacesService;
+  credits: CreditsService;
+}
+
 /** /admin/v1/workspaces, their credits and free-usage windows. */
-export function adminWorkspaceRoutes(app: Api, c: Container) {
+export function adminWorkspaceRoutes(app: Api, deps: AdminWorkspaceRoutesDeps) {
   const hide = true;
   app.post(
     '/workspaces',
@@ -29,12 +34,12 @@ export function adminWorkspaceRoutes(app: Api, c: Container) {
     },
     async (req, reply) => {
       const b = req.body;
-      const ws = await c.workspaces.create({ name: b.name, plan: b.plan ?? 'default', credits: b.credits, isPersonal: b.is_personal });
+      const ws = await deps.workspaces.create({ name: b.name, plan: b.plan ?? 'default', credits: b.credits, isPersonal: b.is_personal });
       return reply.code(201).send(workspaceView(ws));
     },
   );
 
-  app.get('/workspaces/:id', { schema: { hide, params: Id } }, async (req) => workspaceView(await c.workspaces.get(req.params.id)));
+  app.get('/workspaces/:id', { schema: { hide, params: Id } }, async (req) => workspaceView(await deps.workspaces.get(req.params.id)));
 
   app.patch(
     '/workspaces/:id',
@@ -53,7 +58,7 @@ export function adminWorkspaceRoutes(app: Api, c: Container) {
       },
     },
     async (req) =>
-      workspaceView(await c.workspaces.update(req.params.id, { name: req.body.name, plan: req.body.plan, memberCount: req.body.member_count })),
+      workspaceView(await deps.workspaces.update(req.params.id, { name: req.body.name, plan: req.body.plan, memberCount: req.body.member_count })),
   );
 
   app.post(
@@ -72,7 +77,7 @@ export function adminWorkspaceRoutes(app: Api, c: Container) {
       },
     },
     async (req, reply) => {
-      const row = await c.credits.adjust({ workspaceId: req.params.id, amount: req.body.amount, reason: req.body.reason });
+      const row = await deps.credits.adjust({ workspaceId: req.params.id, amount: req.body.amount, reason: req.body.reason });
       return reply.code(201).send(ledgerEntryView(row));
     },
   );
@@ -91,11 +96,11 @@ export function adminWorkspaceRoutes(app: Api, c: Container) {
       if (until && until.getTime() <= Date.now()) {
         throw new DomainError('VALIDATION_ERROR', { errors: [{ field: 'until', rule: 'future' }] });
       }
-      return workspaceView(await c.workspaces.setFreeUsage(req.params.id, until));
+      return workspaceView(await deps.workspaces.setFreeUsage(req.params.id, until));
     },
   );
 
   app.delete('/workspaces/:id/free-usage', { schema: { hide, params: Id } }, async (req) =>
-    workspaceView(await c.workspaces.endFreeUsage(req.params.id)),
+    workspaceView(await deps.workspaces.endFreeUsage(req.params.id)),
   );
 }

@@ -1,5 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import type { Container } from '../../main/container.js';
+import type { VideosService } from '../../domain/videos/videos.service.js';
+import type { SubmissionsService } from '../../domain/submissions/submissions.service.js';
+import type { ClipEditsService } from '../../domain/clips/clip-edits.service.js';
 import { listResponse, pageRequest } from '../../domain/pagination.js';
 import type { Api } from '../types.js';
 import { callerOf } from '../plugins/auth.js';
@@ -17,8 +19,14 @@ import {
 } from '../schemas/submission.schemas.js';
 import { AppliedTemplateSchema, ApplyTemplateSchema } from '../schemas/render.schemas.js';
 
+export interface ClipRoutesDeps {
+  videos: VideosService;
+  submissions: SubmissionsService;
+  clipEdits: ClipEditsService;
+}
+
 /** /clips/* : link analysis, submissions and their clips. */
-export function clipRoutes(app: Api, c: Container) {
+export function clipRoutes(app: Api, deps: ClipRoutesDeps) {
   const tags = ['Videos and submissions'];
   app.post(
     '/clips/info',
@@ -47,7 +55,7 @@ export function clipRoutes(app: Api, c: Container) {
         },
       },
     },
-    async (req) => c.videos.analyzeLink(callerOf(req), req.body.url),
+    async (req) => deps.videos.analyzeLink(callerOf(req), req.body.url),
   );
 
   app.post(
@@ -73,7 +81,7 @@ export function clipRoutes(app: Api, c: Container) {
       },
     },
     async (req, reply) => {
-      const row = await c.submissions.create(callerOf(req), req.body);
+      const row = await deps.submissions.create(callerOf(req), req.body);
       return reply.code(201).send({ id: row.id, video_id: row.videoId, status: row.status, credits_charged: row.creditsCharged });
     },
   );
@@ -90,15 +98,15 @@ export function clipRoutes(app: Api, c: Container) {
     },
     async (req) => {
       const page = pageRequest(req.query);
-      const { rows, total } = await c.submissions.list(callerOf(req).workspace.id, req.query, page);
-      return listResponse('submissions', await Promise.all(rows.map((r) => c.submissions.view(r))), total, page);
+      const { rows, total } = await deps.submissions.list(callerOf(req).workspace.id, req.query, page);
+      return listResponse('submissions', await Promise.all(rows.map((r) => deps.submissions.view(r))), total, page);
     },
   );
 
   app.get(
     '/clips/:videoId/submissions/:submissionId',
     { schema: { tags, params: SubmissionPath, response: { 200: SubmissionSchema, ...errorResponses(...AUTH_ERRORS, 'SUBMISSION_NOT_FOUND') } } },
-    async (req) => c.submissions.view(await c.submissions.get(callerOf(req).workspace.id, req.params.videoId, req.params.submissionId)),
+    async (req) => deps.submissions.view(await deps.submissions.get(callerOf(req).workspace.id, req.params.videoId, req.params.submissionId)),
   );
 
   app.delete(
@@ -114,7 +122,7 @@ export function clipRoutes(app: Api, c: Container) {
         },
       },
     },
-    async (req) => c.submissions.cancelWaiting(callerOf(req).workspace.id, req.params.videoId, req.params.submissionId),
+    async (req) => deps.submissions.cancelWaiting(callerOf(req).workspace.id, req.params.videoId, req.params.submissionId),
   );
 
   app.get(
@@ -129,10 +137,10 @@ export function clipRoutes(app: Api, c: Container) {
     },
     async (req) => {
       const ws = callerOf(req).workspace.id;
-      const sub = await c.submissions.get(ws, req.params.videoId, req.params.submissionId);
+      const sub = await deps.submissions.get(ws, req.params.videoId, req.params.submissionId);
       const page = pageRequest(req.query);
-      const { rows, total } = await c.submissions.clipsOf(ws, sub.id, req.query.sort ?? 'rating', req.query.order ?? 'desc', page);
-      return listResponse('clips', await Promise.all(rows.map((r) => c.submissions.clipView(r))), total, page);
+      const { rows, total } = await deps.submissions.clipsOf(ws, sub.id, req.query.sort ?? 'rating', req.query.order ?? 'desc', page);
+      return listResponse('clips', await Promise.all(rows.map((r) => deps.submissions.clipView(r))), total, page);
     },
   );
 
@@ -148,6 +156,6 @@ export function clipRoutes(app: Api, c: Container) {
         response: { 200: AppliedTemplateSchema, ...errorResponses(...AUTH_ERRORS, 'SUBMISSION_NOT_FOUND', 'TEMPLATE_NOT_FOUND', 'SUBMISSION_NOT_COMPLETED') },
       },
     },
-    async (req) => c.clipEdits.applyTemplate(callerOf(req).workspace.id, req.params.videoId, req.params.submissionId, req.body.template_id),
+    async (req) => deps.clipEdits.applyTemplate(callerOf(req).workspace.id, req.params.videoId, req.params.submissionId, req.body.template_id),
   );
 }

@@ -1,13 +1,17 @@
-import type { Container } from '../../main/container.js';
-import { connectionView } from '../../domain/publishing/connections.service.js';
-import { listResponse, pageRequest, PageQuery } from '../../domain/pagination.js';
+import { connectionView, type ConnectionsService } from '../../domain/publishing/connections.service.js';
+import { listResponse, pageRequest } from '../../domain/pagination.js';
+import { PageQuery } from '../schemas/pagination.schemas.js';
 import type { Api } from '../types.js';
 import { callerOf } from '../plugins/auth.js';
 import { AUTH_ERRORS, errorResponses } from '../schemas/common.js';
 import { ConnectionListSchema } from '../schemas/post.schemas.js';
 
+export interface ConnectionRoutesDeps {
+  connections: ConnectionsService;
+}
+
 /** GET /connections: the workspace's publishing accounts (connected by the operator, docs/admin.md). */
-export function connectionRoutes(app: Api, c: Container) {
+export function connectionRoutes(app: Api, deps: ConnectionRoutesDeps) {
   app.get(
     '/connections',
     {
@@ -20,7 +24,7 @@ export function connectionRoutes(app: Api, c: Container) {
     },
     async (req) => {
       const page = pageRequest(req.query);
-      const { rows, total } = await c.connections.list(callerOf(req).workspace.id, page);
+      const { rows, total } = await deps.connections.list(callerOf(req).workspace.id, page);
       return listResponse('connections', rows.map(connectionView), total, page);
     },
   );

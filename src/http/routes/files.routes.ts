@@ -1,12 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
-import type { Storage } from '../../ports/storage.js';
-import { FILES_URL_PREFIX, LocalStorage, isValidKey } from '../../adapters/storage/local.storage.js';
-import { contentDisposition, verifySignedRequest, type SignedFields } from '../../adapters/storage/signed-url.js';
+import type { SignedFiles, SignedUrlFields } from '../../ports/signed-files.js';
+import { contentDisposition } from '../../shared/content-disposition.js';
 import { sendError } from '../errors.js';
 
 export interface FileRoutesDeps {
-  storage: Storage;
+  /** The storage driver's signed URLs the service answers; null when it has none (S3). */
+  signedFiles: SignedFiles | null;
 }
 
 /** Parses one `bytes=` range against `size` (RFC 9110 §14.1.2). `null`: serve the whole file; `'unsatisfiable'`: 416. */
@@ -43,9 +43,9 @@ function rawPath(req: FastifyRequest): string {
  * Nothing is registered when the storage is S3 (its URLs point at the bucket).
  */
 export async function fileRoutes(app: FastifyInstance, deps: FileRoutesDeps): Promise<void> {
-  const storage = deps.storage;
-  if (!(storage instanceof LocalStorage)) return;
-  const secret = storage.signingSecret;
+  const files = deps.signedFiles;
+  if (!files) return;
+  const prefix = files.urlPrefix;
 
   await app.register(async (scope) => {
     // Uploads stay streams whatever their type (even application/json): no parser may buffer them.
@@ -53,17 +53,17 @@ export async function fileRoutes(app: FastifyInstance, deps: FileRoutesDeps): Pr
     scope.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
 
     scope.put(
-      `${FILES_URL_PREFIX}*`,
+      `${prefix}*`,
       // The signed length is the limit, enforced while streaming; Fastify's own limit does not apply to stream parsers.
       { bodyLimit: Number.MAX_SAFE_INTEGER, schema: { hide: true } },
       async (req, reply) => {
         // Any early answer leaves body bytes unread: close the connection after it.
         reply.header('connection', 'close');
-        const v = verifySignedRequest(secret, { method: req.method, url: req.url });
+        const v = files.verify({ method: req.method, url: req.url });
         if (!v.ok) return rejectSignature(reply, v.reason);
-        const target = storage.uploadTarget(v.fields.path.slice(FILES_URL_PREFIX.length));
-        if (!target) return rejectSignature(reply, 'invalid');
-        const signed = v.fields as Required<Pick<SignedFields, 'contentType' | 'contentLength'>>;
+        const upload = files.upload(v.fields.path.slice(prefix.length));
+        if (!upload) return rejectSignature(reply, 'invalid');
+        const signed = v.fields as Required<Pick<SignedUrlFields, 'contentType' | 'contentLength'>>;
 
         const declaredType = req.headers['content-type'];
         if (!declaredType || declaredType.trim().toLowerCase() !== signed.contentType.trim().toLowerCase()) {
@@ -75,7 +75,7 @@ export async function fileRoutes(app: FastifyInstance, deps: FileRoutesDeps): Pr
         }
 
         const body = (req.body as Readable | undefined) ?? req.raw;
-        const result = await storage.receive(target, body, signed.contentLength);
+        const result = await upload.receive(body, signed.contentLength);
         if (result !== 'stored') {
           return sendError(reply, 'VALIDATION_ERROR', { errors: [{ field: 'header.content-length', rule: 'signed' }] });
         }
@@ -85,11 +85,11 @@ export async function fileRoutes(app: FastifyInstance, deps: FileRoutesDeps): Pr
     );
 
     const serve = async (req: FastifyRequest, reply: FastifyReply) => {
-      const v = verifySignedRequest(secret, { method: req.method, url: req.url });
+      const v = files.verify({ method: req.method, url: req.url });
       if (!v.ok) return rejectSignature(reply, v.reason);
-      const key = rawPath(req).slice(FILES_URL_PREFIX.length);
-      if (!isValidKey(key)) return sendError(reply, 'FILE_NOT_FOUND');
-      const info = await storage.head(key);
+      const key = rawPath(req).slice(prefix.length);
+      if (!files.isValidKey(key)) return sendError(reply, 'FILE_NOT_FOUND');
+      const info = await files.head(key);
       if (!info) return sendError(reply, 'FILE_NOT_FOUND');
 
       reply.header('accept-ranges', 'bytes');
@@ -112,10 +112,10 @@ export async function fileRoutes(app: FastifyInstance, deps: FileRoutesDeps): Pr
         reply.header('content-length', info.size);
       }
       if (req.method === 'HEAD') return reply.send();
-      return reply.send(await storage.read(key, range ?? undefined));
+      return reply.send(await files.read(key, range ?? undefined));
     };
 
-    scope.get(`${FILES_URL_PREFIX}*`, { exposeHeadRoute: false, schema: { hide: true } }, serve);
-    scope.head(`${FILES_URL_PREFIX}*`, { schema: { hide: true } }, serve);
+    scope.get(`${prefix}*`, { exposeHeadRoute: false, schema: { hide: true } }, serve);
+    scope.head(`${prefix}*`, { schema: { hide: true } }, serve);
   });
 }

@@ -1,11 +1,15 @@
-import type { Container } from '../../main/container.js';
+import type { PostsService } from '../../domain/publishing/posts.service.js';
 import type { Api } from '../types.js';
 import { callerOf } from '../plugins/auth.js';
 import { AUTH_ERRORS, errorResponses } from '../schemas/common.js';
 import { CreatePostBody, PatchPostBody, PostCreatedSchema, PostItemPath, PostPath, PostSchema } from '../schemas/post.schemas.js';
 
+export interface PostRoutesDeps {
+  posts: PostsService;
+}
+
 /** POST /posts, GET/PATCH/DELETE /posts/{id}, item retry and removal (docs/publishing.md "Posts API"). */
-export function postRoutes(app: Api, c: Container) {
+export function postRoutes(app: Api, deps: PostRoutesDeps) {
   const tags = ['Posts'];
 
   app.post(
@@ -26,13 +30,13 @@ export function postRoutes(app: Api, c: Container) {
         },
       },
     },
-    async (req, reply) => reply.code(201).send(await c.posts.create(callerOf(req), req.body)),
+    async (req, reply) => reply.code(201).send(await deps.posts.create(callerOf(req), req.body)),
   );
 
   app.get(
     '/posts/:id',
     { schema: { tags, summary: 'A post with its items', params: PostPath, response: { 200: PostSchema, ...errorResponses(...AUTH_ERRORS, 'POST_NOT_FOUND') } } },
-    async (req) => c.posts.get(callerOf(req).workspace.id, req.params.id),
+    async (req) => deps.posts.get(callerOf(req).workspace.id, req.params.id),
   );
 
   app.patch(
@@ -52,7 +56,7 @@ export function postRoutes(app: Api, c: Container) {
         },
       },
     },
-    async (req) => c.posts.patch(callerOf(req), req.params.id, req.body),
+    async (req) => deps.posts.patch(callerOf(req), req.params.id, req.body),
   );
 
   app.delete(
@@ -67,7 +71,7 @@ export function postRoutes(app: Api, c: Container) {
       },
     },
     async (req, reply) => {
-      await c.posts.delete(callerOf(req).workspace.id, req.params.id);
+      await deps.posts.delete(callerOf(req).workspace.id, req.params.id);
       return reply.code(204).send();
     },
   );
@@ -88,7 +92,7 @@ export function postRoutes(app: Api, c: Container) {
         },
       },
     },
-    async (req) => c.posts.retry(callerOf(req), req.params.id, req.params.itemId),
+    async (req) => deps.posts.retry(callerOf(req), req.params.id, req.params.itemId),
   );
 
   app.delete(
@@ -103,7 +107,7 @@ export function postRoutes(app: Api, c: Container) {
       },
     },
     async (req, reply) => {
-      await c.posts.removeItem(callerOf(req).workspace.id, req.params.id, req.params.itemId);
+      await deps.posts.removeItem(callerOf(req).workspace.id, req.params.id, req.params.itemId);
       return reply.code(204).send();
     },
   );

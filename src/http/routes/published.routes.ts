@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { PUBLISHED_URL_PREFIX, SAFE_SEGMENT } from '../../adapters/publishing/local.publisher.js';
+import { PUBLISHED_URL_PREFIX, SAFE_SEGMENT } from '../../shared/published-files.js';
 import { parseRange } from './files.routes.js';
 import { sendError } from '../errors.js';
 
 export interface PublishedRoutesOptions {
-  /** `<dataDir>/published` (publishedDir() of local.publisher.ts). */
+  /** `<dataDir>/published` (publishedDir() of src/shared/published-files.ts). */
   dir: string;
 }
 

@@ -1,4 +1,4 @@
-import type { Container } from '../../main/container.js';
+import type { RendersService } from '../../domain/renders/renders.service.js';
 import type { Api } from '../types.js';
 import { callerOf } from '../plugins/auth.js';
 import { AUTH_ERRORS, errorResponses } from '../schemas/common.js';
@@ -6,8 +6,12 @@ import { ClipRenderPath, CreateRenderSchema, DownloadSchema, RenderLimitsSchema,
 
 const RENDER_START_ERRORS = [...AUTH_ERRORS, 'EDITS_NOT_FOUND'] as const;
 
+export interface RenderRoutesDeps {
+  renders: RendersService;
+}
+
 /** Clip render, POST /renders, GET /renders/{renderId}, its download, and the render limits. */
-export function renderRoutes(app: Api, c: Container) {
+export function renderRoutes(app: Api, deps: RenderRoutesDeps) {
   const tags = ['Renders'];
   const started = { 200: RenderSchema, 202: RenderSchema };
   const startDescription =
@@ -27,7 +31,7 @@ export function renderRoutes(app: Api, c: Container) {
     },
     async (req, reply) => {
       const { videoId, submissionId, clipId } = req.params;
-      const out = await c.renders.renderClip(callerOf(req), videoId, submissionId, clipId);
+      const out = await deps.renders.renderClip(callerOf(req), videoId, submissionId, clipId);
       return reply.code(out.fromCache ? 200 : 202).send(out.render);
     },
   );
@@ -44,7 +48,7 @@ export function renderRoutes(app: Api, c: Container) {
       },
     },
     async (req, reply) => {
-      const out = await c.renders.renderEdit(callerOf(req), req.body.edit_id);
+      const out = await deps.renders.renderEdit(callerOf(req), req.body.edit_id);
       return reply.code(out.fromCache ? 200 : 202).send(out.render);
     },
   );
@@ -59,13 +63,13 @@ export function renderRoutes(app: Api, c: Container) {
         response: { 200: RenderLimitsSchema, ...errorResponses(...AUTH_ERRORS) },
       },
     },
-    async (req) => c.renders.limits(callerOf(req)),
+    async (req) => deps.renders.limits(callerOf(req)),
   );
 
   app.get(
     '/renders/:renderId',
     { schema: { tags, summary: 'A render; poll it until `completed`', params: RenderPath, response: { 200: RenderSchema, ...errorResponses(...AUTH_ERRORS, 'RENDER_NOT_FOUND') } } },
-    async (req) => c.renders.get(callerOf(req).workspace.id, req.params.renderId),
+    async (req) => deps.renders.get(callerOf(req).workspace.id, req.params.renderId),
   );
 
   app.get(
@@ -79,6 +83,6 @@ export function renderRoutes(app: Api, c: Container) {
         response: { 200: DownloadSchema, ...errorResponses(...AUTH_ERRORS, 'RENDER_NOT_FOUND', 'RENDER_NOT_READY', 'RENDER_FAILED', 'RENDER_FILE_EXPIRED') },
       },
     },
-    async (req) => c.renders.download(callerOf(req).workspace.id, req.params.renderId),
+    async (req) => deps.renders.download(callerOf(req).workspace.id, req.params.renderId),
   );
 }

@@ -1,13 +1,16 @@
-import type { Container } from '../../main/container.js';
-import { templateView } from '../../domain/templates/templates.service.js';
+import { templateView, type TemplatesService } from '../../domain/templates/templates.service.js';
 import { listResponse, pageRequest } from '../../domain/pagination.js';
 import type { Api } from '../types.js';
 import { callerOf } from '../plugins/auth.js';
 import { AUTH_ERRORS, errorResponses } from '../schemas/common.js';
 import { TemplateListQuery, TemplateListSchema } from '../schemas/template.schemas.js';
 
+export interface TemplateRoutesDeps {
+  templates: TemplatesService;
+}
+
 /** GET /templates */
-export function templateRoutes(app: Api, c: Container) {
+export function templateRoutes(app: Api, deps: TemplateRoutesDeps) {
   app.get(
     '/templates',
     {
@@ -23,7 +26,7 @@ export function templateRoutes(app: Api, c: Container) {
     },
     async (req) => {
       const page = pageRequest(req.query);
-      const { rows, total } = await c.templates.list(callerOf(req).workspace.id, { kind: req.query.kind, page });
+      const { rows, total } = await deps.templates.list(callerOf(req).workspace.id, { kind: req.query.kind, page });
       return listResponse('templates', rows.map(templateView), total, page);
     },
   );

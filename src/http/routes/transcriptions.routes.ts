@@ -1,9 +1,9 @@
-import type { Container } from '../../main/container.js';
+import type { TranscriptionsService } from '../../domain/transcriptions/transcriptions.service.js';
 import type { Api } from '../types.js';
 import { callerOf } from '../plugins/auth.js';
 import { AUTH_ERRORS, errorResponses } from '../schemas/common.js';
 import { listResponse, pageRequest } from '../../domain/pagination.js';
-import { contentDisposition } from '../../adapters/storage/signed-url.js';
+import { contentDisposition } from '../../shared/content-disposition.js';
 import {
   CreateTranscriptionSchema,
   DeletedTranscriptionSchema,
@@ -19,8 +19,12 @@ import {
 
 const NOT_FINISHED = ['TRANSCRIPTION_NOT_FOUND', 'TRANSCRIPTION_NOT_READY', 'TRANSCRIPTION_FAILED'] as const;
 
+export interface TranscriptionRoutesDeps {
+  transcriptions: TranscriptionsService;
+}
+
 /** Standalone transcription: upload, create, get, transcript, download, delete, list (docs/transcription.md#api). */
-export function transcriptionRoutes(app: Api, c: Container) {
+export function transcriptionRoutes(app: Api, deps: TranscriptionRoutesDeps) {
   const tags = ['Transcriptions'];
 
   app.post(
@@ -34,7 +38,7 @@ export function transcriptionRoutes(app: Api, c: Container) {
         response: { 200: MediaUploadAnswerSchema, ...errorResponses(...AUTH_ERRORS, 'FILE_TOO_LARGE') },
       },
     },
-    async (req) => c.transcriptions.createUpload(callerOf(req), req.body),
+    async (req) => deps.transcriptions.createUpload(callerOf(req), req.body),
   );
 
   app.post(
@@ -56,7 +60,7 @@ export function transcriptionRoutes(app: Api, c: Container) {
       },
     },
     async (req, reply) => {
-      const out = await c.transcriptions.create(callerOf(req), req.body);
+      const out = await deps.transcriptions.create(callerOf(req), req.body);
       return reply.code(out.started ? 202 : 200).send(out.transcription);
     },
   );
@@ -73,7 +77,7 @@ export function transcriptionRoutes(app: Api, c: Container) {
     },
     async (req) => {
       const page = pageRequest(req.query);
-      const { items, total } = await c.transcriptions.list(callerOf(req).workspace.id, { status: req.query.status, media_id: req.query.media_id }, page);
+      const { items, total } = await deps.transcriptions.list(callerOf(req).workspace.id, { status: req.query.status, media_id: req.query.media_id }, page);
       return listResponse('transcriptions', items, total, page);
     },
   );
@@ -88,7 +92,7 @@ export function transcriptionRoutes(app: Api, c: Container) {
         response: { 200: TranscriptionSchema, ...errorResponses(...AUTH_ERRORS, 'TRANSCRIPTION_NOT_FOUND') },
       },
     },
-    async (req) => c.transcriptions.get(callerOf(req).workspace.id, req.params.transcriptionId),
+    async (req) => deps.transcriptions.get(callerOf(req).workspace.id, req.params.transcriptionId),
   );
 
   app.get(
@@ -102,7 +106,7 @@ export function transcriptionRoutes(app: Api, c: Container) {
         response: { 200: TranscriptSchema, ...errorResponses(...AUTH_ERRORS, ...NOT_FINISHED) },
       },
     },
-    async (req) => c.transcriptions.transcript(callerOf(req).workspace.id, req.params.transcriptionId),
+    async (req) => deps.transcriptions.transcript(callerOf(req).workspace.id, req.params.transcriptionId),
   );
 
   app.get(
@@ -124,7 +128,7 @@ export function transcriptionRoutes(app: Api, c: Container) {
       },
     },
     async (req, reply) => {
-      const file = await c.transcriptions.download(callerOf(req).workspace.id, req.params.transcriptionId, req.query.format ?? 'srt', req.query.speakers ?? true);
+      const file = await deps.transcriptions.download(callerOf(req).workspace.id, req.params.transcriptionId, req.query.format ?? 'srt', req.query.speakers ?? true);
       return reply.type(file.contentType).header('content-disposition', contentDisposition(file.fileName)).send(file.body);
     },
   );
@@ -140,6 +144,6 @@ export function transcriptionRoutes(app: Api, c: Container) {
         response: { 200: DeletedTranscriptionSchema, ...errorResponses(...AUTH_ERRORS, 'TRANSCRIPTION_NOT_FOUND') },
       },
     },
-    async (req) => c.transcriptions.remove(callerOf(req).workspace.id, req.params.transcriptionId),
+    async (req) => deps.transcriptions.remove(callerOf(req).workspace.id, req.params.transcriptionId),
   );
 }

@@ -1,11 +1,15 @@
-import type { Container } from '../../main/container.js';
+import type { VideosService } from '../../domain/videos/videos.service.js';
 import type { Api } from '../types.js';
 import { callerOf } from '../plugins/auth.js';
 import { AUTH_ERRORS, errorResponses } from '../schemas/common.js';
 import { UploadAnswerSchema, UploadCompleteSchema, UploadRequestSchema, VideoAnalysisSchema } from '../schemas/video.schemas.js';
 
+export interface VideoRoutesDeps {
+  videos: VideosService;
+}
+
 /** POST /videos/upload, POST /videos/upload/complete */
-export function videoRoutes(app: Api, c: Container) {
+export function videoRoutes(app: Api, deps: VideoRoutesDeps) {
   const tags = ['Videos and submissions'];
   app.post(
     '/videos/upload',
@@ -17,7 +21,7 @@ export function videoRoutes(app: Api, c: Container) {
         response: { 200: UploadAnswerSchema, ...errorResponses(...AUTH_ERRORS, 'FILE_TOO_LARGE') },
       },
     },
-    async (req) => c.videos.createUpload(callerOf(req), req.body),
+    async (req) => deps.videos.createUpload(callerOf(req), req.body),
   );
 
   app.post(
@@ -33,6 +37,6 @@ export function videoRoutes(app: Api, c: Container) {
         },
       },
     },
-    async (req) => c.videos.completeUpload(callerOf(req), req.body),
+    async (req) => deps.videos.completeUpload(callerOf(req), req.body),
   );
 }

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { IsoDate, NullableIsoDate } from './common.js';
-import { PaginationSchema } from '../../domain/pagination.js';
+import { PaginationSchema } from './pagination.schemas.js';
 import { PUBLISH_PLATFORMS } from '../../domain/publishing/metadata.rules.js';
 
 /** Connections and posts as the API shows them (docs/publishing.md "Posts API", docs/api-decisions.md). */

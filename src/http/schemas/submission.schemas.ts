@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { PaginationSchema } from '../../domain/pagination.js';
+import { PaginationSchema } from './pagination.schemas.js';
 import { IsoDate } from './common.js';
 import { SOURCE_LANGUAGES, SUBMISSION_STATES } from '../../domain/submissions/submission.rules.js';
 

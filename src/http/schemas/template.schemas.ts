@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { IsoDate } from './common.js';
-import { PageQuery, PaginationSchema } from '../../domain/pagination.js';
+import { PageQuery, PaginationSchema } from './pagination.schemas.js';
 import { CAPTION_FONT_FAMILIES } from '../../domain/render/templates.js';
 
 /**

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { IsoDate, NullableIsoDate } from './common.js';
-import { PaginationSchema } from '../../domain/pagination.js';
+import { PaginationSchema } from './pagination.schemas.js';
 
 const Nullable = (s: ReturnType<typeof Type.String>) => Type.Union([s, Type.Null()]);
 

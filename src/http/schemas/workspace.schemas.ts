@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { IsoDate, NullableIsoDate } from './common.js';
-import { PaginationSchema } from '../../domain/pagination.js';
+import { PaginationSchema } from './pagination.schemas.js';
 
 export const WorkspaceSchema = Type.Object(
   {

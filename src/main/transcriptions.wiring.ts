@@ -27,10 +27,10 @@ export interface TranscriptionsWiring {
   asr: AsrEngine;
 }
 
-/** 16 kHz mono WAV of the whole input; false when it has no sound track. */
-async function extractWav(input: string, output: string): Promise<boolean> {
+/** 16 kHz mono WAV of [start, end) of the input (jobs pass the measured duration); false when it has no sound track. */
+async function extractWav(input: string, output: string, range: { start: number; end: number }): Promise<boolean> {
   try {
-    await extractAudio(input, output);
+    await extractAudio(input, output, range);
     return true;
   } catch (err) {
     if (err instanceof AudioExtractError && err.code === 'NO_AUDIO_STREAM') return false;
@@ -54,11 +54,11 @@ export function createTranscriptions(w: TranscriptionsWiring) {
     credits: w.credits,
     queue: w.queue,
     supportsLanguage: (lang) => w.asr.supportsLanguage(lang),
-    async hasSpeech(file) {
+    async hasSpeech(file, seconds) {
       const dir = await fs.mkdtemp(path.join(tmpDir, 'vad-'));
       try {
         const wav = path.join(dir, 'audio.wav');
-        if (!(await extractWav(file, wav))) return false;
+        if (!(await extractWav(file, wav, { start: 0, end: seconds }))) return false;
         return (await vad.detect(wav)).length > 0;
       } finally {
         await fs.rm(dir, { recursive: true, force: true });

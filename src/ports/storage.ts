@@ -35,7 +35,7 @@ export interface UploadedPart {
 
 export interface Storage {
   readonly kind: 'local' | 's3';
-  /** A signed URL that accepts one PUT of the raw bytes (no API key). */
+  /** A signed URL that accepts a PUT of the raw bytes (no API key) until `commitUpload` (see there). */
   presignPut(key: string, opts: PresignPutOptions): Promise<string>;
   /** A signed URL that answers GET (and Range requests) for the object. */
   presignGet(key: string, opts: PresignGetOptions): Promise<string>;
@@ -47,6 +47,15 @@ export interface Storage {
    * stores that do not implement ListParts; the local driver and stores with ListParts ignore it.
    */
   completeMultipart(key: string, uploadId: string, uploaded?: UploadedPart[]): Promise<void>;
+  /**
+   * Ends a single-PUT upload: moves what the signed URL of `presignPut(uploadKey)` wrote to `key`, a key
+   * no upload URL writes (callers pick a new one each time), so that the object a job measures and reads
+   * cannot be replaced afterwards. The local driver then refuses PUTs to that URL (409
+   * UPLOAD_ALREADY_COMPLETED) as long as `key` exists; S3 cannot refuse a presigned PUT, which then only
+   * writes `uploadKey` again, where nothing reads. FILE_NOT_FOUND when nothing was uploaded.
+   * (A multipart upload needs no move: its part URLs die when it is completed.)
+   */
+  commitUpload(uploadKey: string, key: string): Promise<void>;
   head(key: string): Promise<ObjectInfo | null>;
   /** Stores a local file under `key` (the file is copied/uploaded; the caller keeps it). */
   putFile(key: string, localPath: string, contentType: string): Promise<void>;

@@ -170,6 +170,35 @@ describe('POST /videos/upload/complete', () => {
     expect(long.body).toMatchObject({ code: 'VIDEO_TOO_LONG', extra: { max_duration: 120 } });
   });
 
+  it('a refused file leaves no file behind, and the same upload URL then takes a corrected file', async () => {
+    const ws = await t.workspace({ credits: 5 });
+    const good = fs.readFileSync(files.good);
+    // The short video padded to the good one's size: the signed URL fixes the size, not the content.
+    const short = fs.readFileSync(files.short);
+    const box = Buffer.alloc(good.length - short.length);
+    box.writeUInt32BE(box.length, 0);
+    box.write('free', 4, 'ascii');
+    const up = await t.api(ws.key, 'POST', '/videos/upload', { file_name: 'talk.mp4', file_size: good.length, content_type: 'video/mp4' });
+    const put = (body: Buffer) => fetch(up.body.upload_url, { method: 'PUT', headers: { 'content-type': 'video/mp4' }, body: new Uint8Array(body) });
+    expect((await put(Buffer.concat([short, box]))).status).toBe(200);
+    const refused = await t.api(ws.key, 'POST', '/videos/upload/complete', { video_id: up.body.video_id, file_name: 'talk.mp4' });
+    expect(refused.body.code).toBe('VIDEO_TOO_SHORT');
+    const left = (area: string) => {
+      const dir = path.join(t.dataDir, 'files', area, ws.id, up.body.video_id);
+      return fs.existsSync(dir) ? fs.readdirSync(dir) : [];
+    };
+    expect([...left('videos'), ...left('uploads/videos')]).toEqual([]);
+
+    expect((await put(good)).status).toBe(200);
+    const done = await t.api(ws.key, 'POST', '/videos/upload/complete', { video_id: up.body.video_id, file_name: 'talk.mp4' });
+    expect(done.status).toBe(200);
+    expect(done.body.duration).toBeCloseTo(75, 0);
+    // One measured file remains, under a key no upload URL writes; the URL now refuses.
+    expect(left('videos')).toHaveLength(1);
+    expect(left('uploads/videos')).toEqual([]);
+    expect(await (await put(good)).json()).toEqual({ code: 'UPLOAD_ALREADY_COMPLETED' });
+  });
+
   it('400 VALIDATION_ERROR for a file with no video stream or not decodable', async () => {
     const ws = await t.workspace();
     const audioId = await uploadFile(ws.key, files.audio, 'video/mp4');

@@ -178,6 +178,63 @@ describe.each(drivers)('storage contract: %s', (_name, start) => {
     // A retried completion is harmless.
     await s.completeMultipart('videos/big.mp4', mp.uploadId, uploaded);
     expect((await s.head('videos/big.mp4'))?.size).toBe(size);
+
+    // A part sent again after completion changes nothing. The local driver refuses it (409); AWS answers 404
+    // NoSuchUpload (the upload id is gone), s3rver keeps it aside; the service never assembles that upload again.
+    const replay = await putTo(mp.parts[2].url, randomBytes(mp.parts[2].size), 'video/mp4');
+    if (s.kind === 'local') {
+      expect(replay.status).toBe(409);
+      expect(await replay.json()).toEqual({ code: 'UPLOAD_ALREADY_COMPLETED' });
+    } else await replay.arrayBuffer();
+    await s.completeMultipart('videos/big.mp4', mp.uploadId, uploaded);
+    expect(sha256(await readAll(await s.read('videos/big.mp4')))).toBe(sha256(bytes));
+  });
+
+  it('commitUpload moves the PUT bytes to a key no upload URL writes; a PUT replayed after it cannot change them', async () => {
+    const measured = randomBytes(50_000);
+    const swapped = randomBytes(50_000);
+    const url = await s.presignPut('uploads/replay/source.mp4', { contentType: 'video/mp4', contentLength: measured.length, expiresInSeconds: 3600 });
+    // Before completion a PUT may be sent again: the last one wins.
+    for (const body of [swapped, measured]) {
+      const put = await putTo(url, body, 'video/mp4');
+      expect(put.status).toBe(200);
+      await put.arrayBuffer();
+    }
+    await s.commitUpload('uploads/replay/source.mp4', 'videos/replay/source-1.mp4');
+    expect(await s.head('uploads/replay/source.mp4')).toBeNull();
+    expect(await s.head('videos/replay/source-1.mp4')).toEqual({ size: measured.length, contentType: 'video/mp4' });
+    expect(sha256(await readAll(await s.read('videos/replay/source-1.mp4')))).toBe(sha256(measured));
+
+    const replay = await putTo(url, swapped, 'video/mp4');
+    if (s.kind === 'local') {
+      // The service answers the local driver's URLs: it refuses, before reading the body.
+      expect(replay.status).toBe(409);
+      expect(await replay.json()).toEqual({ code: 'UPLOAD_ALREADY_COMPLETED' });
+      expect(await s.head('uploads/replay/source.mp4')).toBeNull();
+    } else {
+      // A presigned S3 PUT cannot be refused: it writes the upload key again, which nothing reads.
+      expect(replay.status).toBe(200);
+      await replay.arrayBuffer();
+    }
+    expect(sha256(await readAll(await s.read('videos/replay/source-1.mp4')))).toBe(sha256(measured));
+    expect(await s.withLocalFile('videos/replay/source-1.mp4', async (p) => sha256(fs.readFileSync(p)))).toBe(sha256(measured));
+  });
+
+  it('commitUpload: FILE_NOT_FOUND when nothing was sent; once the committed object is deleted (a refused file) the URL takes a new file', async () => {
+    await expect(s.commitUpload('uploads/none/source.mp4', 'videos/none/source-1.mp4')).rejects.toMatchObject({ code: 'FILE_NOT_FOUND' });
+    expect(await s.head('videos/none/source-1.mp4')).toBeNull();
+
+    const bad = randomBytes(1000);
+    const good = randomBytes(1000);
+    const url = await s.presignPut('uploads/again/source.mp4', { contentType: 'video/mp4', contentLength: 1000, expiresInSeconds: 3600 });
+    expect((await putTo(url, bad, 'video/mp4')).status).toBe(200);
+    await s.commitUpload('uploads/again/source.mp4', 'videos/again/source-1.mp4');
+    await s.delete('videos/again/source-1.mp4');
+    const put = await putTo(url, good, 'video/mp4');
+    expect(put.status).toBe(200);
+    await put.arrayBuffer();
+    await s.commitUpload('uploads/again/source.mp4', 'videos/again/source-2.mp4');
+    expect(sha256(await readAll(await s.read('videos/again/source-2.mp4')))).toBe(sha256(good));
   });
 
   it('refuses to complete a multipart upload with a missing part (FILE_NOT_FOUND)', async () => {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { DomainError } from '../../domain/errors.js';
@@ -80,12 +80,15 @@ interface Manifest {
   size: number;
   partSize: number;
   contentType: string;
+  /** Set once the parts were assembled into `key`: the manifest stays so that part URLs answer 409. */
+  completed?: boolean;
 }
 
 /** Where the bytes of a signed PUT go: an object, or one part of a multipart upload. */
 export type UploadTarget = { kind: 'object'; key: string; file: string } | { kind: 'part'; uploadId: string; part: number; file: string };
 
-export type ReceiveResult = 'stored' | 'too_long' | 'too_short';
+/** `completed`: the upload was completed (commitUpload, completeMultipart); its URLs no longer write. */
+export type ReceiveResult = 'stored' | 'too_long' | 'too_short' | 'completed';
 
 export interface LocalStorageOptions {
   dataDir: string;
@@ -131,6 +134,50 @@ export class LocalStorage implements Storage {
   private async publish(tmp: string, file: string): Promise<void> {
     await fsp.mkdir(path.dirname(file), { recursive: true });
     await fsp.rename(tmp, file);
+  }
+
+  /**
+   * Gives `file` the bytes of `from` only when `file` does not exist yet (a hard link: atomic, and never
+   * replaces an object). False when `file` existed. `from` is left in place.
+   */
+  private async linkNew(from: string, file: string): Promise<boolean> {
+    await fsp.mkdir(path.dirname(file), { recursive: true });
+    try {
+      await fsp.link(from, file);
+      return true;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      throw err;
+    }
+  }
+
+  /** Where the seal of an upload key is kept: a file naming the key its bytes were committed to. */
+  private sealPath(uploadKey: string): string {
+    return path.join(this.root, '.sealed', createHash('sha256').update(uploadKey).digest('hex'));
+  }
+
+  /** True when the upload to `uploadKey` was committed and the object it went to still exists. */
+  private async isSealed(uploadKey: string): Promise<boolean> {
+    let key: string;
+    try {
+      key = await fsp.readFile(this.sealPath(uploadKey), 'utf8');
+    } catch (err) {
+      if (isMissing(err)) return false;
+      throw err;
+    }
+    return isValidKey(key) && (await this.head(key)) !== null;
+  }
+
+  /** Writes a small file atomically (temp file, then rename). */
+  private async writeSmall(file: string, text: string): Promise<void> {
+    const tmp = await this.tempPath();
+    try {
+      await fsp.writeFile(tmp, text, { flag: 'wx' });
+      await this.publish(tmp, file);
+    } catch (err) {
+      await fsp.rm(tmp, { force: true });
+      throw err;
+    }
   }
 
   async presignPut(key: string, opts: PresignPutOptions): Promise<string> {
@@ -200,6 +247,11 @@ export class LocalStorage implements Storage {
       throw new DomainError('FILE_NOT_FOUND');
     }
     if (manifest.key !== key) throw new DomainError('FILE_NOT_FOUND');
+    if (manifest.completed) {
+      if (await this.head(key)) return;
+      // Completed, then deleted (a refused file): the parts are gone, a new upload is needed.
+      throw new DomainError('FILE_NOT_FOUND');
+    }
     const dir = this.multipartDir(uploadId);
     const sizes = partSizes(manifest.size, manifest.partSize);
     for (let i = 0; i < sizes.length; i++) {
@@ -216,13 +268,36 @@ export class LocalStorage implements Storage {
       }
       await out.sync();
       await out.close();
-      await this.publish(tmp, target);
+      // Written once: a concurrent completion that got there first keeps its object (same parts).
+      await this.linkNew(tmp, target);
     } catch (err) {
       await out.close().catch(() => {});
+      throw err;
+    } finally {
       await fsp.rm(tmp, { force: true });
+    }
+    // The manifest stays, marked completed, so that the part URLs answer 409 from now on; the parts go.
+    await this.writeSmall(path.join(dir, 'manifest.json'), JSON.stringify({ ...manifest, completed: true } satisfies Manifest));
+    for (const name of await fsp.readdir(dir)) {
+      if (name !== 'manifest.json') await fsp.rm(path.join(dir, name), { recursive: true, force: true });
+    }
+  }
+
+  async commitUpload(uploadKey: string, key: string): Promise<void> {
+    const from = this.pathOf(uploadKey);
+    const to = this.pathOf(key);
+    if (from === to) throw new Error('commitUpload needs a key other than the upload key');
+    // Sealed first: a PUT that lands from here on is refused, or removes its own file once it sees the seal.
+    await this.writeSmall(this.sealPath(uploadKey), key);
+    let linked: boolean;
+    try {
+      linked = await this.linkNew(from, to);
+    } catch (err) {
+      if (isMissing(err)) throw new DomainError('FILE_NOT_FOUND');
       throw err;
     }
-    await fsp.rm(dir, { recursive: true, force: true });
+    if (!linked) throw new Error(`commitUpload: ${key} already exists`);
+    await fsp.rm(from, { force: true });
   }
 
   async head(key: string): Promise<ObjectInfo | null> {
@@ -282,14 +357,11 @@ export class LocalStorage implements Storage {
 
   /**
    * Streams one signed PUT body to a temp file and publishes it under its final name only when exactly
-   * `expectedLength` bytes arrived. Memory stays flat whatever the size. A part of an unknown (or already
-   * completed) multipart upload is FILE_NOT_FOUND.
+   * `expectedLength` bytes arrived. Memory stays flat whatever the size. A URL whose upload was completed
+   * answers `completed` without reading the body; a part of an unknown multipart upload is FILE_NOT_FOUND.
    */
   async receive(target: UploadTarget, body: Readable, expectedLength: number): Promise<ReceiveResult> {
-    if (target.kind === 'part') {
-      const manifest = await this.readManifest(target.uploadId);
-      if (!manifest) throw new DomainError('FILE_NOT_FOUND');
-    }
+    if (await this.isClosed(target)) return 'completed';
     const tmp = await this.tempPath();
     let received = 0;
     const counter = new Transform({
@@ -318,6 +390,22 @@ export class LocalStorage implements Storage {
       await fsp.rm(tmp, { force: true });
       throw err;
     }
+    // Completed while the body was arriving: these bytes must not stay where nothing will read them.
+    if (await this.isClosed(target).catch(() => true)) {
+      await fsp.rm(target.file, { force: true });
+      return 'completed';
+    }
     return 'stored';
+  }
+
+  /**
+   * True when the URL of `target` no longer writes: its upload was committed (object) or its multipart
+   * upload completed (part). A part of an unknown multipart upload is FILE_NOT_FOUND.
+   */
+  private async isClosed(target: UploadTarget): Promise<boolean> {
+    if (target.kind === 'object') return this.isSealed(target.key);
+    const manifest = await this.readManifest(target.uploadId);
+    if (!manifest) throw new DomainError('FILE_NOT_FOUND');
+    return manifest.completed === true;
   }
 }

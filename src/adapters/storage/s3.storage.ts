@@ -8,6 +8,7 @@ import { pipeline } from 'node:stream/promises';
 import {
   AbortMultipartUploadCommand,
   CompleteMultipartUploadCommand,
+  CopyObjectCommand,
   CreateMultipartUploadCommand,
   DeleteObjectCommand,
   GetObjectCommand,
@@ -245,6 +246,25 @@ export class S3Storage implements Storage {
       throw new DomainError('FILE_NOT_FOUND');
     }
     await this.deleteManifest(uploadId);
+  }
+
+  /**
+   * Server-side copy of the upload key's object to `key`, then the upload key is deleted. A presigned PUT
+   * cannot be refused, so the object the service measured must live where no upload URL writes: a PUT
+   * replayed afterwards only writes `uploadKey` again (a lifecycle rule on `uploads/` removes it).
+   * CopyObject copies up to 5 GiB, the single-PUT ceiling, and keeps the content type.
+   */
+  async commitUpload(uploadKey: string, key: string): Promise<void> {
+    assertValidKey(uploadKey);
+    assertValidKey(key);
+    if (uploadKey === key) throw new Error('commitUpload needs a key other than the upload key');
+    try {
+      await this.client.send(new CopyObjectCommand({ Bucket: this.bucket, Key: key, CopySource: `${this.bucket}/${uploadKey}` }));
+    } catch (err) {
+      if (isNotFound(err)) throw new DomainError('FILE_NOT_FOUND');
+      throw err;
+    }
+    await this.delete(uploadKey);
   }
 
   private async deleteManifest(uploadId: string): Promise<void> {

@@ -20,8 +20,8 @@ export interface TranscriptionProcessorDeps {
   transcriptions: TranscriptionsService;
   logger: Logger;
   tmpDir: string;
-  /** 16 kHz mono WAV of the whole file; resolves false when the file has no sound track. */
-  extractAudio(input: string, output: string): Promise<boolean>;
+  /** 16 kHz mono WAV of [start, end) of the file; resolves false when the file has no sound track. */
+  extractAudio(input: string, output: string, range: { start: number; end: number }): Promise<boolean>;
   vad: Vad;
   asr: AsrEngine;
   diarize(wavPath: string, speech: SpeechSegment[]): Promise<SpeakerTurn[]>;
@@ -30,7 +30,8 @@ export interface TranscriptionProcessorDeps {
 type Outcome = { kind: 'no_speech' } | { kind: 'ready'; language: string; cues: Cue[] };
 
 /**
- * Job `transcription.process`: WAV → voice detection → ASR → (speaker labels: diarization) → cues.
+ * Job `transcription.process`: WAV of the measured duration → voice detection → ASR → (speaker labels:
+ * diarization) → cues.
  * A transcription leaves `processing` in one conditional update (ready, or no_speech/failed with the
  * refund in the same transaction), so a retried or duplicated job changes nothing twice.
  */
@@ -43,7 +44,9 @@ export class TranscriptionProcessor {
     try {
       const [m] = await this.d.db.select().from(media).where(eq(media.id, row.mediaId));
       if (!m) throw new DomainError('MEDIA_NOT_FOUND');
-      const out = await this.d.storage.withLocalFile(m.storageKey, (file) => this.transcribe(row, file));
+      // Only the measured (and charged) seconds are transcribed, whatever the stored file holds.
+      const seconds = m.duration ?? 0;
+      const out: Outcome = seconds > 0 ? await this.d.storage.withLocalFile(m.storageKey, (file) => this.transcribe(row, file, seconds)) : { kind: 'no_speech' };
       if (out.kind === 'no_speech') await this.d.transcriptions.finishWithoutResult(row, 'no_speech');
       else await this.d.transcriptions.finishReady(row, out.language, out.cues);
     } catch (err) {
@@ -54,11 +57,11 @@ export class TranscriptionProcessor {
     }
   }
 
-  private async transcribe(row: TranscriptionRow, file: string): Promise<Outcome> {
+  private async transcribe(row: TranscriptionRow, file: string, seconds: number): Promise<Outcome> {
     const dir = await fs.mkdtemp(path.join(this.d.tmpDir, `trn-${row.id}-`));
     try {
       const wav = path.join(dir, 'audio.wav');
-      if (!(await this.d.extractAudio(file, wav))) return { kind: 'no_speech' };
+      if (!(await this.d.extractAudio(file, wav, { start: 0, end: seconds }))) return { kind: 'no_speech' };
       const speech = await this.d.vad.detect(wav);
       if (speech.length === 0) return { kind: 'no_speech' };
       const asked = row.sourceLanguage === 'auto' ? undefined : row.sourceLanguage;

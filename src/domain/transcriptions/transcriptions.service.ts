@@ -14,7 +14,18 @@ import type { Storage } from '../../ports/storage.js';
 import type { MediaInfo, MediaProbe } from '../../ports/media.js';
 import { toTranscript, type Cue, type Transcript } from '../transcripts/cues.js';
 import { formatTranscript, TRANSCRIPT_FORMATS, transcriptFileName, type TranscriptFormat } from '../transcripts/formats.js';
-import { MEDIA_UPLOAD_CONTAINERS, UPLOAD_URL_SECONDS, assertUploadSize, baseContentType, checkMediaDeclaration, extensionOf, mediaKindOf, type MediaKind } from '../videos/upload.rules.js';
+import {
+  MEDIA_UPLOAD_CONTAINERS,
+  UPLOAD_URL_SECONDS,
+  assertUploadSize,
+  baseContentType,
+  checkMediaDeclaration,
+  extensionOf,
+  measuredKeyOf,
+  mediaKindOf,
+  uploadKeyOf,
+  type MediaKind,
+} from '../videos/upload.rules.js';
 import {
   SYNC_VAD_MAX_SECONDS,
   TRANSCRIPTION_JOB,
@@ -73,8 +84,8 @@ export interface TranscriptionsDeps {
   credits: CreditsService;
   queue: JobQueue;
   supportsLanguage(lang: string): boolean;
-  /** True when somebody talks in the media file (16 kHz WAV + voice detection); false without a sound track. */
-  hasSpeech(file: string): Promise<boolean>;
+  /** True when somebody talks in the first `seconds` of the media file (16 kHz WAV + voice detection); false without a sound track. */
+  hasSpeech(file: string, seconds: number): Promise<boolean>;
   /** Largest single-PUT upload (the multipart threshold of videos): transcription uploads are never in parts. */
   singleUploadMaxBytes: number;
 }
@@ -109,7 +120,8 @@ export class TranscriptionsService {
     assertUploadSize(input.file_size, Math.min(ctx.plan.maxUploadSize, this.d.singleUploadMaxBytes));
     const kind = mediaKindOf(input.file_name)!;
     const id = newId('med');
-    const key = `media/${ctx.workspace.id}/${id}/source${extensionOf(input.file_name)}`;
+    // The URL writes the upload key; the first use moves the bytes to a key no URL writes (prepareMedia).
+    const key = uploadKeyOf('media', ctx.workspace.id, id, extensionOf(input.file_name));
     const contentType = baseContentType(input.content_type);
     const url = await this.d.storage.presignPut(key, { contentType, contentLength: input.file_size, expiresInSeconds: UPLOAD_URL_SECONDS });
     await this.d.db.insert(media).values({
@@ -135,14 +147,53 @@ export class TranscriptionsService {
   }
 
   /**
-   * First use of an upload: its bytes must be in storage (404 FILE_NOT_FOUND), readable media (else
-   * 400, and the object is deleted so the URL can take a corrected file), then probed and hashed once.
+   * First use of an upload: its bytes are moved where the upload URL cannot write (404 FILE_NOT_FOUND when
+   * nothing was sent), must be readable media (else 400, and the file is deleted so the URL can take a
+   * corrected one), then are probed and hashed once. That file, at its new key, is the one charged for and
+   * transcribed, whatever is PUT to the URL afterwards.
    */
   private async prepareMedia(m: MediaRow): Promise<MediaRow> {
     if (m.status === 'ready' && m.contentHash) return m;
-    const head = await this.d.storage.head(m.storageKey);
+    const key = measuredKeyOf('media', m.workspaceId, m.id, extensionOf(m.storageKey));
+    try {
+      await this.d.storage.commitUpload(m.storageKey, key);
+    } catch (err) {
+      const now = await this.getMedia(m.workspaceId, m.id);
+      if (now.status === 'ready' && now.contentHash) return now; // prepared meanwhile by another request
+      throw err;
+    }
+    let measured: { info: MediaInfo; hash: string; size: number };
+    try {
+      measured = await this.measure(key);
+    } catch (err) {
+      await this.d.storage.delete(key);
+      throw err;
+    }
+    const [row] = await this.d.db
+      .update(media)
+      .set({
+        status: 'ready',
+        storageKey: key,
+        duration: measured.info.duration,
+        hasAudio: measured.info.hasAudio,
+        contentHash: measured.hash,
+        fileSize: measured.size,
+      })
+      .where(and(eq(media.id, m.id), eq(media.storageKey, m.storageKey), ne(media.status, 'ready')))
+      .returning();
+    if (row) return row;
+    // Another request prepared the same upload first: its file stands, ours goes.
+    const winner = await this.getMedia(m.workspaceId, m.id);
+    if (winner.storageKey !== key) await this.d.storage.delete(key);
+    if (winner.status !== 'ready' || !winner.contentHash) throw new DomainError('FILE_NOT_FOUND');
+    return winner;
+  }
+
+  /** Size, probe and SHA-256 of a stored media file; 400 `undecodable` when it is not media the service reads. */
+  private async measure(key: string): Promise<{ info: MediaInfo; hash: string; size: number }> {
+    const head = await this.d.storage.head(key);
     if (!head) throw new DomainError('FILE_NOT_FOUND');
-    const measured = await this.d.storage.withLocalFile(m.storageKey, async (file) => {
+    const measured = await this.d.storage.withLocalFile(key, async (file) => {
       let info: MediaInfo;
       try {
         info = await this.d.probe.probe(file);
@@ -152,15 +203,9 @@ export class TranscriptionsService {
       return { info, hash: await sha256File(file) };
     });
     if (!measured || !MEDIA_UPLOAD_CONTAINERS.includes(measured.info.container ?? '') || (!measured.info.hasAudio && !measured.info.hasVideo)) {
-      await this.d.storage.delete(m.storageKey);
       throw validationError([{ field: 'file', rule: 'undecodable' }]);
     }
-    const [row] = await this.d.db
-      .update(media)
-      .set({ status: 'ready', duration: measured.info.duration, hasAudio: measured.info.hasAudio, contentHash: measured.hash, fileSize: head.size })
-      .where(eq(media.id, m.id))
-      .returning();
-    return row;
+    return { ...measured, size: head.size };
   }
 
   /** The best earlier transcription of the same bytes for this request (cues not loaded). */
@@ -205,7 +250,7 @@ export class TranscriptionsService {
     let speech = m.hasAudio !== false;
     if (speech && duration <= SYNC_VAD_MAX_SECONDS && !(await this.findReusable(this.d.db, ws.id, hash, ask))) {
       // A detection that fails here (engine, unreadable sound) leaves the decision to the job, as for long files.
-      speech = await this.d.storage.withLocalFile(m.storageKey, (file) => this.d.hasSpeech(file)).catch(() => true);
+      speech = duration > 0 ? await this.d.storage.withLocalFile(m.storageKey, (file) => this.d.hasSpeech(file, duration)).catch(() => true) : false;
     }
 
     const out = await this.d.db.transaction(async (tx) => {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { DomainError } from '../errors.js';
 
 /**
@@ -34,6 +35,24 @@ export type MediaKind = 'audio' | 'video';
  */
 export const VIDEO_UPLOAD_CONTAINERS: readonly string[] = ['mov', 'matroska'];
 export const MEDIA_UPLOAD_CONTAINERS: readonly string[] = [...VIDEO_UPLOAD_CONTAINERS, 'mp3', 'wav', 'aac', 'ogg', 'flac'];
+
+/**
+ * Storage keys of uploads (docs/storage.md, "Uploads write once"). A single-PUT upload's signed URL
+ * writes `uploads/<kind>/<workspace>/<id>/source<ext>`; completing it moves the bytes to a new key
+ * `<kind>/<workspace>/<id>/source-<token><ext>` that no upload URL can write, and only that key is
+ * measured, charged and read by jobs. A multipart upload is created on such a key directly (its part
+ * URLs stop writing once it is completed).
+ */
+export type UploadArea = 'videos' | 'media';
+
+export function uploadKeyOf(area: UploadArea, workspaceId: string, id: string, ext: string): string {
+  return `uploads/${area}/${workspaceId}/${id}/source${ext}`;
+}
+
+/** `token`: a fresh random string per call (tests may pass one). */
+export function measuredKeyOf(area: UploadArea, workspaceId: string, id: string, ext: string, token = randomBytes(6).toString('hex')): string {
+  return `${area}/${workspaceId}/${id}/source-${token}${ext}`;
+}
 
 export const MIN_VIDEO_SECONDS = 60;
 export const UPLOAD_URL_SECONDS = 3600;

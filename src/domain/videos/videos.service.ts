@@ -9,7 +9,18 @@ import type { Storage } from '../../ports/storage.js';
 import type { MediaInfo, MediaProbe } from '../../ports/media.js';
 import type { SourceResolver } from '../../ports/source-resolver.js';
 import { analyzeLink } from './source-analysis.js';
-import { MIN_VIDEO_SECONDS, UPLOAD_URL_SECONDS, VIDEO_UPLOAD_CONTAINERS, assertUploadSize, baseContentType, checkVideoDeclaration, extensionOf, titleFromFileName } from './upload.rules.js';
+import {
+  MIN_VIDEO_SECONDS,
+  UPLOAD_URL_SECONDS,
+  VIDEO_UPLOAD_CONTAINERS,
+  assertUploadSize,
+  baseContentType,
+  checkVideoDeclaration,
+  extensionOf,
+  measuredKeyOf,
+  titleFromFileName,
+  uploadKeyOf,
+} from './upload.rules.js';
 
 export type VideoRow = typeof videos.$inferSelect;
 
@@ -95,9 +106,12 @@ export class VideosService {
     assertUploadSize(input.file_size, ctx.plan.maxUploadSize);
 
     const id = newId('vid');
-    const key = `videos/${ctx.workspace.id}/${id}/source${extensionOf(input.file_name)}`;
+    const ext = extensionOf(input.file_name);
     const contentType = baseContentType(input.content_type);
     const multipart = input.file_size > this.limits.multipartThreshold;
+    // A single PUT writes the upload key, moved to a new key at completion; the parts of a multipart upload
+    // are assembled into the final key (their URLs stop writing then). See docs/storage.md.
+    const key = multipart ? measuredKeyOf('videos', ctx.workspace.id, id, ext) : uploadKeyOf('videos', ctx.workspace.id, id, ext);
     const upload = multipart
       ? await this.storage.createMultipart(key, {
           contentType,
@@ -136,58 +150,91 @@ export class VideosService {
   }
 
   /**
-   * POST /videos/upload/complete: assembles multipart uploads, probes the file (the service's own
-   * measurement wins over the caller's), enforces the duration limits and marks the video ready.
-   * A refused file is deleted so nothing is left behind; the upload URL stays valid for a new try.
+   * POST /videos/upload/complete: takes the uploaded bytes out of reach of the upload URL (a single PUT is
+   * moved to a new key, multipart parts are assembled), probes that file (the service's own measurement
+   * wins over the caller's), enforces the duration limits and marks the video ready with that key. The
+   * measured file is the one every later job reads, whatever is PUT to the URL afterwards. A refused file
+   * is deleted so nothing is left behind; a single-PUT URL then takes a corrected file for its hour.
    */
   async completeUpload(ctx: WorkspaceWithPlan, input: { video_id: string; file_name?: string }) {
     const video = await this.get(ctx.workspace.id, input.video_id);
     if (video.source !== 'upload' || !video.storageKey) throw new DomainError('VIDEO_NOT_FOUND');
     if (video.status === 'ready') return analysisView(video, ctx);
 
-    if (video.uploadId) {
-      await this.storage.completeMultipart(video.storageKey, video.uploadId);
-      await this.db.update(videos).set({ uploadId: null, updatedAt: new Date() }).where(eq(videos.id, video.id));
-    }
-    const head = await this.storage.head(video.storageKey);
-    if (!head) throw new DomainError('FILE_NOT_FOUND');
-
-    let info: MediaInfo;
+    let key: string;
     try {
-      info = await this.storage.withLocalFile(video.storageKey, (p) => this.media.probe(p));
-    } catch {
-      await this.storage.delete(video.storageKey);
-      throw validationError([{ field: 'file', rule: 'undecodable' }]);
-    }
-    if (!VIDEO_UPLOAD_CONTAINERS.includes(info.container ?? '')) {
-      await this.storage.delete(video.storageKey);
-      throw validationError([{ field: 'file', rule: 'unsupported_container' }]);
-    }
-    if (!info.hasVideo) {
-      await this.storage.delete(video.storageKey);
-      throw validationError([{ field: 'file', rule: 'no_video_stream' }]);
-    }
-    try {
-      checkDuration(info.duration, ctx.plan, { short: 'VIDEO_TOO_SHORT', long: 'VIDEO_TOO_LONG' });
+      key = await this.takeUpload(video);
     } catch (err) {
-      await this.storage.delete(video.storageKey);
+      // A concurrent completion took the bytes first: answer its result.
+      const now = await this.get(ctx.workspace.id, video.id);
+      if (now.status === 'ready') return analysisView(now, ctx);
       throw err;
     }
+    let measured: { info: MediaInfo; size: number };
+    try {
+      measured = await this.measure(key, ctx);
+    } catch (err) {
+      const now = await this.get(ctx.workspace.id, video.id);
+      if (now.status === 'ready') {
+        // Completed meanwhile by another request: keep its file, drop ours.
+        if (now.storageKey !== key) await this.storage.delete(key);
+        return analysisView(now, ctx);
+      }
+      await this.storage.delete(key);
+      throw err;
+    }
+    const { info, size } = measured;
     const [row] = await this.db
       .update(videos)
       .set({
         status: 'ready',
+        storageKey: key,
         uploadId: null,
         title: input.file_name ? titleFromFileName(input.file_name) : video.title,
         duration: info.duration,
         width: info.width,
         height: info.height,
         hasAudio: info.hasAudio,
-        fileSize: head.size,
+        fileSize: size,
         updatedAt: new Date(),
       })
-      .where(eq(videos.id, video.id))
+      .where(and(eq(videos.id, video.id), eq(videos.status, 'awaiting_upload'), eq(videos.storageKey, video.storageKey)))
       .returning();
+    if (!row) {
+      // Another completion of the same upload won: its file and measurement stand; ours goes.
+      const winner = await this.get(ctx.workspace.id, video.id);
+      if (winner.storageKey !== key) await this.storage.delete(key);
+      if (winner.status !== 'ready') throw new DomainError('FILE_NOT_FOUND');
+      return analysisView(winner, ctx);
+    }
     return analysisView(row, ctx);
+  }
+
+  /** The key holding the uploaded bytes where no upload URL writes: FILE_NOT_FOUND when nothing was sent. */
+  private async takeUpload(video: VideoRow): Promise<string> {
+    const from = video.storageKey!;
+    if (video.uploadId) {
+      await this.storage.completeMultipart(from, video.uploadId);
+      return from;
+    }
+    const key = measuredKeyOf('videos', video.workspaceId, video.id, extensionOf(from));
+    await this.storage.commitUpload(from, key);
+    return key;
+  }
+
+  /** Probes the stored file and applies the upload rules; throws the code the caller answers. */
+  private async measure(key: string, ctx: WorkspaceWithPlan): Promise<{ info: MediaInfo; size: number }> {
+    const head = await this.storage.head(key);
+    if (!head) throw new DomainError('FILE_NOT_FOUND');
+    let info: MediaInfo;
+    try {
+      info = await this.storage.withLocalFile(key, (p) => this.media.probe(p));
+    } catch {
+      throw validationError([{ field: 'file', rule: 'undecodable' }]);
+    }
+    if (!VIDEO_UPLOAD_CONTAINERS.includes(info.container ?? '')) throw validationError([{ field: 'file', rule: 'unsupported_container' }]);
+    if (!info.hasVideo) throw validationError([{ field: 'file', rule: 'no_video_stream' }]);
+    checkDuration(info.duration, ctx.plan, { short: 'VIDEO_TOO_SHORT', long: 'VIDEO_TOO_LONG' });
+    return { info, size: head.size };
   }
 }

@@ -39,7 +39,8 @@ function rawPath(req: FastifyRequest): string {
 
 /**
  * The local driver's signed URLs, at the root (outside /api/v1) and without an API key (spec: Authentication
- * rule 5): `PUT /files/<key>` stores the raw body, `GET|HEAD /files/<key>` answers the bytes with Range support.
+ * rule 5): `PUT /files/<key>` stores the raw body (409 UPLOAD_ALREADY_COMPLETED once the upload was completed),
+ * `GET|HEAD /files/<key>` answers the bytes with Range support.
  * Nothing is registered when the storage is S3 (its URLs point at the bucket).
  */
 export async function fileRoutes(app: FastifyInstance, deps: FileRoutesDeps): Promise<void> {
@@ -76,6 +77,8 @@ export async function fileRoutes(app: FastifyInstance, deps: FileRoutesDeps): Pr
 
         const body = (req.body as Readable | undefined) ?? req.raw;
         const result = await upload.receive(body, signed.contentLength);
+        // The upload was completed: its URL writes once (docs/storage.md, "Uploads write once").
+        if (result === 'completed') return sendError(reply, 'UPLOAD_ALREADY_COMPLETED');
         if (result !== 'stored') {
           return sendError(reply, 'VALIDATION_ERROR', { errors: [{ field: 'header.content-length', rule: 'signed' }] });
         }

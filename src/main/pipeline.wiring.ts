@@ -1,4 +1,5 @@
-import os from 'node:os';
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Config } from '../config/env.js';
 import type { Database } from '../adapters/db/database.js';
@@ -33,20 +34,26 @@ export interface PipelineWiring {
   templates: TemplatesService;
 }
 
-/** Builds the clipping pipeline from the configured adapters. The face detector loads on first use. */
+/**
+ * Builds the clipping pipeline from the configured adapters. The face detector loads on first use. Work
+ * files (downloads, WAVs, previews) live in `<CUTROOM_DATA_DIR>/tmp`, on the data volume sized for
+ * videos rather than a small system temp folder.
+ */
 export function createPipeline(w: PipelineWiring): SubmissionPipeline {
   let detector: Promise<FaceDetector> | undefined;
   const faces = () => (detector ??= HumanFaceDetector.create({}));
-  const downloader = createSourceDownloader({ sources: w.config.sources, probe: w.media, tmpDir: os.tmpdir() });
+  const tmpDir = path.join(w.config.dataDir, 'tmp');
+  fs.mkdirSync(tmpDir, { recursive: true });
+  const downloader = createSourceDownloader({ sources: w.config.sources, probe: w.media, tmpDir });
   return new SubmissionPipeline({
     db: w.database.db,
     storage: w.storage,
     queue: w.queue,
     submissions: w.submissions,
     logger: w.logger,
-    tmpDir: os.tmpdir(),
-    async download(video, key) {
-      const out = await downloader.download({ mediaUrl: video.mediaUrl, platform: video.platform }, { storage: w.storage, key });
+    tmpDir,
+    async download(video, key, limits) {
+      const out = await downloader.download({ mediaUrl: video.mediaUrl, platform: video.platform }, { storage: w.storage, key }, { maxBytes: limits.maxBytes });
       if (out.kind === 'waiting') return out;
       return { kind: 'ready', key: out.key, duration: out.info.duration, width: out.info.width, height: out.info.height, hasAudio: out.info.hasAudio };
     },
@@ -60,8 +67,8 @@ export function createPipeline(w: PipelineWiring): SubmissionPipeline {
       }
     },
     asr: w.asr,
-    async analyzeVideo(input) {
-      return analyzeVideo(input, { probe: (p, o) => w.media.probe(p, o), detectSceneCuts, measureLoudness, sampleFrames, faceDetector: await faces() });
+    async analyzeVideo(input, range) {
+      return analyzeVideo(input, { probe: (p, o) => w.media.probe(p, o), detectSceneCuts, measureLoudness, sampleFrames, faceDetector: await faces() }, { range });
     },
     scorer: createLlmScorer(w.config.llm, w.logger),
     async strategy(workspaceId, id) {

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { eq } from 'drizzle-orm';
 import { createTestApp, tempDir, type TestApp } from '../helpers/app.js';
 import { makeVideo } from '../helpers/media-fixtures.js';
 import { makeTalkVideo } from '../helpers/speech-fixtures.js';
@@ -9,6 +10,8 @@ import { startStaticServer, type StaticServer } from '../helpers/static-server.j
 import { pollSubmission, readyVideo } from '../helpers/videos.js';
 import { probe } from '../../src/adapters/media/ffprobe.js';
 import { apiCall } from '../helpers/process.js';
+import { readWavInfo } from '../../src/adapters/asr/wav.js';
+import { submissions } from '../../src/adapters/db/schema.js';
 
 let t: TestApp;
 let base: string;
@@ -108,6 +111,55 @@ describe('clipping a talk end to end', () => {
     ]);
     expect((await api(ws.key, 'GET', '/balance')).body.balance).toBe(5);
   }, 300_000);
+});
+
+describe('a submission with a timeframe works only on that stretch', () => {
+  it('transcribes, analyses and clips only the paid stretch; clip times stay in the source timeline', async () => {
+    const ws = await t.workspace({ credits: 10 });
+    const video = await readyVideo(t, ws.id, talk);
+    const timeframe = { start: 40, end: 110 };
+    // What the speech engine is given: the WAV of the stretch, nothing before or after it.
+    const heard: number[] = [];
+    const original = t.c.asr.transcribe.bind(t.c.asr);
+    const spy = vi.spyOn(t.c.asr, 'transcribe').mockImplementation(async (wav, opts) => {
+      heard.push((await readWavInfo(wav)).duration);
+      return original(wav, opts);
+    });
+    let final: any;
+    let subId = '';
+    try {
+      const sub = await api(ws.key, 'POST', '/clips', { video_id: video, timeframe, source_language: 'en' });
+      expect(sub.status).toBe(201);
+      expect(sub.body.credits_charged).toBe(2);
+      subId = sub.body.id;
+      final = await pollSubmission(t, ws.key, video, subId, (s) => s.status === 'completed' || s.status === 'failed');
+    } finally {
+      spy.mockRestore();
+    }
+    expect(final).toMatchObject({ status: 'completed', error_code: null });
+    expect(heard).toHaveLength(1);
+    expect(heard[0]).toBeCloseTo(timeframe.end - timeframe.start, 0);
+
+    const clips = (await api(ws.key, 'GET', `/clips/${video}/submissions/${subId}/clips?limit=100`)).body.clips;
+    expect(clips.length).toBeGreaterThan(0);
+    for (const c of clips) {
+      expect(c.start_time).toBeGreaterThanOrEqual(timeframe.start - 0.01);
+      expect(c.end_time).toBeLessThanOrEqual(timeframe.end + 0.01);
+    }
+    const [row] = await t.c.database.db.select().from(submissions).where(eq(submissions.id, subId));
+    const words = (row.transcript as { words: Array<{ start: number; end: number }> }).words;
+    expect(Math.min(...words.map((w) => w.start))).toBeGreaterThanOrEqual(timeframe.start);
+    expect(Math.max(...words.map((w) => w.end))).toBeLessThanOrEqual(timeframe.end + 0.05);
+    // The video analysis read a cut of the stretch: nothing measured before it (silence), nothing after it.
+    const analysis = row.analysis as { range: { start: number; end: number }; duration: number; loudness: number[]; sceneCuts: number[]; cropPath9x16: Array<{ t: number }> };
+    expect(analysis.range).toEqual(timeframe);
+    expect(analysis.duration).toBeCloseTo(timeframe.end, 0);
+    expect(analysis.loudness.slice(0, timeframe.start).every((v) => v === -70)).toBe(true);
+    expect(analysis.loudness.slice(timeframe.start).some((v) => v > -70)).toBe(true);
+    expect(analysis.loudness.length).toBeLessThanOrEqual(timeframe.end + 1);
+    for (const cut of analysis.sceneCuts) expect(cut).toBeGreaterThanOrEqual(timeframe.start);
+    for (const k of analysis.cropPath9x16) expect(k.t).toBeGreaterThanOrEqual(timeframe.start);
+  }, 900_000);
 });
 
 describe('sources that do not fully exist yet', () => {

@@ -87,6 +87,26 @@ export function localInputArgs(input: LocalMedia, extra: string[] = []): string[
   return ['-protocol_whitelist', 'file', ...extra, '-f', input.format, '-i', `file:${path.resolve(input.path)}`];
 }
 
+/** A stretch of an input, in seconds: [start, end). */
+export interface InputRange {
+  start: number;
+  end: number;
+}
+
+/**
+ * Input options that read only [start, end) of the next input (pure): `-ss` seeks (frames before
+ * `start` are decoded and dropped, so the cut is exact) and `-t` stops reading, for every output of
+ * the process; timestamps then count from `start`. None without a range. Jobs pass the stretch that
+ * was measured and paid for, so a file can never make them process more (docs/storage.md).
+ */
+export function inputRangeArgs(range: InputRange | undefined): string[] {
+  if (!range) return [];
+  const { start, end } = range;
+  if (!(Number.isFinite(start) && start >= 0 && Number.isFinite(end) && end > start)) throw new RangeError(`invalid input range ${start}..${end}`);
+  const secs = (t: number) => String(Math.round(t * 1000) / 1000);
+  return [...(start > 0 ? ['-ss', secs(start)] : []), '-t', secs(end - start)];
+}
+
 /**
  * Parses `-progress` output (key=value lines; a block ends with `progress=continue|end`). Stateful
  * but pure: feed it chunks of text, it calls `emit` once per completed block.

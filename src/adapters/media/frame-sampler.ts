@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { RgbFrame } from '../../ports/face-detector.js';
 import { localMedia, type LocalMedia } from './container.js';
-import { localInputArgs, startFfmpeg, type FfmpegProgress } from './ffmpeg-run.js';
+import { inputRangeArgs, localInputArgs, startFfmpeg, type FfmpegProgress, type InputRange } from './ffmpeg-run.js';
 import { normalizeCuts, parseShowinfoTime, sceneFilter } from './scene-detect.js';
 
 /**
@@ -32,6 +32,8 @@ export interface FrameSamplerOptions {
   prefetch?: number;
   /** Also detect scene cuts in this pass; `onCuts` gets them (sorted, merged) after ffmpeg exits. */
   scenes?: { threshold?: number; minGapSeconds?: number; onCuts: (cuts: number[]) => void };
+  /** Only this stretch of the input is read; sample times (and cuts) then count from its start. */
+  range?: InputRange;
   durationSeconds?: number;
   onProgress?: (p: FfmpegProgress) => void;
   signal?: AbortSignal;
@@ -54,13 +56,17 @@ export function sampleSize(sourceWidth: number, sourceHeight: number, maxWidth =
  * The ffmpeg arguments (after the global flags) that write rgb24 frames to stdout, and with `scenes`
  * a second output that logs scene cuts from the same decode (pure).
  */
-export function frameSamplerArgs(input: LocalMedia, opts: { fps: number; width: number; height: number; scenes?: { threshold?: number } }): string[] {
+export function frameSamplerArgs(
+  input: LocalMedia,
+  opts: { fps: number; width: number; height: number; scenes?: { threshold?: number }; range?: InputRange },
+): string[] {
   if (!(opts.fps > 0 && opts.fps <= 60)) throw new RangeError('fps must be in (0, 60]');
   const frames = `fps=${opts.fps},scale=${opts.width}:${opts.height}:flags=bilinear,setsar=1`;
   const raw = ['-pix_fmt', 'rgb24', '-f', 'rawvideo', 'pipe:1'];
-  if (!opts.scenes) return [...localInputArgs(input), '-map', '0:v:0', '-an', '-sn', '-dn', '-vf', frames, ...raw];
+  const inputArgs = localInputArgs(input, inputRangeArgs(opts.range));
+  if (!opts.scenes) return [...inputArgs, '-map', '0:v:0', '-an', '-sn', '-dn', '-vf', frames, ...raw];
   return [
-    ...localInputArgs(input),
+    ...inputArgs,
     '-filter_complex', `[0:v:0]split=2[fr][sc];[fr]${frames}[frames];[sc]${sceneFilter({ threshold: opts.scenes.threshold })}[cuts]`,
     '-map', '[frames]', ...raw,
     '-map', '[cuts]', '-f', 'null', '-',
@@ -123,7 +129,7 @@ export async function* sampleFrames(input: string, opts: FrameSamplerOptions): A
   const fps = opts.fps ?? 1;
   const { width, height } = sampleSize(opts.sourceWidth, opts.sourceHeight, opts.maxWidth ?? 320);
   const cuts: number[] = [];
-  const proc = startFfmpeg(frameSamplerArgs(localMedia(input), { fps, width, height, scenes: opts.scenes }), {
+  const proc = startFfmpeg(frameSamplerArgs(localMedia(input), { fps, width, height, scenes: opts.scenes, range: opts.range }), {
     stdout: 'pipe',
     // showinfo logs at the info level.
     logLevel: opts.scenes ? 'info' : 'error',

@@ -1,5 +1,5 @@
 import { localMedia, type LocalMedia } from './container.js';
-import { localInputArgs, runFfmpeg, type FfmpegProgress } from './ffmpeg-run.js';
+import { inputRangeArgs, localInputArgs, runFfmpeg, type FfmpegProgress, type InputRange } from './ffmpeg-run.js';
 
 /**
  * Loudness per second, in LUFS. ffmpeg's `ebur128` filter logs, every 100 ms, the momentary loudness
@@ -18,6 +18,8 @@ export interface LoudnessBlock {
 }
 
 export interface LoudnessOptions {
+  /** Only this stretch of the input is measured; index 0 is then its first second. */
+  range?: InputRange;
   durationSeconds?: number;
   onProgress?: (p: FfmpegProgress) => void;
   signal?: AbortSignal;
@@ -25,8 +27,8 @@ export interface LoudnessOptions {
 }
 
 /** The ffmpeg arguments (after the global flags) for loudness measurement (pure). */
-export function loudnessArgs(input: LocalMedia): string[] {
-  return [...localInputArgs(input), '-map', '0:a:0', '-vn', '-sn', '-dn', '-af', 'ebur128=framelog=info', '-f', 'null', '-'];
+export function loudnessArgs(input: LocalMedia, range?: InputRange): string[] {
+  return [...localInputArgs(input, inputRangeArgs(range)), '-map', '0:a:0', '-vn', '-sn', '-dn', '-af', 'ebur128=framelog=info', '-f', 'null', '-'];
 }
 
 const EBUR128 = /\[Parsed_ebur128_\d+ @ [^\]]+\]\s+t:\s*([\d.]+)\s+.*?\bM:\s*(-?[\d.]+|-?inf|nan)\s+S:\s*(-?[\d.]+|-?inf|nan)/i;
@@ -86,7 +88,7 @@ export function parseLoudness(stderr: string, durationSeconds?: number): number[
 /** Measures loudness per second of a local file's first audio stream. */
 export async function measureLoudness(input: string, opts: LoudnessOptions = {}): Promise<number[]> {
   const blocks: LoudnessBlock[] = [];
-  await runFfmpeg(loudnessArgs(localMedia(input)), {
+  await runFfmpeg(loudnessArgs(localMedia(input), opts.range), {
     logLevel: 'info',
     durationSeconds: opts.durationSeconds,
     onProgress: opts.onProgress,

@@ -1,5 +1,5 @@
 import { localMedia, type LocalMedia } from './container.js';
-import { localInputArgs, runFfmpeg, type FfmpegProgress } from './ffmpeg-run.js';
+import { inputRangeArgs, localInputArgs, runFfmpeg, type FfmpegProgress, type InputRange } from './ffmpeg-run.js';
 
 /**
  * Scene cuts: ffmpeg's `select='gt(scene,T)'` keeps the frames whose scene-change score (difference
@@ -15,6 +15,8 @@ export interface SceneDetectOptions {
   width?: number;
   /** Cuts closer than this to the previous one are dropped (flashes, fades). Default 0.5 s. */
   minGapSeconds?: number;
+  /** Only this stretch of the input is read; cut times then count from its start. */
+  range?: InputRange;
   durationSeconds?: number;
   onProgress?: (p: FfmpegProgress) => void;
   signal?: AbortSignal;
@@ -31,8 +33,8 @@ export function sceneFilter(opts: { threshold?: number; width?: number } = {}): 
 }
 
 /** The ffmpeg arguments (after the global flags) for scene detection on its own (pure). */
-export function sceneDetectArgs(input: LocalMedia, opts: { threshold?: number; width?: number } = {}): string[] {
-  return [...localInputArgs(input), '-map', '0:v:0', '-an', '-sn', '-dn', '-vf', sceneFilter(opts), '-f', 'null', '-'];
+export function sceneDetectArgs(input: LocalMedia, opts: { threshold?: number; width?: number; range?: InputRange } = {}): string[] {
+  return [...localInputArgs(input, inputRangeArgs(opts.range)), '-map', '0:v:0', '-an', '-sn', '-dn', '-vf', sceneFilter(opts), '-f', 'null', '-'];
 }
 
 const SHOWINFO = /\[Parsed_showinfo_\d+ @ [^\]]+\]\s+n:\s*\d+\s+pts:\s*-?\d+\s+pts_time:\s*(-?[\d.]+(?:e[-+]?\d+)?)/i;

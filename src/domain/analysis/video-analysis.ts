@@ -12,6 +12,9 @@ import { computeCropPath, type Keyframe } from '../reframe/crop-path.js';
 export const SILENCE_LUFS = -70;
 
 export interface StageOptions {
+  /** Only this stretch of the input (seconds) is read; results then count from its start. */
+  range?: { start: number; end: number };
+  /** Seconds read: the range's length, else the input's duration. */
   durationSeconds: number;
   onProgress?: (p: { fraction: number }) => void;
   signal?: AbortSignal;
@@ -46,6 +49,12 @@ export interface AnalyzeOptions {
    * once; `separate` runs detectSceneCuts as its own pass.
    */
   scenePass?: 'combined' | 'separate';
+  /**
+   * Analyse only [start, end) of the input (the paid stretch, never past the measured duration): every
+   * pass reads just that (ffmpeg `-ss`/`-t`), and the answer is in the stretch's timeline (0 = `start`;
+   * `toSourceTimeline` moves it to the source's). Default: the whole input.
+   */
+  range?: { start: number; end: number };
 }
 
 export interface FaceTrackSample {
@@ -100,10 +109,11 @@ async function detectFaces(
   report: (f: number) => void,
   signal: AbortSignal,
   scenes?: ScenePassOptions,
+  range?: { start: number; end: number },
 ): Promise<FaceTrackSample[]> {
   const expected = Math.max(1, Math.ceil(info.duration * fps));
   const out: FaceTrackSample[] = [];
-  const frames = deps.sampleFrames(input, { fps, sourceWidth: info.width, sourceHeight: info.height, durationSeconds: info.duration, signal, scenes });
+  const frames = deps.sampleFrames(input, { fps, sourceWidth: info.width, sourceHeight: info.height, durationSeconds: info.duration, range, signal, scenes });
   for await (const frame of frames) {
     signal.throwIfAborted();
     const boxes = await deps.faceDetector.detect(frame);
@@ -124,9 +134,12 @@ export async function analyzeVideo(input: string, deps: VideoAnalysisDeps, opts:
   if (!info.hasVideo || !(info.width > 0 && info.height > 0)) {
     throw new DomainError('VIDEO_ANALYSIS_FAILED', { reason: 'no_video_stream' });
   }
-  const duration = info.duration;
+  const range = opts.range;
+  if (range && !(range.start >= 0 && range.end > range.start)) throw new RangeError(`invalid analysis range ${range.start}..${range.end}`);
+  const duration = range ? range.end - range.start : info.duration;
   const report = progressCombiner(opts.onProgress);
   const stage = (name: 'scenes' | 'loudness') => ({
+    range,
     durationSeconds: duration,
     signal,
     onProgress: (p: { fraction: number }) => report(name, p.fraction),
@@ -147,10 +160,10 @@ export async function analyzeVideo(input: string, deps: VideoAnalysisDeps, opts:
   let samples: FaceTrackSample[] = [];
   const scenes: ScenePassOptions | undefined = combined ? { onCuts: (cuts) => (sceneCuts = cuts) } : undefined;
   const faces = async () => {
-    samples = await detectFaces(input, deps, info, fps, (f) => {
+    samples = await detectFaces(input, deps, { ...info, duration }, fps, (f) => {
       report('faces', Math.min(0.99, f));
       if (combined) report('scenes', Math.min(0.99, f));
-    }, signal, scenes);
+    }, signal, scenes, range);
     report('scenes', 1);
   };
 
@@ -184,5 +197,31 @@ export async function analyzeVideo(input: string, deps: VideoAnalysisDeps, opts:
     cropPath9x16,
     fps,
     detector: deps.faceDetector.name,
+  };
+}
+
+/** An analysis of the stretch [range.start, range.end) of a source, in the source's timeline. */
+export interface RangedAnalysis extends VideoAnalysis {
+  /** The analysed stretch of the source, seconds. */
+  range: { start: number; end: number };
+}
+
+/**
+ * Moves the analysis of the stretch starting at `range.start` of its source to the source's timeline (pure):
+ * scene cuts, face samples and crop keyframes are shifted, `duration` becomes the stretch's end, and
+ * `loudness` keeps one value per source second (index = second of the source): the seconds before the
+ * stretch, never measured, are silence (and are left out again when highlights are picked).
+ */
+export function toSourceTimeline(a: VideoAnalysis, range: { start: number; end: number }): RangedAnalysis {
+  const at = range.start;
+  const shift = (t: number) => Math.round((t + at) * 1000) / 1000;
+  return {
+    ...a,
+    range: { start: range.start, end: range.end },
+    duration: shift(a.duration),
+    sceneCuts: a.sceneCuts.map(shift),
+    loudness: [...new Array<number>(Math.round(at)).fill(SILENCE_LUFS), ...a.loudness],
+    faces: a.faces.map((f) => ({ ...f, t: shift(f.t) })),
+    cropPath9x16: a.cropPath9x16.map((k) => ({ ...k, t: shift(k.t) })),
   };
 }

@@ -10,12 +10,12 @@ import type { Storage } from '../../ports/storage.js';
 import type { JobQueue } from '../../ports/queue.js';
 import type { AsrEngine, AsrWord } from '../../ports/asr.js';
 import type { HighlightClip, HighlightScorer, HighlightStrategy } from '../../ports/highlights.js';
-import type { VideoAnalysis } from '../analysis/video-analysis.js';
+import { toSourceTimeline, type RangedAnalysis, type VideoAnalysis } from '../analysis/video-analysis.js';
 import { pickHighlightsWithScorer } from '../highlights/highlight-engine.js';
 import { buildClipEdit, type EditTemplate } from '../render/clip-edit.js';
 import { editHash } from '../render/edit.js';
 import { SUBMISSION_JOB_OPTIONS, type SubmissionRow, type SubmissionsService } from './submissions.service.js';
-import { nextState, resolveTimeframe, waitingRetrySeconds, type SubmissionState } from './submission.rules.js';
+import { analysedRange, nextState, resolveTimeframe, waitingRetrySeconds, type SubmissionState } from './submission.rules.js';
 
 export type DownloadOutcome =
   | { kind: 'ready'; key: string; duration: number; width: number; height: number; hasAudio: boolean }
@@ -29,12 +29,16 @@ export interface PipelineDeps {
   submissions: SubmissionsService;
   logger: Logger;
   tmpDir: string;
-  /** Brings a linked video's bytes into storage under `key`, or says the source is not there yet. */
-  download(video: { mediaUrl: string; platform: string }, key: string): Promise<DownloadOutcome>;
+  /**
+   * Brings a linked video's bytes into storage under `key`, or says the source is not there yet. A source
+   * above `maxBytes` (the plan's upload maximum) fails with SOURCE_TOO_LARGE as soon as the cap is passed.
+   */
+  download(video: { mediaUrl: string; platform: string }, key: string, limits: { maxBytes: number }): Promise<DownloadOutcome>;
   /** 16 kHz mono WAV of [start, end) of the file; resolves false when the file has no sound. */
   extractAudio(input: string, output: string, range: { start: number; end: number }): Promise<boolean>;
   asr: AsrEngine;
-  analyzeVideo(input: string): Promise<VideoAnalysis>;
+  /** Video analysis of [start, end) of the file only (every pass reads just that), in the stretch's timeline. */
+  analyzeVideo(input: string, range: { start: number; end: number }): Promise<VideoAnalysis>;
   scorer?: HighlightScorer;
   strategy(workspaceId: string, id: string | null): Promise<HighlightStrategy>;
   template(workspaceId: string, id: string | null): Promise<EditTemplate & { id: string }>;
@@ -46,7 +50,41 @@ interface Transcript {
   words: AsrWord[];
 }
 
-type StoredAnalysis = Omit<VideoAnalysis, 'faces'> & { picks?: HighlightClip[] };
+/** The stored analysis: the source's timeline (`range` absent on rows analysed before ranges were kept: the whole file). */
+type StoredAnalysis = Omit<RangedAnalysis, 'faces' | 'range'> & { range?: RangedAnalysis['range']; picks?: HighlightClip[] };
+
+/** What the highlight picker reads: the paid stretch only, in its own timeline starting at source second `offset`. */
+export interface HighlightStretch {
+  offset: number;
+  words: AsrWord[];
+  loudness: number[];
+  sceneCuts: number[];
+  duration: number;
+}
+
+/**
+ * The highlight picker's input for a timeframe (pure): the words inside it and the analysis of the
+ * analysed range, moved so that the stretch starts at 0 (a whole second, so that loudness indexes stay
+ * seconds). Loudness statistics and candidate windows then come from the paid stretch alone; picks
+ * are moved back by `offset`.
+ */
+export function highlightStretch(
+  analysis: Pick<StoredAnalysis, 'range' | 'duration' | 'loudness' | 'sceneCuts'>,
+  words: readonly AsrWord[],
+  timeframe: { start: number; end: number },
+): HighlightStretch {
+  const range = analysis.range ?? { start: 0, end: analysis.duration };
+  const offset = Math.round(range.start);
+  const end = Math.min(range.end, timeframe.end);
+  const move = (t: number) => Math.round((t - offset) * 1000) / 1000;
+  return {
+    offset,
+    words: words.filter((w) => w.start >= timeframe.start && w.end <= end + 0.01).map((w) => ({ ...w, start: move(w.start), end: move(w.end) })),
+    loudness: analysis.loudness.slice(offset, Math.ceil(end - 1e-6)),
+    sceneCuts: analysis.sceneCuts.filter((c) => c > offset && c < end).map(move),
+    duration: move(end),
+  };
+}
 
 /** A failure that another attempt may cure (the job is retried instead of failing the submission). */
 export function isRetryable(err: unknown): boolean {
@@ -96,10 +134,14 @@ export class SubmissionPipeline {
         row = next;
       }
       const current = row;
+      // Every stage works on the paid stretch, never past the duration measured on the stored file.
+      const [video] = await this.d.db.select({ duration: videos.duration }).from(videos).where(eq(videos.id, current.videoId));
+      if (!video) throw new DomainError('VIDEO_NOT_FOUND');
+      const stretch = () => analysedRange({ start: current.timeframeStart, end: current.timeframeEnd }, video.duration);
       await this.d.storage.withLocalFile(current.sourceKey!, async (file) => {
         let r = current;
-        if (r.status === 'transcribing') r = await this.transcribing(r, file);
-        if (r.status === 'video_analysis') r = await this.videoAnalysis(r, file);
+        if (r.status === 'transcribing') r = await this.transcribing(r, file, stretch());
+        if (r.status === 'video_analysis') r = await this.videoAnalysis(r, file, stretch());
         if (r.status === 'analyzing') r = await this.analyzing(r);
         if (r.status === 'finalizing') await this.finalizing(r, file);
       });
@@ -119,7 +161,14 @@ export class SubmissionPipeline {
     if (video.source === 'link') {
       key = `videos/${video.workspaceId}/${video.id}/source.mp4`;
       if (!(await this.d.storage.head(key))) {
-        const out = await this.d.download({ mediaUrl: video.mediaUrl ?? video.sourceUrl!, platform: video.platform }, key);
+        const [plan] = await this.d.db
+          .select({ maxUploadSize: plans.maxUploadSize })
+          .from(workspaces)
+          .innerJoin(plans, eq(plans.name, workspaces.planName))
+          .where(eq(workspaces.id, row.workspaceId));
+        if (!plan) throw new DomainError('WORKSPACE_NOT_FOUND');
+        // The plan's upload maximum caps a linked source too, checked while the bytes arrive.
+        const out = await this.d.download({ mediaUrl: video.mediaUrl ?? video.sourceUrl!, platform: video.platform }, key, { maxBytes: plan.maxUploadSize });
         if (out.kind === 'waiting') {
           const retry = waitingRetrySeconds(out.retryAfterSeconds, row.attempts);
           await this.d.db
@@ -142,11 +191,10 @@ export class SubmissionPipeline {
     return this.advance(row, 'downloading', { sourceKey: key, waitingReason: null, waitingUntil: null });
   }
 
-  private async transcribing(row: SubmissionRow, file: string): Promise<SubmissionRow> {
+  private async transcribing(row: SubmissionRow, file: string, range: { start: number; end: number }): Promise<SubmissionRow> {
     const dir = await fs.mkdtemp(path.join(this.d.tmpDir, `asr-${row.id}-`));
     try {
       const wav = path.join(dir, 'audio.wav');
-      const range = { start: row.timeframeStart, end: row.timeframeEnd };
       const hasAudio = await this.d.extractAudio(file, wav, range);
       if (!hasAudio) throw new DomainError('NO_SPEECH');
       const lang = row.sourceLanguage === 'auto' ? undefined : row.sourceLanguage;
@@ -160,8 +208,9 @@ export class SubmissionPipeline {
     }
   }
 
-  private async videoAnalysis(row: SubmissionRow, file: string): Promise<SubmissionRow> {
-    const { faces: _faces, ...analysis } = await this.d.analyzeVideo(file);
+  /** Analyses the stretch only (never the rest of the file); stored in the source's timeline with its range. */
+  private async videoAnalysis(row: SubmissionRow, file: string, range: { start: number; end: number }): Promise<SubmissionRow> {
+    const { faces: _faces, ...analysis } = toSourceTimeline(await this.d.analyzeVideo(file, range), range);
     return this.advance(row, 'video_analysis', { analysis });
   }
 
@@ -169,13 +218,17 @@ export class SubmissionPipeline {
     const transcript = row.transcript as Transcript;
     const analysis = row.analysis as StoredAnalysis;
     const strategy = await this.d.strategy(row.workspaceId, row.strategyId);
-    const words = transcript.words.filter((w) => w.start >= row.timeframeStart && w.end <= row.timeframeEnd + 0.01);
+    // Picked on the paid stretch alone, in its own timeline; clip times go back to the source's.
+    const s = highlightStretch(analysis, transcript.words, { start: row.timeframeStart, end: row.timeframeEnd });
     const picks = await pickHighlightsWithScorer(
-      { words, loudness: analysis.loudness, scene_cuts: analysis.sceneCuts, duration: analysis.duration, strategy, language: transcript.language },
+      { words: s.words, loudness: s.loudness, scene_cuts: s.sceneCuts, duration: s.duration, strategy, language: transcript.language },
       this.d.scorer,
       { onScorerError: (err) => this.d.logger.warn({ err }, 'highlight scorer failed') },
     );
-    const inside = picks.filter((p) => p.start >= row.timeframeStart - 0.01 && p.end <= row.timeframeEnd + 0.01);
+    const back = (t: number) => Math.round((t + s.offset) * 1000) / 1000;
+    const inside = picks
+      .map((p) => ({ ...p, start: back(p.start), end: back(p.end) }))
+      .filter((p) => p.start >= row.timeframeStart - 0.01 && p.end <= row.timeframeEnd + 0.01);
     return this.advance(row, 'analyzing', { analysis: { ...analysis, picks: inside } });
   }
 

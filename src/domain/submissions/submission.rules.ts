@@ -34,6 +34,19 @@ export function resolveTimeframe(duration: number, tf?: { start?: number; end?: 
   return { start, end };
 }
 
+/**
+ * The stretch every stage of a submission works on (transcription, video analysis, highlight picking):
+ * the paid timeframe, cut at the duration measured on the stored file, so that neither a timeframe nor
+ * the file can make a job process more than was measured and charged. A timeframe starting at or after
+ * the measured end → TIMEFRAME_OUT_OF_BOUNDS (the submission fails and is refunded).
+ */
+export function analysedRange(timeframe: { start: number; end: number }, measuredSeconds: number): { start: number; end: number } {
+  const start = Math.max(0, timeframe.start);
+  const end = Math.min(timeframe.end, measuredSeconds);
+  if (!(measuredSeconds > 0) || !(end > start)) throw new DomainError('TIMEFRAME_OUT_OF_BOUNDS', { duration: measuredSeconds, min_length: MIN_VIDEO_SECONDS });
+  return { start, end };
+}
+
 /** Seconds of processing per second of video, used for `estimated_time` (measured by `npm run bench`). */
 export const PROCESSING_SECONDS_PER_VIDEO_SECOND = 0.6;
 

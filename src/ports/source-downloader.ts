@@ -24,8 +24,12 @@ export interface DownloadDest {
 
 export interface DownloadOptions {
   signal?: AbortSignal;
-  /** Largest file accepted, in bytes; a larger source fails with SOURCE_TOO_LARGE (`extra.max_size`). */
-  maxBytes?: number;
+  /**
+   * Largest file accepted, in bytes (the plan's `max_upload_size`), a positive integer: there is no
+   * default. Counted while the bytes arrive; a larger source fails with SOURCE_TOO_LARGE
+   * (`extra.max_size`) as soon as the cap is passed, and its partial file is deleted.
+   */
+  maxBytes: number;
   /** 0..1, never decreasing; 1 once the object is stored. */
   onProgress?(fraction: number): void;
 }
@@ -74,5 +78,5 @@ export interface SourceDownloader {
    * of DOWNLOAD_ERROR_CODES; an abort rejects with the signal's reason. A failed or waiting download
    * leaves no object at `dest.key` and no work files.
    */
-  download(input: DownloadInput, dest: DownloadDest, opts?: DownloadOptions): Promise<DownloadResult>;
+  download(input: DownloadInput, dest: DownloadDest, opts: DownloadOptions): Promise<DownloadResult>;
 }

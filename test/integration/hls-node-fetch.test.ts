@@ -95,6 +95,8 @@ function downloader(): MediaSourceDownloader {
 }
 const resolver = () => new DirectSourceResolver({ allowPrivate: true, fetchTimeoutMs: 5000, probeTimeoutMs: 20_000 });
 const dest = () => ({ storage, key: `videos/ws1/n${++keyN}/source.mp4` });
+/** Every download has a cap (the plan's upload maximum); these tests are not about size. */
+const GiB = 1024 ** 3;
 
 function ready(r: DownloadResult): Extract<DownloadResult, { kind: 'ready' }> {
   if (r.kind !== 'ready') throw new Error(`expected ready, got ${JSON.stringify(r)}`);
@@ -102,7 +104,7 @@ function ready(r: DownloadResult): Extract<DownloadResult, { kind: 'ready' }> {
 }
 
 async function get(p: string) {
-  return ready(await downloader().download({ mediaUrl: `${srv.url}${p}`, platform: 'direct' }, dest()));
+  return ready(await downloader().download({ mediaUrl: `${srv.url}${p}`, platform: 'direct' }, dest(), { maxBytes: GiB }));
 }
 
 describe('HLS fetched in Node, remuxed from local files', () => {
@@ -140,7 +142,7 @@ describe('HLS fetched in Node, remuxed from local files', () => {
 
   it('SAMPLE-AES is refused as unreadable before any segment is fetched', async () => {
     const before = srv.requests.length;
-    const err = await downloader().download({ mediaUrl: `${srv.url}/ts/sample-aes.m3u8`, platform: 'direct' }, dest()).catch((e) => e);
+    const err = await downloader().download({ mediaUrl: `${srv.url}/ts/sample-aes.m3u8`, platform: 'direct' }, dest(), { maxBytes: GiB }).catch((e) => e);
     expect(err).toMatchObject({ code: 'SOURCE_UNREADABLE' });
     expect(String(err.cause)).toMatch(/SAMPLE-AES/);
     expect(srv.requests.slice(before)).toEqual(['/ts/sample-aes.m3u8']);
@@ -227,14 +229,14 @@ describe('HLS fetched in Node, remuxed from local files', () => {
       res.write(Buffer.alloc(1000, 0x47));
     });
     const ac = new AbortController();
-    const p = downloader().download({ mediaUrl: `${srv.url}/slow/index.m3u8`, platform: 'direct' }, dest(), { signal: ac.signal });
+    const p = downloader().download({ mediaUrl: `${srv.url}/slow/index.m3u8`, platform: 'direct' }, dest(), { signal: ac.signal, maxBytes: GiB });
     setTimeout(() => ac.abort(new Error('cancelled')), 200);
     await expect(p).rejects.toThrow('cancelled');
   });
 
   it('segments still arriving after downloadTimeoutMs → SOURCE_UNAVAILABLE', async () => {
     const slow = new MediaSourceDownloader({ allowPrivate: true, workDir: work, fetchTimeoutMs: 5000, retries: 0, downloadTimeoutMs: 300 });
-    const err = await slow.download({ mediaUrl: `${srv.url}/slow/index.m3u8`, platform: 'direct' }, dest()).catch((e) => e);
+    const err = await slow.download({ mediaUrl: `${srv.url}/slow/index.m3u8`, platform: 'direct' }, dest(), { maxBytes: GiB }).catch((e) => e);
     expect(err).toMatchObject({ code: 'SOURCE_UNAVAILABLE' });
     expect(String(err.cause)).toMatch(/within 300 ms/);
   });

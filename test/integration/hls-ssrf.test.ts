@@ -93,7 +93,7 @@ function downloader(): MediaSourceDownloader {
 }
 
 const analyze = (url: string) => analyzeLink(url, { resolvers: [resolver()], maxDurationSeconds: 3600 });
-const download = (url: string) => downloader().download({ mediaUrl: url, platform: 'direct' }, { storage, key: `videos/ws1/v${++keyN}/source.mp4` });
+const download = (url: string) => downloader().download({ mediaUrl: url, platform: 'direct' }, { storage, key: `videos/ws1/v${++keyN}/source.mp4` }, { maxBytes: 1024 ** 3 });
 
 /** Runs `fn` and returns what it answered (`OK` or the error code) and how many requests `internal` got meanwhile. */
 async function outcome(fn: () => Promise<unknown>): Promise<{ code: string; internalRequests: string[] }> {

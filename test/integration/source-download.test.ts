@@ -11,7 +11,7 @@ import { audioRendition } from '../../src/adapters/sources/hls.download.js';
 import { parseYtDlpProgress, ytDlpDownloadArgs, ytDlpSaysLive } from '../../src/adapters/sources/ytdlp.download.js';
 import { LocalStorage } from '../../src/adapters/storage/local.storage.js';
 import { loadSourcesConfig } from '../../src/config/sources.env.js';
-import type { DownloadResult } from '../../src/ports/source-downloader.js';
+import type { DownloadDest, DownloadInput, DownloadOptions, DownloadResult } from '../../src/ports/source-downloader.js';
 import { writeFakeYtDlp } from '../helpers/fake-ytdlp.js';
 import { makeHls, makeVideo } from '../helpers/media-fixtures.js';
 import { startStaticServer, type StaticServer } from '../helpers/static-server.js';
@@ -63,8 +63,11 @@ afterEach(() => {
   expect(fs.readdirSync(work)).toEqual([]);
 });
 
-function downloader(over: Partial<SourceDownloaderOptions> = {}): MediaSourceDownloader {
-  return new MediaSourceDownloader({
+/** Every download has a cap (the plan's upload maximum); tests that are not about size use this one. */
+const TEST_CAP = 1024 ** 3;
+
+function downloader(over: Partial<SourceDownloaderOptions> = {}) {
+  const d = new MediaSourceDownloader({
     allowPrivate: true,
     ytdlpPath: ytdlp,
     workDir: work,
@@ -74,6 +77,7 @@ function downloader(over: Partial<SourceDownloaderOptions> = {}): MediaSourceDow
     treatAsPublic: (address, url) => address === '127.0.0.1' && Number(url.port) === pub.port,
     ...over,
   });
+  return { download: (input: DownloadInput, to: DownloadDest, opts: Partial<DownloadOptions> = {}) => d.download(input, to, { maxBytes: TEST_CAP, ...opts }) };
 }
 
 const newKey = () => `videos/ws1/v${++keyN}/source.mp4`;
@@ -201,6 +205,17 @@ describe('direct media files', () => {
     });
     expect(await codeOf(downloader().download({ mediaUrl: `${internal.url}/chunked.mp4`, platform: 'direct' }, d, { maxBytes: 10_000 }))).toBe('SOURCE_TOO_LARGE');
     expect(await storage.head(d.key)).toBeNull();
+  });
+
+  it('refuses to download without a finite cap (there is no unlimited default)', async () => {
+    const raw = new MediaSourceDownloader({ allowPrivate: true, workDir: work });
+    const input = { mediaUrl: `${internal.url}/clip.mp4`, platform: 'direct' };
+    const requests = internal.requests.length;
+    for (const maxBytes of [Number.POSITIVE_INFINITY, 0, -1, 1.5, Number.NaN, undefined]) {
+      await expect(raw.download(input, dest(), { maxBytes } as DownloadOptions), String(maxBytes)).rejects.toThrow(RangeError);
+    }
+    // Refused before anything is fetched.
+    expect(internal.requests.length).toBe(requests);
   });
 
   it('SOURCE_UNREADABLE for bytes that are not media, or an HTML page; nothing stored', async () => {
@@ -334,8 +349,8 @@ describe('platform links (yt-dlp)', () => {
     expect(await codeOf(downloader({ ytdlpPath: path.join(dir, 'no-such-yt-dlp') }).download(yt('dQw4w9WgXcQ'), dest()))).toBe('PLATFORM_UNAVAILABLE');
     const sources = loadSourcesConfig({ CUTROOM_ALLOW_PRIVATE_SOURCES: 'true', CUTROOM_YTDLP_PATH: ytdlp, PATH: '' });
     const fromConfig = createSourceDownloader({ sources, tmpDir: work });
-    ready(await fromConfig.download(yt('dQw4w9WgXcQ'), dest()));
-    ready(await fromConfig.download({ mediaUrl: `${internal.url}/clip.mp4`, platform: 'direct' }, dest()));
+    ready(await fromConfig.download(yt('dQw4w9WgXcQ'), dest(), { maxBytes: TEST_CAP }));
+    ready(await fromConfig.download({ mediaUrl: `${internal.url}/clip.mp4`, platform: 'direct' }, dest(), { maxBytes: TEST_CAP }));
   });
 });
 

@@ -37,7 +37,7 @@ export interface DownloadContext {
   /** First backoff delay; doubles each attempt. */
   retryDelayMs: number;
   maxPlaylistBytes: number;
-  /** Bytes; Infinity when there is no limit. */
+  /** Bytes, finite: the caller's cap (the plan's max_upload_size); there is no unlimited download. */
   maxBytes: number;
   workDir: string;
   ffmpegBinary: string;

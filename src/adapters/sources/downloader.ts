@@ -18,7 +18,9 @@ import { downloadWithYtDlp } from './ytdlp.download.js';
  * The "downloading" stage's adapter (port: src/ports/source-downloader.ts; rules: docs/sources.md,
  * "Downloading"). Every download gets its own work folder (removed afterwards, also on failure);
  * the fetched file is checked with ffprobe there, then copied into storage with `putFile` and the
- * stored size verified. Nothing is written to storage unless the file is readable media within the limit.
+ * stored size verified. Nothing is written to storage unless the file is readable media within the limit
+ * (`maxBytes`, required on every call: counted while the bytes arrive, the download stops as soon as it is
+ * passed and the work folder, partial file included, is removed).
  *
  *   direct   → direct.download.ts (safeFetch to a file; HLS → hls.download.ts, ffmpeg via the safe relay)
  *   platform → ytdlp.download.ts  (yt-dlp, merging with our ffmpeg)
@@ -47,8 +49,6 @@ export interface SourceDownloaderOptions {
   retryDelayMs?: number;
   /** Largest playlist read. Default 4 MiB. */
   maxPlaylistBytes?: number;
-  /** Size limit when a call gives no `maxBytes`. Default: none. */
-  maxBytes?: number;
   now?: () => Date;
   /** Tests: DNS answers and loopback stand-ins for public hosts (see safeFetch). */
   resolve?: SafeFetchOptions['resolve'];
@@ -65,9 +65,11 @@ export class MediaSourceDownloader implements SourceDownloader {
     this.probe = opts.probe ?? new FfprobeMediaProbe();
   }
 
-  async download(input: DownloadInput, dest: DownloadDest, opts: DownloadOptions = {}): Promise<DownloadResult> {
+  async download(input: DownloadInput, dest: DownloadDest, opts: DownloadOptions): Promise<DownloadResult> {
     throwIfAborted(opts.signal);
-    const maxBytes = opts.maxBytes ?? this.opts.maxBytes ?? Number.POSITIVE_INFINITY;
+    // Every download is capped (the plan's upload maximum): no default, never unlimited.
+    const maxBytes = opts.maxBytes;
+    if (!Number.isSafeInteger(maxBytes) || maxBytes < 1) throw new RangeError(`maxBytes must be a positive integer (got ${maxBytes})`);
     const report = monotonic(opts.onProgress);
     const work = await fsp.mkdtemp(path.join(this.opts.workDir ?? os.tmpdir(), 'cutroom-dl-'));
     try {

@@ -1,6 +1,6 @@
 /**
  * Files on this machine, for jobs that work on local copies (renders, transcriptions, submissions):
- * a private scratch folder, and a file's size. Implemented by src/adapters/files/local-files.ts.
+ * a private scratch folder, a file's size and its SHA-256. Implemented by src/adapters/files/local-files.ts.
  */
 export interface LocalFiles {
   /**
@@ -10,4 +10,6 @@ export interface LocalFiles {
   withTempDir<T>(prefix: string, fn: (dir: string) => Promise<T>): Promise<T>;
   /** Size in bytes of a local file. */
   size(file: string): Promise<number>;
+  /** Hex SHA-256 of a local file's bytes (read as a stream). */
+  sha256(file: string): Promise<string>;
 }

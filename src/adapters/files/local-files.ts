@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { LocalFiles } from '../../ports/local-files.js';
@@ -17,5 +19,11 @@ export class NodeLocalFiles implements LocalFiles {
 
   async size(file: string): Promise<number> {
     return (await fs.stat(file)).size;
+  }
+
+  async sha256(file: string): Promise<string> {
+    const hash = createHash('sha256');
+    for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+    return hash.digest('hex');
   }
 }

@@ -17,7 +17,11 @@ export const MediaUploadAnswerSchema = Type.Object(
   {
     media_id: Type.String(),
     kind: Type.Union([Type.Literal('audio'), Type.Literal('video')]),
-    upload_url: Type.String({ description: 'Signed; PUT the raw bytes with the declared Content-Type and no key.' }),
+    upload_url: Type.String({
+      description:
+        'Signed; PUT the raw bytes with the declared Content-Type and no key. The first POST /transcriptions of the media completes the upload. ' +
+        'An upload URL writes once: after the upload is completed, a PUT to it is 409 `UPLOAD_ALREADY_COMPLETED` (local storage) or has no effect (S3); the file measured at completion is the one processed and charged.',
+    }),
     expires_in: Type.Integer({ description: 'Seconds (3600).' }),
   },
   { additionalProperties: false },

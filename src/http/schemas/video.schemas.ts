@@ -41,7 +41,11 @@ export const UploadAnswerSchema = Type.Union(
       { additionalProperties: false },
     ),
   ],
-  { description: 'One `upload_url`, or above the multipart threshold (5 GB) `mode: multipart` with one signed URL per part.' },
+  {
+    description:
+      'One `upload_url`, or above the multipart threshold (5 GB) `mode: multipart` with one signed URL per part; POST /videos/upload/complete completes the upload. ' +
+      'An upload URL writes once: after the upload is completed, a PUT to it is 409 `UPLOAD_ALREADY_COMPLETED` (local storage) or has no effect (S3); the file measured at completion is the one processed and charged.',
+  },
 );
 
 export const UploadCompleteSchema = Type.Object(

@@ -6,10 +6,10 @@ import { ffmpegPath } from '../src/adapters/media/binaries.js';
 import { buildFfmpegArgs } from '../src/adapters/media/ffmpeg-run.js';
 import { prepareFontsDir } from '../src/adapters/media/fonts.js';
 import { renderEdit } from '../src/adapters/media/renderer.js';
-import { buildAss } from '../src/domain/render/captions.ass.js';
-import { editHash, makeEdit, type Edit } from '../src/domain/render/edit.js';
-import { buildRenderCommand } from '../src/domain/render/filter-graph.js';
-import { getBuiltinTemplate } from '../src/domain/render/templates.js';
+import { buildAss } from '../src/adapters/media/captions.ass.js';
+import { editHash, makeEdit, type Edit } from '../src/domain/edits/edit.js';
+import { buildRenderCommand } from '../src/adapters/media/filter-graph.js';
+import { getBuiltinTemplate } from '../src/domain/edits/templates.js';
 import { childCpuSeconds } from './cpu.js';
 
 /**

@@ -5,8 +5,8 @@ import path from 'node:path';
 import { ffmpegPath } from '../src/adapters/media/binaries.js';
 import { prepareFontsDir } from '../src/adapters/media/fonts.js';
 import { renderEdit } from '../src/adapters/media/renderer.js';
-import { makeEdit } from '../src/domain/render/edit.js';
-import { BUILTIN_TEMPLATES } from '../src/domain/render/templates.js';
+import { makeEdit } from '../src/domain/edits/edit.js';
+import { BUILTIN_TEMPLATES } from '../src/domain/edits/templates.js';
 
 /**
  * Renders a short clip with each built-in caption template through the real renderer and saves one

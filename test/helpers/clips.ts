@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { clips, edits, submissions } from '../../src/adapters/db/schema.js';
-import { buildClipEdit } from '../../src/domain/render/clip-edit.js';
-import { editHash, type CaptionWord } from '../../src/domain/render/edit.js';
+import { buildClipEdit } from '../../src/domain/edits/clip-edit.js';
+import { editHash, type CaptionWord } from '../../src/domain/edits/edit.js';
 import { newId } from '../../src/shared/ids.js';
 import type { TestApp } from './app.js';
 import { readyVideo } from './videos.js';

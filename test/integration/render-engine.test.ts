@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ffprobePath } from '../../src/adapters/media/binaries.js';
 import { prepareFontsDir } from '../../src/adapters/media/fonts.js';
 import { RenderError, renderEdit } from '../../src/adapters/media/renderer.js';
-import { makeEdit, type Edit } from '../../src/domain/render/edit.js';
-import { getBuiltinTemplate } from '../../src/domain/render/templates.js';
+import { makeEdit, type Edit } from '../../src/domain/edits/edit.js';
+import { getBuiltinTemplate } from '../../src/domain/edits/templates.js';
 import { makeVideo, runFfmpeg } from '../helpers/media-fixtures.js';
 
 /**

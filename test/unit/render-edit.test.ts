@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../src/domain/errors.js';
-import { canonicalJson, editHash, makeEdit, outputSize, validateEdit, type Edit } from '../../src/domain/render/edit.js';
+import { canonicalJson, editHash, makeEdit, outputSize, validateEdit, type Edit } from '../../src/domain/edits/edit.js';
 import {
   BUILTIN_TEMPLATES,
   CAPTION_FONT_FAMILIES,
   getBuiltinTemplate,
   validateCaptionStyle,
   validateTitleStyle,
-} from '../../src/domain/render/templates.js';
+} from '../../src/domain/edits/templates.js';
 
 const style = getBuiltinTemplate('bold-pop')!.captions;
 const titleStyle = getBuiltinTemplate('clean')!.title;

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Edit } from '../../src/domain/render/edit.js';
-import { buildFilterComplex, buildRenderCommand, escapeFilterValue, reframeFilters, sec, type RenderPaths } from '../../src/domain/render/filter-graph.js';
-import { getBuiltinTemplate } from '../../src/domain/render/templates.js';
+import type { Edit } from '../../src/domain/edits/edit.js';
+import { buildFilterComplex, buildRenderCommand, escapeFilterValue, reframeFilters, sec, type RenderPaths } from '../../src/adapters/media/filter-graph.js';
+import { getBuiltinTemplate } from '../../src/domain/edits/templates.js';
 
 const style = getBuiltinTemplate('bold-pop')!.captions;
 

@@ -9,9 +9,9 @@ import {
   renderStorageKey,
 } from '../../src/domain/renders/renders.rules.js';
 import { rebuildEdit } from '../../src/domain/clips/clip-edits.service.js';
-import { buildClipEdit } from '../../src/domain/render/clip-edit.js';
-import { editHash } from '../../src/domain/render/edit.js';
-import { getBuiltinTemplate } from '../../src/domain/render/templates.js';
+import { buildClipEdit } from '../../src/domain/edits/clip-edit.js';
+import { editHash } from '../../src/domain/edits/edit.js';
+import { getBuiltinTemplate } from '../../src/domain/edits/templates.js';
 import { DomainError } from '../../src/domain/errors.js';
 
 describe('render rules', () => {

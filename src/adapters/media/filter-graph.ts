@@ -1,7 +1,7 @@
 import path from 'node:path';
-import { cropFilter, sliceKeyframes } from '../reframe/crop-keyframes.js';
-import { cropSize } from '../reframe/crop-path.js';
-import { clipDuration, outputSize, type Edit } from './edit.js';
+import { cropFilter, sliceKeyframes } from '../../domain/reframe/crop-keyframes.js';
+import { cropSize } from '../../domain/reframe/crop-path.js';
+import { clipDuration, outputSize, type Edit } from '../../domain/edits/edit.js';
 
 /**
  * The ffmpeg command for an edit (pure; unit-tested). One input, read from `in` with an accurate

@@ -4,8 +4,8 @@ import { clips, edits, submissions } from '../../adapters/db/schema.js';
 import { newId } from '../../shared/ids.js';
 import { DomainError } from '../errors.js';
 import type { Keyframe } from '../reframe/crop-keyframes.js';
-import { buildClipEdit, type EditTemplate } from '../render/clip-edit.js';
-import { editHash, makeEdit, type Edit } from '../render/edit.js';
+import { buildClipEdit, type EditTemplate } from '../edits/clip-edit.js';
+import { editHash, makeEdit, type Edit } from '../edits/edit.js';
 import type { SubmissionRow } from '../submissions/submissions.service.js';
 
 export type EditRow = typeof edits.$inferSelect;

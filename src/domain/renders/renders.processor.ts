@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { LocalFiles } from '../../ports/local-files.js';
 import type { Storage } from '../../ports/storage.js';
 import { retryOrFail, type Attempt } from '../jobs/retry.js';
-import type { Edit } from '../render/edit.js';
+import type { Edit } from '../edits/edit.js';
 import type { EditsReader, RendersRepository } from './renders.records.js';
 import {
   ProgressThrottle,

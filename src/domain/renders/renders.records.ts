@@ -78,7 +78,7 @@ export interface RenderableEdit {
   clipId: string | null;
   /** Content hash of `spec`: identical edits render to the same file. */
   hash: string;
-  /** The edit (src/domain/render/edit.ts), as stored. */
+  /** The edit (src/domain/edits/edit.ts), as stored. */
   spec: unknown;
 }
 

@@ -4,7 +4,7 @@ import type { Storage } from '../../ports/storage.js';
 import type { TransactionRunner } from '../../ports/transactions.js';
 import { DomainError } from '../errors.js';
 import { enqueueAfterCommit } from '../jobs/enqueue.js';
-import { editHash, type Edit } from '../render/edit.js';
+import { editHash, type Edit } from '../edits/edit.js';
 import type { WorkspaceWithPlan } from '../workspaces/workspaces.service.js';
 import type { ClipEdits, EditsReader, RenderableEdit, RenderRow, RendersRepository } from './renders.records.js';
 import {

@@ -12,8 +12,8 @@ import type { AsrEngine, AsrWord } from '../../ports/asr.js';
 import type { HighlightClip, HighlightScorer, HighlightStrategy } from '../../ports/highlights.js';
 import { toSourceTimeline, type RangedAnalysis, type VideoAnalysis } from '../analysis/video-analysis.js';
 import { pickHighlightsWithScorer } from '../highlights/highlight-engine.js';
-import { buildClipEdit, type EditTemplate } from '../render/clip-edit.js';
-import { editHash } from '../render/edit.js';
+import { buildClipEdit, type EditTemplate } from '../edits/clip-edit.js';
+import { editHash } from '../edits/edit.js';
 import { SUBMISSION_JOB_OPTIONS, type SubmissionRow, type SubmissionsService } from './submissions.service.js';
 import { analysedRange, nextState, resolveTimeframe, waitingRetrySeconds, type SubmissionState } from './submission.rules.js';
 

@@ -1,6 +1,6 @@
 import type { HighlightStrategy } from '../../ports/highlights.js';
 import { HIGHLIGHT_STRATEGIES } from '../highlights/highlight-engine.js';
-import { ASPECTS, REFRAME_MODES, RESOLUTIONS } from '../render/edit.js';
+import { ASPECTS, REFRAME_MODES, RESOLUTIONS } from '../edits/edit.js';
 import {
   BUILTIN_TEMPLATES,
   deepFreeze,
@@ -12,7 +12,7 @@ import {
   type ReframeMode,
   type Resolution,
   type TitleStyle,
-} from '../render/templates.js';
+} from '../edits/templates.js';
 
 /**
  * Templates and strategies (pure): built-in records, validation of custom configs and the API view.

@@ -22,7 +22,7 @@ import { downloadWithYtDlp } from './ytdlp.download.js';
  * (`maxBytes`, required on every call: counted while the bytes arrive, the download stops as soon as it is
  * passed and the work folder, partial file included, is removed).
  *
- *   direct   → direct.download.ts (safeFetch to a file; HLS → hls.download.ts, ffmpeg via the safe relay)
+ *   direct   → direct.download.ts (safeFetch to a file; HLS → hls.download.ts, segments fetched in Node, ffmpeg remuxes local files)
  *   platform → ytdlp.download.ts  (yt-dlp, merging with our ffmpeg)
  */
 

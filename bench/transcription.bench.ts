@@ -84,7 +84,7 @@ async function main(): Promise<void> {
     timeMethod(deps, 'extractAudio', 'extract WAV', steps);
     timeMethod(deps.vad, 'detect', 'voice detection', steps);
     timeMethod(deps.asr, 'transcribe', `ASR (${c.config.asr.engine})`, steps);
-    timeMethod(deps, 'diarize', 'diarization', steps);
+    timeMethod(deps.diarizer, 'diarize', 'diarization', steps);
 
     const ws = await t.workspace({ credits: 10_000 });
     const ctx = await c.workspaces.get(ws.id);

@@ -165,7 +165,7 @@ export async function createContainer(opts: ContainerOptions): Promise<Container
       renders: { renderEdit: (ctx, editId) => container.renders.renderEdit(ctx, editId) },
       workspaces: { get: (id) => container.workspaces.get(id) },
     }),
-    ...createTranscriptions({ config, logger, database, storage, queue, media, credits, asr }),
+    ...createTranscriptions({ config, logger, database, storage, queue, transactions, media, credits, asr }),
     async close() {
       await container.vad.close();
       await database.close();

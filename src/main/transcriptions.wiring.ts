@@ -1,19 +1,21 @@
-import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Config } from '../config/env.js';
 import type { Database } from '../adapters/db/database.js';
+import { DrizzleTranscriptionsRepository } from '../adapters/db/repositories/transcriptions.repository.js';
+import { EmbeddedDiarizer } from '../adapters/diarization/embedded.diarizer.js';
+import { NodeLocalFiles } from '../adapters/files/local-files.js';
 import { AudioExtractError, extractAudio } from '../adapters/media/audio-extract.js';
 import { SileroVad } from '../adapters/vad/silero.vad.js';
 import type { CreditsService } from '../domain/credits/credits.service.js';
-import { diarize } from '../domain/transcripts/diarize.js';
 import { TranscriptionProcessor } from '../domain/transcriptions/transcriptions.processor.js';
 import { TranscriptionsService } from '../domain/transcriptions/transcriptions.service.js';
 import type { AsrEngine } from '../ports/asr.js';
 import type { MediaProbe } from '../ports/media.js';
 import type { JobQueue } from '../ports/queue.js';
 import type { Storage } from '../ports/storage.js';
+import type { TransactionRunner } from '../ports/transactions.js';
 import type { Vad } from '../ports/vad.js';
 
 export interface TranscriptionsWiring {
@@ -22,6 +24,7 @@ export interface TranscriptionsWiring {
   database: Database;
   storage: Storage;
   queue: JobQueue;
+  transactions: TransactionRunner;
   media: MediaProbe;
   credits: CreditsService;
   asr: AsrEngine;
@@ -44,38 +47,36 @@ async function extractWav(input: string, output: string, range: { start: number;
  * shared by both) and the embedded diarizer.
  */
 export function createTranscriptions(w: TranscriptionsWiring) {
-  const db = w.database.db;
+  const repo = new DrizzleTranscriptionsRepository(w.database.db);
+  const files = new NodeLocalFiles(os.tmpdir());
   const vad: Vad = new SileroVad();
-  const tmpDir = os.tmpdir();
   const transcriptions = new TranscriptionsService({
-    db,
+    repo,
+    transactions: w.transactions,
     storage: w.storage,
+    files,
     probe: w.media,
     credits: w.credits,
     queue: w.queue,
     supportsLanguage: (lang) => w.asr.supportsLanguage(lang),
-    async hasSpeech(file, seconds) {
-      const dir = await fs.mkdtemp(path.join(tmpDir, 'vad-'));
-      try {
+    hasSpeech: (file, seconds) =>
+      files.withTempDir('vad-', async (dir) => {
         const wav = path.join(dir, 'audio.wav');
         if (!(await extractWav(file, wav, { start: 0, end: seconds }))) return false;
         return (await vad.detect(wav)).length > 0;
-      } finally {
-        await fs.rm(dir, { recursive: true, force: true });
-      }
-    },
+      }),
     singleUploadMaxBytes: w.config.multipartThresholdBytes,
   });
   const transcriptionProcessor = new TranscriptionProcessor({
-    db,
+    repo,
     storage: w.storage,
     transcriptions,
     logger: w.logger,
-    tmpDir,
+    files,
     extractAudio: extractWav,
     vad,
     asr: w.asr,
-    diarize: (wav, speech) => diarize(wav, speech),
+    diarizer: new EmbeddedDiarizer(),
   });
   return { transcriptions, transcriptionProcessor, vad };
 }

@@ -2,10 +2,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EmbeddedDiarizer } from '../../src/adapters/diarization/embedded.diarizer.js';
 import { SileroVad } from '../../src/adapters/vad/silero.vad.js';
 import { buildCues } from '../../src/domain/transcripts/cues.js';
-import { assignSpeakers, diarize, type SpeakerTurn } from '../../src/domain/transcripts/diarize.js';
 import { toVtt } from '../../src/domain/transcripts/formats.js';
+import { assignSpeakers } from '../../src/domain/transcripts/speakers.js';
+import type { SpeakerTurn } from '../../src/ports/diarizer.js';
 import { makeSpeechWav, type SpeechFixture, type SpeechPart } from '../helpers/speech-fixtures.js';
 
 /**
@@ -54,7 +56,7 @@ async function run(name: string, parts: SpeechPart[]): Promise<{ fx: SpeechFixtu
   const fx = await makeSpeechWav(path.join(dir, `${name}.wav`), parts);
   const t0 = performance.now();
   const speech = await vad.detect(fx.path);
-  const turns = await diarize(fx.path, speech);
+  const turns = await new EmbeddedDiarizer().diarize(fx.path, speech);
   return { fx, turns, seconds: (performance.now() - t0) / 1000 };
 }
 

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { decimate2, fft, frameFeatures, melFilterbank } from '../../src/adapters/audio/features.js';
-import { assignSpeakers, diarizeFeatures, speakerName, type SegmentFeatures, type SpeakerTurn } from '../../src/domain/transcripts/diarize.js';
-import { collapseDuplicates, divisiveClusters, kmeans, silhouette } from '../../src/domain/transcripts/diarize-clustering.js';
+import { collapseDuplicates, divisiveClusters, kmeans, silhouette } from '../../src/adapters/diarization/diarize-clustering.js';
+import { diarizeFeatures, speakerName, type SegmentFeatures } from '../../src/adapters/diarization/diarize-features.js';
+import { assignSpeakers } from '../../src/domain/transcripts/speakers.js';
+import type { SpeakerTurn } from '../../src/ports/diarizer.js';
 
 const RATE = 16000;
 

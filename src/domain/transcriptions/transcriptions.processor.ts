@@ -1,30 +1,31 @@
-import fs from 'node:fs/promises';
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
 import type { Logger } from 'pino';
-import type { Db } from '../../adapters/db/database.js';
-import { media, transcriptions } from '../../adapters/db/schema.js';
 import { DomainError } from '../errors.js';
-import type { Storage } from '../../ports/storage.js';
+import { retryOrFail, type Attempt } from '../jobs/retry.js';
 import type { AsrEngine } from '../../ports/asr.js';
-import type { SpeechSegment, Vad } from '../../ports/vad.js';
+import type { Diarizer } from '../../ports/diarizer.js';
+import type { LocalFiles } from '../../ports/local-files.js';
+import type { Storage } from '../../ports/storage.js';
+import type { Vad } from '../../ports/vad.js';
 import { buildCues, type Cue } from '../transcripts/cues.js';
-import { assignSpeakers, type SpeakerTurn } from '../transcripts/diarize.js';
-import { errorCodeOf, isRetryable } from '../submissions/pipeline.js';
-import type { TranscriptionRow, TranscriptionsService } from './transcriptions.service.js';
+import { assignSpeakers } from '../transcripts/speakers.js';
+import { errorCodeOf } from '../submissions/pipeline.js';
+import type { TranscriptionRow, TranscriptionsRepository } from './transcriptions.records.js';
+import type { TranscriptionsService } from './transcriptions.service.js';
 
 /** Everything the job does that is I/O, wired in src/main/transcriptions.wiring.ts. */
 export interface TranscriptionProcessorDeps {
-  db: Db;
+  repo: TranscriptionsRepository;
   storage: Storage;
   transcriptions: TranscriptionsService;
   logger: Logger;
-  tmpDir: string;
+  /** The run's private temporary folder (the WAV). */
+  files: LocalFiles;
   /** 16 kHz mono WAV of [start, end) of the file; resolves false when the file has no sound track. */
   extractAudio(input: string, output: string, range: { start: number; end: number }): Promise<boolean>;
   vad: Vad;
   asr: AsrEngine;
-  diarize(wavPath: string, speech: SpeechSegment[]): Promise<SpeakerTurn[]>;
+  diarizer: Diarizer;
 }
 
 type Outcome = { kind: 'no_speech' } | { kind: 'ready'; language: string; cues: Cue[] };
@@ -38,11 +39,11 @@ type Outcome = { kind: 'no_speech' } | { kind: 'ready'; language: string; cues: 
 export class TranscriptionProcessor {
   constructor(private readonly d: TranscriptionProcessorDeps) {}
 
-  async run(id: string, attempt: { retryCount: number; retryLimit: number }): Promise<void> {
-    const [row] = await this.d.db.select().from(transcriptions).where(eq(transcriptions.id, id));
+  async run(id: string, attempt: Attempt): Promise<void> {
+    const row = await this.d.repo.get(id);
     if (!row || row.status !== 'processing') return;
     try {
-      const [m] = await this.d.db.select().from(media).where(eq(media.id, row.mediaId));
+      const m = await this.d.repo.getMedia(row.mediaId);
       if (!m) throw new DomainError('MEDIA_NOT_FOUND');
       // Only the measured (and charged) seconds are transcribed, whatever the stored file holds.
       const seconds = m.duration ?? 0;
@@ -50,16 +51,18 @@ export class TranscriptionProcessor {
       if (out.kind === 'no_speech') await this.d.transcriptions.finishWithoutResult(row, 'no_speech');
       else await this.d.transcriptions.finishReady(row, out.language, out.cues);
     } catch (err) {
-      if (isRetryable(err) && attempt.retryCount < attempt.retryLimit) throw err;
-      const code = errorCodeOf(err);
-      this.d.logger.warn({ err, transcriptionId: id, code }, 'transcription failed');
-      await this.d.transcriptions.fail(row, code);
+      await retryOrFail(err, attempt, {
+        fail: async () => {
+          const code = errorCodeOf(err);
+          this.d.logger.warn({ err, transcriptionId: id, code }, 'transcription failed');
+          await this.d.transcriptions.fail(row, code);
+        },
+      });
     }
   }
 
-  private async transcribe(row: TranscriptionRow, file: string, seconds: number): Promise<Outcome> {
-    const dir = await fs.mkdtemp(path.join(this.d.tmpDir, `trn-${row.id}-`));
-    try {
+  private transcribe(row: TranscriptionRow, file: string, seconds: number): Promise<Outcome> {
+    return this.d.files.withTempDir(`trn-${row.id}-`, async (dir) => {
       const wav = path.join(dir, 'audio.wav');
       if (!(await this.d.extractAudio(file, wav, { start: 0, end: seconds }))) return { kind: 'no_speech' };
       const speech = await this.d.vad.detect(wav);
@@ -68,10 +71,8 @@ export class TranscriptionProcessor {
       const result = await this.d.asr.transcribe(wav, { language: asked });
       if (result.words.length === 0) return { kind: 'no_speech' };
       const words = result.words.map((w) => ({ start: w.start, end: w.end, text: w.text }));
-      const labelled = row.speakerLabels ? assignSpeakers(words, await this.d.diarize(wav, speech)) : words;
+      const labelled = row.speakerLabels ? assignSpeakers(words, await this.d.diarizer.diarize(wav, speech)) : words;
       return { kind: 'ready', language: result.language || asked || 'en', cues: buildCues(labelled) };
-    } finally {
-      await fs.rm(dir, { recursive: true, force: true });
-    }
+    });
   }
 }

@@ -7,9 +7,6 @@ export const TRANSCRIPTION_STATUSES: TranscriptionStatus[] = ['processing', 'rea
 /** Ledger `job_type` of transcription charges and refunds. */
 export const TRANSCRIPTION_JOB = 'transcription';
 
-/** A run may take long on long audio; retries after a crash come quickly. */
-export const TRANSCRIPTION_JOB_OPTIONS = { expireInSeconds: 4 * 3600, retryLimit: 2, retryDelaySeconds: 2 };
-
 /**
  * Media up to this long get voice detection while POST /transcriptions waits (a no-speech file
  * answers 200 `no_speech` at once, never charged); longer media are charged and checked by the job,

@@ -1,17 +1,14 @@
-import { createHash } from 'node:crypto';
-import { asTx } from '../../adapters/db/transactions.js';
-import fs from 'node:fs';
-import { and, count, desc, eq, isNull, ne, type SQL } from 'drizzle-orm';
-import type { Db, Executor } from '../../adapters/db/database.js';
-import { media, transcriptions, workspaces } from '../../adapters/db/schema.js';
 import { newId } from '../../shared/ids.js';
 import { DomainError, validationError } from '../errors.js';
 import type { CreditsService } from '../credits/credits.service.js';
+import { enqueueAfterCommit } from '../jobs/enqueue.js';
 import type { PageRequest } from '../pagination.js';
 import type { WorkspaceWithPlan } from '../workspaces/workspaces.service.js';
+import type { LocalFiles } from '../../ports/local-files.js';
 import type { JobQueue } from '../../ports/queue.js';
 import type { Storage } from '../../ports/storage.js';
 import type { MediaInfo, MediaProbe } from '../../ports/media.js';
+import type { TransactionRunner, Tx } from '../../ports/transactions.js';
 import { toTranscript, type Cue, type Transcript } from '../transcripts/cues.js';
 import { formatTranscript, TRANSCRIPT_FORMATS, transcriptFileName, type TranscriptFormat } from '../transcripts/formats.js';
 import {
@@ -29,16 +26,13 @@ import {
 import {
   SYNC_VAD_MAX_SECONDS,
   TRANSCRIPTION_JOB,
-  TRANSCRIPTION_JOB_OPTIONS,
   noSpeechLanguage,
   pickReusable,
   transcriptionCredits,
   type CacheAsk,
   type TranscriptionStatus,
 } from './transcriptions.rules.js';
-
-export type MediaRow = typeof media.$inferSelect;
-export type TranscriptionRow = typeof transcriptions.$inferSelect;
+import type { MediaRow, TranscriptionRow, TranscriptionsRepository } from './transcriptions.records.js';
 
 /** The spec's Transcription object plus the fields listed in docs/api-decisions.md. */
 export interface TranscriptionView {
@@ -78,8 +72,12 @@ export interface TranscriptionStart {
 }
 
 export interface TranscriptionsDeps {
-  db: Db;
+  repo: TranscriptionsRepository;
+  /** The charge and the transcription row commit together, under the workspace's row lock. */
+  transactions: TransactionRunner;
   storage: Storage;
+  /** Hashes the uploaded file (the cache key). */
+  files: Pick<LocalFiles, 'sha256'>;
   probe: MediaProbe;
   credits: CreditsService;
   queue: JobQueue;
@@ -95,12 +93,6 @@ export function normalizeSourceLanguage(lang: string | undefined): string {
   const l = (lang ?? '').trim().toLowerCase();
   if (l === '' || l === 'auto') return 'auto';
   return l.split(/[-_]/)[0];
-}
-
-async function sha256File(file: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of fs.createReadStream(file)) hash.update(chunk as Buffer);
-  return hash.digest('hex');
 }
 
 const stripSpeakers = (cues: Cue[]): Cue[] => cues.map(({ speaker: _speaker, ...c }) => c);
@@ -124,7 +116,7 @@ export class TranscriptionsService {
     const key = uploadKeyOf('media', ctx.workspace.id, id, extensionOf(input.file_name));
     const contentType = baseContentType(input.content_type);
     const url = await this.d.storage.presignPut(key, { contentType, contentLength: input.file_size, expiresInSeconds: UPLOAD_URL_SECONDS });
-    await this.d.db.insert(media).values({
+    await this.d.repo.insertMedia({
       id,
       workspaceId: ctx.workspace.id,
       kind,
@@ -138,10 +130,7 @@ export class TranscriptionsService {
   }
 
   async getMedia(workspaceId: string, id: string): Promise<MediaRow> {
-    const [row] = await this.d.db
-      .select()
-      .from(media)
-      .where(and(eq(media.id, id), eq(media.workspaceId, workspaceId)));
+    const row = await this.d.repo.findMedia(workspaceId, id);
     if (!row) throw new DomainError('MEDIA_NOT_FOUND');
     return row;
   }
@@ -169,18 +158,13 @@ export class TranscriptionsService {
       await this.d.storage.delete(key);
       throw err;
     }
-    const [row] = await this.d.db
-      .update(media)
-      .set({
-        status: 'ready',
-        storageKey: key,
-        duration: measured.info.duration,
-        hasAudio: measured.info.hasAudio,
-        contentHash: measured.hash,
-        fileSize: measured.size,
-      })
-      .where(and(eq(media.id, m.id), eq(media.storageKey, m.storageKey), ne(media.status, 'ready')))
-      .returning();
+    const row = await this.d.repo.markMediaReady(m.id, m.storageKey, {
+      storageKey: key,
+      duration: measured.info.duration,
+      hasAudio: measured.info.hasAudio,
+      contentHash: measured.hash,
+      fileSize: measured.size,
+    });
     if (row) return row;
     // Another request prepared the same upload first: its file stands, ours goes.
     const winner = await this.getMedia(m.workspaceId, m.id);
@@ -200,7 +184,7 @@ export class TranscriptionsService {
       } catch {
         return null;
       }
-      return { info, hash: await sha256File(file) };
+      return { info, hash: await this.d.files.sha256(file) };
     });
     if (!measured || !MEDIA_UPLOAD_CONTAINERS.includes(measured.info.container ?? '') || (!measured.info.hasAudio && !measured.info.hasVideo)) {
       throw validationError([{ field: 'file', rule: 'undecodable' }]);
@@ -209,21 +193,8 @@ export class TranscriptionsService {
   }
 
   /** The best earlier transcription of the same bytes for this request (cues not loaded). */
-  private async findReusable(tx: Executor, workspaceId: string, hash: string, ask: CacheAsk) {
-    const rows = await tx
-      .select({
-        id: transcriptions.id,
-        status: transcriptions.status,
-        speakerLabels: transcriptions.speakerLabels,
-        sourceLanguage: transcriptions.sourceLanguage,
-        language: transcriptions.language,
-        cachedFrom: transcriptions.cachedFrom,
-        deletedAt: transcriptions.deletedAt,
-        createdAt: transcriptions.createdAt,
-      })
-      .from(transcriptions)
-      .where(and(eq(transcriptions.workspaceId, workspaceId), eq(transcriptions.contentHash, hash), ne(transcriptions.status, 'failed')));
-    return pickReusable(rows, ask);
+  private async findReusable(workspaceId: string, hash: string, ask: CacheAsk, tx?: Tx) {
+    return pickReusable(await this.d.repo.cacheCandidates(workspaceId, hash, tx), ask);
   }
 
   /** POST /transcriptions. */
@@ -248,37 +219,33 @@ export class TranscriptionsService {
     };
     // Voice detection while the caller waits, for files short enough, unless the cache answers anyway.
     let speech = m.hasAudio !== false;
-    if (speech && duration <= SYNC_VAD_MAX_SECONDS && !(await this.findReusable(this.d.db, ws.id, hash, ask))) {
+    if (speech && duration <= SYNC_VAD_MAX_SECONDS && !(await this.findReusable(ws.id, hash, ask))) {
       // A detection that fails here (engine, unreadable sound) leaves the decision to the job, as for long files.
       speech = duration > 0 ? await this.d.storage.withLocalFile(m.storageKey, (file) => this.d.hasSpeech(file, duration)).catch(() => true) : false;
     }
 
-    const out = await this.d.db.transaction(async (tx) => {
+    const out = await this.d.transactions.run(async (tx) => {
       // One creation at a time per workspace, so two identical requests cannot both miss the cache.
-      await tx.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, ws.id)).for('update');
-      const hit = m.hasAudio === false ? undefined : await this.findReusable(tx, ws.id, hash, ask);
+      await this.d.repo.lockWorkspace(tx, ws.id);
+      const hit = m.hasAudio === false ? undefined : await this.findReusable(ws.id, hash, ask, tx);
       const now = new Date();
       if (hit?.status === 'processing') {
         // The same work is under way: answer it (a deleted one comes back into the listings).
-        const [row] = await tx.update(transcriptions).set({ deletedAt: null }).where(eq(transcriptions.id, hit.id)).returning();
-        return { started: true, row };
+        return { started: true, row: await this.d.repo.undelete(tx, hit.id) };
       }
       if (hit || !speech) {
         const ready = hit?.status === 'ready';
-        const [source] = ready ? await tx.select({ cues: transcriptions.cues }).from(transcriptions).where(eq(transcriptions.id, hit!.id)) : [];
-        const [row] = await tx
-          .insert(transcriptions)
-          .values({
-            id: newId('trn'),
-            ...base,
-            status: ready ? 'ready' : 'no_speech',
-            language: ready ? hit!.language : sourceLanguage === 'auto' ? null : sourceLanguage,
-            cues: ready ? (ask.speakerLabels ? source.cues : stripSpeakers((source.cues ?? []) as Cue[])) : [],
-            cachedFrom: hit ? (hit.cachedFrom ?? hit.id) : null,
-            creditsCharged: 0,
-            finishedAt: now,
-          })
-          .returning();
+        const cues = ready ? await this.d.repo.cuesOf(tx, hit!.id) : undefined;
+        const row = await this.d.repo.insert(tx, {
+          id: newId('trn'),
+          ...base,
+          status: ready ? 'ready' : 'no_speech',
+          language: ready ? hit!.language : sourceLanguage === 'auto' ? null : sourceLanguage,
+          cues: ready ? (ask.speakerLabels ? cues : stripSpeakers((cues ?? []) as Cue[])) : [],
+          cachedFrom: hit ? (hit.cachedFrom ?? hit.id) : null,
+          creditsCharged: 0,
+          finishedAt: now,
+        });
         return { started: false, row };
       }
       const id = newId('trn');
@@ -291,31 +258,21 @@ export class TranscriptionsService {
           jobId: id,
           insufficientExtra: { scope: 'workspace', is_owner: true },
         },
-        asTx(tx),
+        tx,
       );
-      const [row] = await tx
-        .insert(transcriptions)
-        .values({ id, ...base, status: 'processing', creditsCharged: charge.charged })
-        .returning();
+      const row = await this.d.repo.insert(tx, { id, ...base, status: 'processing', creditsCharged: charge.charged });
       return { started: true, row, fresh: true };
     });
     if ('fresh' in out) {
-      try {
-        await this.d.queue.send('transcription.process', { transcriptionId: out.row.id }, TRANSCRIPTION_JOB_OPTIONS);
-      } catch (err) {
-        await this.fail(out.row, 'QUEUE_UNAVAILABLE');
-        throw err;
-      }
+      const row = out.row;
+      await enqueueAfterCommit(this.d.queue, { name: 'transcription.process', payload: { transcriptionId: row.id } }, (code) => this.fail(row, code));
     }
     return { started: out.started, transcription: this.view(out.row) };
   }
 
   /** A transcription of the workspace that was not deleted; 404 TRANSCRIPTION_NOT_FOUND otherwise. */
   async getRow(workspaceId: string, id: string): Promise<TranscriptionRow> {
-    const [row] = await this.d.db
-      .select()
-      .from(transcriptions)
-      .where(and(eq(transcriptions.id, id), eq(transcriptions.workspaceId, workspaceId), isNull(transcriptions.deletedAt)));
+    const row = await this.d.repo.findInWorkspace(workspaceId, id);
     if (!row) throw new DomainError('TRANSCRIPTION_NOT_FOUND');
     return row;
   }
@@ -326,15 +283,8 @@ export class TranscriptionsService {
 
   /** GET /transcriptions: the workspace's transcriptions that were not deleted, newest first. */
   async list(workspaceId: string, filter: { status?: string; media_id?: string }, page: PageRequest) {
-    const conds: SQL[] = [eq(transcriptions.workspaceId, workspaceId), isNull(transcriptions.deletedAt)];
-    if (filter.status) conds.push(eq(transcriptions.status, filter.status));
-    if (filter.media_id) conds.push(eq(transcriptions.mediaId, filter.media_id));
-    const where = and(...conds);
-    const [rows, [{ n }]] = await Promise.all([
-      this.d.db.select().from(transcriptions).where(where).orderBy(desc(transcriptions.createdAt), desc(transcriptions.id)).limit(page.limit).offset(page.offset),
-      this.d.db.select({ n: count() }).from(transcriptions).where(where),
-    ]);
-    return { items: rows.map((r) => this.view(r)), total: Number(n) };
+    const { rows, total } = await this.d.repo.list(workspaceId, { status: filter.status, mediaId: filter.media_id }, page);
+    return { items: rows.map((r) => this.view(r)), total };
   }
 
   view(r: TranscriptionRow): TranscriptionView {
@@ -385,42 +335,30 @@ export class TranscriptionsService {
    * stay, so the same request again is a cache hit. A transcription still processing keeps running.
    */
   async remove(workspaceId: string, id: string): Promise<{ id: string; deleted: true }> {
-    const [row] = await this.d.db
-      .update(transcriptions)
-      .set({ deletedAt: new Date() })
-      .where(and(eq(transcriptions.id, id), eq(transcriptions.workspaceId, workspaceId), isNull(transcriptions.deletedAt)))
-      .returning({ id: transcriptions.id });
-    if (!row) throw new DomainError('TRANSCRIPTION_NOT_FOUND');
-    return { id: row.id, deleted: true };
+    if (!(await this.d.repo.markDeleted(workspaceId, id, new Date()))) throw new DomainError('TRANSCRIPTION_NOT_FOUND');
+    return { id, deleted: true };
   }
 
   /** processing -> ready with the cues (no-op when it already left processing). */
   async finishReady(r: Pick<TranscriptionRow, 'id'>, language: string, cues: Cue[]): Promise<void> {
-    await this.d.db
-      .update(transcriptions)
-      .set({ status: 'ready', language, cues, errorCode: null, finishedAt: new Date() })
-      .where(and(eq(transcriptions.id, r.id), eq(transcriptions.status, 'processing')));
+    await this.d.repo.finish(r.id, { status: 'ready', language, cues, errorCode: null, finishedAt: new Date() });
   }
 
   /** processing -> no_speech (or failed with a code), the charge refunded once; `credits_charged` becomes 0. */
   async finishWithoutResult(r: Pick<TranscriptionRow, 'id' | 'workspaceId' | 'sourceLanguage'>, status: 'no_speech' | 'failed', errorCode?: string): Promise<void> {
-    await this.d.db.transaction(async (tx) => {
-      const [changed] = await tx
-        .update(transcriptions)
-        .set({
-          status,
-          errorCode: errorCode ?? null,
-          language: status === 'no_speech' && r.sourceLanguage !== 'auto' ? r.sourceLanguage : null,
-          cues: status === 'no_speech' ? [] : null,
-          creditsCharged: 0,
-          finishedAt: new Date(),
-        })
-        .where(and(eq(transcriptions.id, r.id), eq(transcriptions.status, 'processing')))
-        .returning({ id: transcriptions.id });
-      if (!changed) return;
+    await this.d.transactions.run(async (tx) => {
+      const end = {
+        status,
+        errorCode: errorCode ?? null,
+        language: status === 'no_speech' && r.sourceLanguage !== 'auto' ? r.sourceLanguage : null,
+        cues: status === 'no_speech' ? [] : null,
+        creditsCharged: 0,
+        finishedAt: new Date(),
+      };
+      if (!(await this.d.repo.finish(r.id, end, tx))) return;
       await this.d.credits.refund(
         { workspaceId: r.workspaceId, jobType: TRANSCRIPTION_JOB, jobId: r.id, reason: status === 'no_speech' ? 'transcription found no speech' : `transcription failed: ${errorCode}` },
-        asTx(tx),
+        tx,
       );
     });
   }

@@ -1,12 +1,13 @@
-import { FEATURE_HOP_SECONDS, frameFeatures, readWavRange, type FrameFeatures } from '../../adapters/audio/features.js';
-import { readWavInfo } from '../../adapters/asr/wav.js';
+import type { SpeakerTurn } from '../../ports/diarizer.js';
+import { FEATURE_HOP_SECONDS, type FrameFeatures } from '../audio/features.js';
 import { divisiveClusters } from './diarize-clustering.js';
 
 /**
- * Embedded speaker diarization: who speaks when, without a model download.
+ * The embedded diarizer's method, on features already computed (src/adapters/audio/features.ts; the
+ * WAV is read by embedded.diarizer.ts): who speaks when, without a model download. Pure.
  *
  *  1. Features per 10 ms frame inside the speech segments: MFCC c1..c19 (mean-normalised over the
- *     file) and log F0 where voiced (src/adapters/audio/features.ts). Quiet frames are left out.
+ *     file) and log F0 where voiced. Quiet frames are left out.
  *  2. One embedding per window of `windowSeconds` (hop half of it): mean and standard deviation of
  *     the MFCCs, median log F0 and the voiced fraction.
  *  3. Divisive clustering: a speaker's windows are split in two by k-means when the split has a
@@ -18,15 +19,6 @@ import { divisiveClusters } from './diarize-clustering.js';
  *  5. Speakers are labelled A, B, ... in order of first appearance.
  */
 
-export interface TimeSpan {
-  start: number;
-  end: number;
-}
-
-export interface SpeakerTurn extends TimeSpan {
-  speaker: string;
-}
-
 export interface DiarizeOptions {
   /** Default 6. */
   maxSpeakers?: number;
@@ -36,27 +28,13 @@ export interface DiarizeOptions {
   minSilhouette?: number;
   /** Shorter turns are merged into their neighbours. Default 0.6 s. */
   minTurnSeconds?: number;
-  signal?: AbortSignal;
 }
 
 /** One speech segment with the features of its frames (frame i centred at start + (i + 1.25) * 10 ms). */
-export interface SegmentFeatures extends TimeSpan {
+export interface SegmentFeatures {
+  start: number;
+  end: number;
   features: FrameFeatures;
-}
-
-/** Reads the speech segments of a 16 kHz mono WAV, computes their features and diarizes them. */
-export async function diarize(wavPath: string, speech: TimeSpan[], opts: DiarizeOptions = {}): Promise<SpeakerTurn[]> {
-  const info = await readWavInfo(wavPath);
-  const blocks: SegmentFeatures[] = [];
-  for (const s of speech) {
-    if (opts.signal?.aborted) throw opts.signal.reason ?? new Error('aborted');
-    const start = Math.max(0, s.start);
-    const end = Math.min(info.duration, s.end);
-    if (end - start < 0.05) continue;
-    const samples = await readWavRange(wavPath, info, start, end);
-    blocks.push({ start, end, features: frameFeatures(samples, info.sampleRate) });
-  }
-  return diarizeFeatures(blocks, opts);
 }
 
 // ---------------------------------------------------------------- frames
@@ -165,8 +143,6 @@ function embeddings(fr: Frames, windows: Window[]): number[][] {
   });
   return raw;
 }
-
-
 
 // ---------------------------------------------------------------- re-segmentation
 
@@ -340,39 +316,4 @@ export function speakerName(i: number): string {
   let s = '';
   for (let n = i + 1; n > 0; n = Math.floor((n - 1) / 26)) s = String.fromCharCode(65 + ((n - 1) % 26)) + s;
   return s;
-}
-
-/**
- * Gives each word the speaker of the turn it overlaps most; a word overlapping no turn gets the
- * nearest turn's speaker (pure). Words keep their order and other fields.
- */
-export function assignSpeakers<W extends TimeSpan>(words: W[], turns: SpeakerTurn[]): Array<W & { speaker?: string }> {
-  if (!turns.length) return words.map((w) => ({ ...w }));
-  const sorted = [...turns].sort((a, b) => a.start - b.start);
-  return words.map((w) => {
-    // First turn ending after the word starts (turns do not overlap, so their ends are sorted too).
-    let lo = 0;
-    let hi = sorted.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (sorted[mid].end <= w.start) lo = mid + 1;
-      else hi = mid;
-    }
-    let best: SpeakerTurn | undefined;
-    let bestOverlap = 0;
-    for (let i = lo; i < sorted.length && sorted[i].start < w.end; i++) {
-      const o = Math.min(w.end, sorted[i].end) - Math.max(w.start, sorted[i].start);
-      if (o > bestOverlap) {
-        bestOverlap = o;
-        best = sorted[i];
-      }
-    }
-    if (!best) {
-      const mid = (w.start + w.end) / 2;
-      const gap = (t: SpeakerTurn) => (mid < t.start ? t.start - mid : mid > t.end ? mid - t.end : 0);
-      const near = [sorted[lo - 1], sorted[lo]].filter((t): t is SpeakerTurn => t !== undefined);
-      best = near.reduce((a, b) => (gap(b) < gap(a) ? b : a));
-    }
-    return { ...w, speaker: best.speaker };
-  });
 }

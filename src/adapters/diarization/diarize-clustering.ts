@@ -1,5 +1,5 @@
 /**
- * Clustering for the embedded diarizer (src/domain/transcripts/diarize.ts): k-means with k-means++
+ * Clustering for the embedded diarizer (diarize-features.ts): k-means with k-means++
  * seeding, the silhouette score and divisive clustering. Pure and deterministic (seeded PRNG).
  */
 

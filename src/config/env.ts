@@ -4,7 +4,7 @@ import { loadSourcesConfig, type SourcesConfig } from './sources.env.js';
 import { loadAsrConfig, type AsrConfig } from './asr.env.js';
 import { loadLlmConfig, type LlmConfig } from './llm.env.js';
 import { loadPublishingConfig, type PublishingConfig } from './publishing.env.js';
-import { ConfigError, addressList, durationMs, int, oneOf, parseUrl, secret, text, type Env } from './parse.js';
+import { ConfigError, addressList, durationMs, int, number, oneOf, parseUrl, secret, text, url, type Env } from './parse.js';
 
 export { ConfigError } from './parse.js';
 
@@ -20,7 +20,15 @@ export interface Config {
   logLevel: string;
   startingCredits: number;
   bodyLimitBytes: number;
-  rateLimitStore: 'memory' | 'database';
+  /**
+   * Where rate-limit counters live: `memory` (embedded default), `redis` (distributed default when
+   * CUTROOM_REDIS_URL is set), `database` (distributed default without Redis).
+   */
+  rateLimitStore: 'memory' | 'database' | 'redis';
+  /** CUTROOM_REDIS_URL: redis:// or rediss:// URL of the rate-limit counters' Redis. */
+  redisUrl?: string;
+  /** How long an api process reuses a key, its workspaces and their plans before reading them again (CUTROOM_AUTH_CACHE_SECONDS). */
+  authCacheMs: number;
   /**
    * CUTROOM_TRUST_PROXY: addresses/CIDR ranges of the reverse proxies whose X-Forwarded-For gives the
    * client address (Fastify's trustProxy); [] = none, the peer's address is the client's.
@@ -65,6 +73,24 @@ function trustedProxies(env: Env): string[] {
   return addressList(env, 'CUTROOM_TRUST_PROXY', { names: ['loopback', 'linklocal', 'uniquelocal'] });
 }
 
+/** CUTROOM_REDIS_URL: a redis:// or rediss:// URL, or undefined. */
+function redisUrl(env: Env): string | undefined {
+  const raw = url(env, 'CUTROOM_REDIS_URL', { http: false });
+  if (raw !== undefined && !/^rediss?:\/\//.test(raw)) throw new ConfigError(`CUTROOM_REDIS_URL must be a redis:// or rediss:// URL (got "${raw}")`);
+  return raw;
+}
+
+/**
+ * CUTROOM_RATE_LIMIT_STORE, by default: in memory in embedded mode (one process); in distributed
+ * mode in Redis when CUTROOM_REDIS_URL is set, else in PostgreSQL rows.
+ */
+function rateLimitStore(env: Env, databaseUrl: string | undefined, redis: string | undefined): Config['rateLimitStore'] {
+  const fallback = databaseUrl ? (redis ? 'redis' : 'database') : 'memory';
+  const store = oneOf(env, 'CUTROOM_RATE_LIMIT_STORE', ['memory', 'database', 'redis'], fallback);
+  if (store === 'redis' && !redis) throw new ConfigError('CUTROOM_RATE_LIMIT_STORE=redis needs CUTROOM_REDIS_URL');
+  return store;
+}
+
 /** Reads and validates the environment once. Every variable is documented in docs/configuration.md. */
 export function loadConfig(env: Env = process.env): Config {
   const port = int(env, 'PORT', { fallback: 8080, min: 0, max: 65535 });
@@ -75,6 +101,7 @@ export function loadConfig(env: Env = process.env): Config {
   const publicBaseUrl = (text(env, 'PUBLIC_BASE_URL') ?? `http://localhost:${port}`).replace(/\/+$/, '');
   parseUrl('PUBLIC_BASE_URL', publicBaseUrl, { http: false });
   const MIB = 1024 * 1024;
+  const redis = redisUrl(env);
   return {
     port,
     host: text(env, 'HOST') ?? '127.0.0.1',
@@ -85,7 +112,9 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: oneOf(env, 'CUTROOM_LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
     startingCredits: int(env, 'CUTROOM_STARTING_CREDITS', { fallback: 120, min: 0 }),
     bodyLimitBytes: int(env, 'CUTROOM_BODY_LIMIT_BYTES', { fallback: MIB, min: 1024 }),
-    rateLimitStore: oneOf(env, 'CUTROOM_RATE_LIMIT_STORE', ['memory', 'database'], databaseUrl ? 'database' : 'memory'),
+    rateLimitStore: rateLimitStore(env, databaseUrl, redis),
+    redisUrl: redis,
+    authCacheMs: Math.round(number(env, 'CUTROOM_AUTH_CACHE_SECONDS', { fallback: 5, min: 0, max: 300 }) * 1000),
     trustProxy: trustedProxies(env),
     shutdownTimeoutMs: durationMs(env, 'CUTROOM_SHUTDOWN_TIMEOUT_MS', { fallback: 30000, min: 0 }),
     multipartThresholdBytes: int(env, 'CUTROOM_MULTIPART_THRESHOLD_BYTES', { fallback: 5 * 1024 ** 3, min: 5 * MIB }),

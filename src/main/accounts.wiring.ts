@@ -6,22 +6,39 @@ import { DrizzleSettingsRepository } from '../adapters/db/repositories/settings.
 import { DrizzleWorkspacesRepository } from '../adapters/db/repositories/workspaces.repository.js';
 import { AdminTokenService } from '../domain/auth/admin-token.service.js';
 import { ApiKeysService } from '../domain/auth/api-keys.service.js';
+import { AuthCache } from '../domain/auth/auth-cache.js';
 import { SigningSecretService } from '../domain/auth/signing-secret.service.js';
 import type { CreditsService } from '../domain/credits/credits.service.js';
 import { IdempotencyService } from '../domain/idempotency/idempotency.service.js';
 import { PlansService } from '../domain/plans/plans.service.js';
 import { WorkspacesService } from '../domain/workspaces/workspaces.service.js';
+import type { AuthChangeBus } from '../ports/auth-changes.js';
 import type { TransactionRunner } from '../ports/transactions.js';
 
-/** Plans, workspaces, API keys, the operator token, the URL signing secret and idempotency records. */
-export function createAccounts(db: Db, transactions: TransactionRunner, credits: CreditsService) {
+/** The auth cache's settings: CUTROOM_AUTH_CACHE_SECONDS, and the bus in distributed mode. */
+export interface AuthCacheWiring {
+  ttlMs: number;
+  bus?: AuthChangeBus;
+}
+
+/**
+ * Plans, workspaces, API keys, the operator token, the URL signing secret and idempotency records;
+ * the auth cache the key, workspace and plan services share (it reads through their repositories).
+ */
+export function createAccounts(db: Db, transactions: TransactionRunner, credits: CreditsService, auth: AuthCacheWiring) {
   const plansRepo = new DrizzlePlansRepository(db);
   const workspacesRepo = new DrizzleWorkspacesRepository(db);
+  const keysRepo = new DrizzleApiKeysRepository(db);
   const settings = new DrizzleSettingsRepository(db);
+  const authCache = new AuthCache(
+    { key: (id) => keysRepo.findWithWorkspaces(id), workspace: (id) => workspacesRepo.findWithPlan(id) },
+    { ttlMs: auth.ttlMs, now: Date.now, bus: auth.bus },
+  );
   return {
-    plans: new PlansService(plansRepo),
-    workspaces: new WorkspacesService(workspacesRepo, plansRepo, credits, transactions),
-    apiKeys: new ApiKeysService(new DrizzleApiKeysRepository(db), workspacesRepo, transactions),
+    authCache,
+    plans: new PlansService(plansRepo, authCache),
+    workspaces: new WorkspacesService(workspacesRepo, plansRepo, credits, transactions, authCache),
+    apiKeys: new ApiKeysService(keysRepo, workspacesRepo, transactions, authCache),
     adminToken: new AdminTokenService(settings),
     signingSecret: new SigningSecretService(settings),
     idempotency: new IdempotencyService(new DrizzleIdempotencyRepository(db)),

@@ -4,8 +4,8 @@ import { openDatabase, type Database } from '../adapters/db/database.js';
 import { createTransactionRunner } from '../adapters/db/transactions.js';
 import { DrizzleCreditsRepository } from '../adapters/db/repositories/credits.repository.js';
 import { PgBossQueue } from '../adapters/queue/pgboss.queue.js';
-import { MemoryRateLimiter } from '../adapters/rate-limit/memory.rate-limiter.js';
-import { DatabaseRateLimiter } from '../adapters/rate-limit/database.rate-limiter.js';
+import { createRateLimiter } from '../adapters/rate-limit/rate-limiter.factory.js';
+import { PgNotifyAuthChanges } from '../adapters/auth-changes/pg-notify.auth-changes.js';
 import type { PlansService } from '../domain/plans/plans.service.js';
 import { CreditsService } from '../domain/credits/credits.service.js';
 import type { WorkspacesService } from '../domain/workspaces/workspaces.service.js';
@@ -111,7 +111,13 @@ export async function createContainer(opts: ContainerOptions): Promise<Container
   });
   const transactions = createTransactionRunner(db);
   const credits = new CreditsService(new DrizzleCreditsRepository(db), transactions);
-  const { signingSecret, ...accounts } = createAccounts(db, transactions, credits);
+  // Distributed mode: auth changes reach the other processes over LISTEN/NOTIFY (embedded: one process).
+  const authChanges = database.connectionString
+    ? new PgNotifyAuthChanges({ connectionString: database.connectionString, sql: database.sql, onError: (err) => logger.warn({ err }, 'auth change listener') })
+    : undefined;
+  const { signingSecret, authCache, ...accounts } = createAccounts(db, transactions, credits, { ttlMs: config.authCacheMs, bus: authChanges });
+  if (opts.role !== 'worker') await authCache.listen();
+  const rateLimits = createRateLimiter({ store: config.rateLimitStore, redisUrl: config.redisUrl, db, onError: (err) => logger.warn({ err }, 'rate-limit store') });
   const storage = await createStorage({
     storage: config.storage,
     dataDir: config.dataDir,
@@ -143,7 +149,7 @@ export async function createContainer(opts: ContainerOptions): Promise<Container
     logger,
     database,
     queue,
-    rateLimiter: config.rateLimitStore === 'database' ? new DatabaseRateLimiter(db) : new MemoryRateLimiter(),
+    rateLimiter: rateLimits.limiter,
     storage,
     signedFiles: signedFilesOf(storage),
     media,
@@ -168,6 +174,8 @@ export async function createContainer(opts: ContainerOptions): Promise<Container
     ...createTranscriptions({ config, logger, database, storage, queue, transactions, media, credits, asr }),
     async close() {
       await container.vad.close();
+      await authChanges?.close();
+      await rateLimits.close();
       await database.close();
     },
   };

@@ -4,6 +4,7 @@ import { DrizzlePlansRepository } from '../../src/adapters/db/repositories/plans
 import { DrizzleSettingsRepository } from '../../src/adapters/db/repositories/settings.repository.js';
 import { DrizzleWorkspacesRepository } from '../../src/adapters/db/repositories/workspaces.repository.js';
 import { createTransactionRunner } from '../../src/adapters/db/transactions.js';
+import { AuthCache } from '../../src/domain/auth/auth-cache.js';
 import { SigningSecretService } from '../../src/domain/auth/signing-secret.service.js';
 import { CreditsService } from '../../src/domain/credits/credits.service.js';
 import { PlansService } from '../../src/domain/plans/plans.service.js';
@@ -19,6 +20,7 @@ describe.each(DB_KINDS)('WorkspacesService and settings on %s', (kind) => {
   let database: Awaited<ReturnType<typeof openTestDatabase>>;
   let credits: CreditsService;
   let workspaces: WorkspacesService;
+  let plans: PlansService;
   let settings: DrizzleSettingsRepository;
   const page = { page: 1, limit: 10, offset: 0 };
 
@@ -26,10 +28,14 @@ describe.each(DB_KINDS)('WorkspacesService and settings on %s', (kind) => {
     database = await openTestDatabase(kind);
     const runner = createTransactionRunner(database.db);
     const plansRepo = new DrizzlePlansRepository(database.db);
+    const workspacesRepo = new DrizzleWorkspacesRepository(database.db);
+    // Held for a minute: only a drop can make the service see a change.
+    const cache = new AuthCache({ key: async () => undefined, workspace: (id) => workspacesRepo.findWithPlan(id) }, { ttlMs: 60_000, now: Date.now });
     credits = new CreditsService(new DrizzleCreditsRepository(database.db), runner);
-    workspaces = new WorkspacesService(new DrizzleWorkspacesRepository(database.db), plansRepo, credits, runner);
+    workspaces = new WorkspacesService(workspacesRepo, plansRepo, credits, runner, cache);
     settings = new DrizzleSettingsRepository(database.db);
-    await new PlansService(plansRepo).create('svc', { max_concurrent_renders: 2 });
+    plans = new PlansService(plansRepo, cache);
+    await plans.create('svc', { max_concurrent_renders: 2 });
   }, 120_000);
 
   afterAll(async () => {
@@ -66,6 +72,27 @@ describe.each(DB_KINDS)('WorkspacesService and settings on %s', (kind) => {
     await expect(workspaces.get('ws_missing')).rejects.toMatchObject({ code: 'WORKSPACE_NOT_FOUND' });
     await expect(workspaces.update('ws_missing', { name: 'x' })).rejects.toMatchObject({ code: 'WORKSPACE_NOT_FOUND' });
     await expect(workspaces.setFreeUsage('ws_missing', null)).rejects.toMatchObject({ code: 'WORKSPACE_NOT_FOUND' });
+  });
+
+  it('holds a workspace for requests until its plan, its plan\'s limits or its free usage change', async () => {
+    const { workspace } = await workspaces.create({ name: 'Held', plan: 'svc' });
+    await plans.create('svc-big', { max_concurrent_renders: 9 });
+    const held = async () => (await workspaces.forRequest(workspace.id, { fresh: false })).workspace;
+    expect(await held()).toMatchObject({ planName: 'svc', unlimited: false });
+    // A write behind the service's back is not seen while held; a fresh read sees it.
+    await database.sql.executeSql('update workspaces set name = $1 where id = $2', ['Renamed', workspace.id]);
+    expect((await held()).name).toBe('Held');
+    expect((await workspaces.forRequest(workspace.id, { fresh: true })).workspace.name).toBe('Renamed');
+
+    await workspaces.setFreeUsage(workspace.id, null);
+    expect(await held()).toMatchObject({ unlimited: true, unlimitedUntil: null });
+    await workspaces.update(workspace.id, { plan: 'svc-big' });
+    expect((await workspaces.forRequest(workspace.id, { fresh: false })).plan.maxConcurrentRenders).toBe(9);
+    await plans.update('svc-big', { max_concurrent_renders: 4 });
+    expect((await workspaces.forRequest(workspace.id, { fresh: false })).plan.maxConcurrentRenders).toBe(4);
+    await workspaces.endFreeUsage(workspace.id);
+    expect((await held()).unlimited).toBe(false);
+    await expect(workspaces.forRequest('ws_missing', { fresh: false })).rejects.toMatchObject({ code: 'WORKSPACE_NOT_FOUND' });
   });
 
   it('gives 20 concurrent getOrCreate calls the one stored secret, created by exactly one', async () => {

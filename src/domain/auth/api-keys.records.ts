@@ -10,15 +10,19 @@ export interface ApiKeyRow {
   createdAt: Date;
 }
 
+/** A key with the workspaces it is bound to (ids in order), as authentication uses it. */
+export interface ApiKeyWithWorkspaces extends ApiKeyRow {
+  workspaceIds: string[];
+}
+
 export type NewApiKey = Pick<ApiKeyRow, 'id' | 'secretHash' | 'label' | 'expiresAt'>;
 
 /** API keys and the workspaces each is bound to (src/adapters/db/repositories/api-keys.repository.ts). */
 export interface ApiKeysRepository {
   /** Stores the key with its workspace bindings. */
   insert(tx: Tx, key: NewApiKey, workspaceIds: string[]): Promise<void>;
-  find(id: string): Promise<ApiKeyRow | undefined>;
+  /** The key and the workspaces it is bound to, in one query. */
+  findWithWorkspaces(id: string): Promise<ApiKeyWithWorkspaces | undefined>;
   /** Marks the key revoked at `at`; false when there is no such key. */
   revoke(id: string, at: Date): Promise<boolean>;
-  /** The workspaces the key is bound to, by id. */
-  workspaceIds(keyId: string): Promise<string[]>;
 }

@@ -4,6 +4,7 @@ import type { TransactionRunner } from '../../ports/transactions.js';
 import { DomainError } from '../errors.js';
 import type { WorkspacesRepository } from '../workspaces/workspaces.records.js';
 import type { ApiKeysRepository } from './api-keys.records.js';
+import type { AuthCache } from './auth-cache.js';
 
 export interface AuthenticatedKey {
   keyId: string;
@@ -28,6 +29,7 @@ export class ApiKeysService {
     private readonly repo: ApiKeysRepository,
     private readonly workspaces: WorkspacesRepository,
     private readonly tx: TransactionRunner,
+    private readonly cache: AuthCache,
   ) {}
 
   async create(input: { workspaceIds: string[]; expiresAt?: Date | null; label?: string }): Promise<{ id: string; key: string }> {
@@ -46,18 +48,23 @@ export class ApiKeysService {
     return { id, key: `${id}.${secret}` };
   }
 
+  /** Revokes the key; every process refuses it from the next request on. */
   async revoke(id: string): Promise<void> {
     if (!(await this.repo.revoke(id, new Date()))) throw new DomainError('KEY_NOT_FOUND');
+    await this.cache.changed({ kind: 'key', id });
   }
 
-  /** The key's id and workspaces, or null for a malformed, unknown, revoked or expired key. */
+  /**
+   * The key's id and workspaces, or null for a malformed, unknown, revoked or expired key. The key is
+   * read through the auth cache; its expiry is checked against `now` on every call.
+   */
   async authenticate(presented: string, now = new Date()): Promise<AuthenticatedKey | null> {
     const parsed = parseKey(presented);
     if (!parsed) return null;
-    const row = await this.repo.find(parsed.id);
+    const row = await this.cache.key(parsed.id);
     if (!row) return null;
     const ok = timingSafeEqual(Buffer.from(row.secretHash, 'hex'), sha256(parsed.secret));
     if (!ok || row.revokedAt || (row.expiresAt && row.expiresAt.getTime() <= now.getTime())) return null;
-    return { keyId: row.id, workspaceIds: await this.repo.workspaceIds(row.id) };
+    return { keyId: row.id, workspaceIds: row.workspaceIds };
   }
 }

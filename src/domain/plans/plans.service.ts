@@ -1,4 +1,5 @@
 import { DomainError } from '../errors.js';
+import type { AuthCache } from '../auth/auth-cache.js';
 import type { PlanRow, PlanSettings, PlansRepository } from './plans.records.js';
 
 export type { PlanRow } from './plans.records.js';
@@ -88,7 +89,10 @@ function dropUndefined<T extends object>(o: T): Partial<T> {
 }
 
 export class PlansService {
-  constructor(private readonly repo: PlansRepository) {}
+  constructor(
+    private readonly repo: PlansRepository,
+    private readonly cache: AuthCache,
+  ) {}
 
   /** Creates the built-in default plan when missing (first start). */
   async ensureDefault(): Promise<void> {
@@ -114,6 +118,7 @@ export class PlansService {
   async update(name: string, fields: Partial<PlanFields>): Promise<PlanRow> {
     const row = await this.repo.update(name, { ...dropUndefined(toRow(fields)), updatedAt: new Date() });
     if (!row) throw new DomainError('PLAN_NOT_FOUND');
+    await this.cache.changed({ kind: 'plan', name });
     return row;
   }
 }

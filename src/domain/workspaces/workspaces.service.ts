@@ -4,6 +4,7 @@ import { DomainError } from '../errors.js';
 import { freeUsageUntil, isFreeUsageActive } from '../credits/credits.rules.js';
 import type { CreditsService } from '../credits/credits.service.js';
 import type { PlansRepository } from '../plans/plans.records.js';
+import type { AuthCache } from '../auth/auth-cache.js';
 import type { WorkspaceChanges, WorkspaceRow, WorkspaceWithPlan, WorkspacesRepository } from './workspaces.records.js';
 
 export type { WorkspaceRow, WorkspaceWithPlan } from './workspaces.records.js';
@@ -39,10 +40,23 @@ export class WorkspacesService {
     private readonly plans: PlansRepository,
     private readonly credits: CreditsService,
     private readonly tx: TransactionRunner,
+    private readonly cache: AuthCache,
   ) {}
 
+  /** The workspace with its plan, read now. */
   async get(id: string): Promise<WorkspaceWithPlan> {
     const row = await this.repo.findWithPlan(id);
+    if (!row) throw new DomainError('WORKSPACE_NOT_FOUND');
+    return row;
+  }
+
+  /**
+   * The workspace and plan a request runs in, through the auth cache: held for a short time, dropped
+   * on every change of its plan or free usage (see AuthCache). `fresh` reads it now: a request that
+   * writes acts on the workspace as it is.
+   */
+  async forRequest(id: string, opts: { fresh: boolean }): Promise<WorkspaceWithPlan> {
+    const row = await this.cache.workspace(id, opts);
     if (!row) throw new DomainError('WORKSPACE_NOT_FOUND');
     return row;
   }
@@ -82,6 +96,7 @@ export class WorkspacesService {
 
   private async change(id: string, changes: WorkspaceChanges): Promise<WorkspaceWithPlan> {
     if (!(await this.repo.update(id, changes))) throw new DomainError('WORKSPACE_NOT_FOUND');
+    await this.cache.changed({ kind: 'workspace', id });
     return this.get(id);
   }
 }

@@ -47,9 +47,15 @@ export interface AuthDeps {
   rateLimiter: RateLimiter;
 }
 
+/** Requests that change nothing: their workspace and plan may come from the auth cache. */
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 /**
  * Authenticates every /api/v1 request, picks its workspace and applies the per-key rate limit.
  * Requests without a valid key are counted per client address so the headers are on every answer.
+ * The key and, for reads, the workspace and plan come from the auth cache (no database trip while
+ * held); a write reads its workspace and plan now, so its checks see the balance and free usage as
+ * they are.
  */
 export function registerApiAuth(app: FastifyInstance, deps: AuthDeps) {
   app.addHook('onRequest', async (req, reply) => {
@@ -59,12 +65,13 @@ export function registerApiAuth(app: FastifyInstance, deps: AuthDeps) {
     let refusal: DomainError | undefined = key ? undefined : new DomainError('UNAUTHORIZED');
     let ctx: WorkspaceWithPlan | undefined;
     if (key) {
+      const fresh = !READS.has(req.method);
       try {
-        ctx = await deps.workspaces.get(chooseWorkspace(key.workspaceIds, req.headers['x-workspace-id']));
+        ctx = await deps.workspaces.forRequest(chooseWorkspace(key.workspaceIds, req.headers['x-workspace-id']), { fresh });
       } catch (err) {
         if (!(err instanceof DomainError)) throw err;
         refusal = err.code === 'WORKSPACE_NOT_FOUND' ? new DomainError('UNAUTHORIZED') : err;
-        ctx = await deps.workspaces.get(key.workspaceIds[0]).catch(() => undefined);
+        ctx = await deps.workspaces.forRequest(key.workspaceIds[0], { fresh: false }).catch(() => undefined);
       }
     }
     const limit = ctx?.plan.rateLimitPerMinute ?? DEFAULT_PLAN.rate_limit_per_minute;

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import type { ApiKeyRow, ApiKeysRepository, NewApiKey } from '../../../domain/auth/api-keys.records.js';
+import type { ApiKeysRepository, ApiKeyWithWorkspaces, NewApiKey } from '../../../domain/auth/api-keys.records.js';
 import type { Tx } from '../../../ports/transactions.js';
 import type { Db } from '../database.js';
 import { apiKeyWorkspaces, apiKeys } from '../schema.js';
@@ -15,22 +15,19 @@ export class DrizzleApiKeysRepository implements ApiKeysRepository {
     await q.insert(apiKeyWorkspaces).values(workspaceIds.map((workspaceId) => ({ keyId: key.id, workspaceId })));
   }
 
-  async find(id: string): Promise<ApiKeyRow | undefined> {
-    const [row] = await this.db.select().from(apiKeys).where(eq(apiKeys.id, id));
-    return row;
+  async findWithWorkspaces(id: string): Promise<ApiKeyWithWorkspaces | undefined> {
+    const rows = await this.db
+      .select({ key: apiKeys, workspaceId: apiKeyWorkspaces.workspaceId })
+      .from(apiKeys)
+      .leftJoin(apiKeyWorkspaces, eq(apiKeyWorkspaces.keyId, apiKeys.id))
+      .where(eq(apiKeys.id, id))
+      .orderBy(apiKeyWorkspaces.workspaceId);
+    if (rows.length === 0) return undefined;
+    return { ...rows[0].key, workspaceIds: rows.flatMap((r) => (r.workspaceId === null ? [] : [r.workspaceId])) };
   }
 
   async revoke(id: string, at: Date): Promise<boolean> {
     const rows = await this.db.update(apiKeys).set({ revokedAt: at }).where(eq(apiKeys.id, id)).returning({ id: apiKeys.id });
     return rows.length > 0;
-  }
-
-  async workspaceIds(keyId: string): Promise<string[]> {
-    const rows = await this.db
-      .select({ workspaceId: apiKeyWorkspaces.workspaceId })
-      .from(apiKeyWorkspaces)
-      .where(eq(apiKeyWorkspaces.keyId, keyId))
-      .orderBy(apiKeyWorkspaces.workspaceId);
-    return rows.map((r) => r.workspaceId);
   }
 }

@@ -3,6 +3,10 @@ import type { Config, Role } from '../config/env.js';
 import { openDatabase, type Database } from '../adapters/db/database.js';
 import { createTransactionRunner } from '../adapters/db/transactions.js';
 import { DrizzleCreditsRepository } from '../adapters/db/repositories/credits.repository.js';
+import { DrizzleClipsRepository } from '../adapters/db/repositories/clips.repository.js';
+import { DrizzleSubmissionsRepository } from '../adapters/db/repositories/submissions.repository.js';
+import { DrizzleTemplatesRepository } from '../adapters/db/repositories/templates.repository.js';
+import { DrizzleVideosRepository } from '../adapters/db/repositories/videos.repository.js';
 import { PgBossQueue } from '../adapters/queue/pgboss.queue.js';
 import { createRateLimiter } from '../adapters/rate-limit/rate-limiter.factory.js';
 import { PgNotifyAuthChanges } from '../adapters/auth-changes/pg-notify.auth-changes.js';
@@ -127,13 +131,15 @@ export async function createContainer(opts: ContainerOptions): Promise<Container
   const media = new FfprobeMediaProbe({ timeoutMs: config.sources.probeTimeoutMs });
   const resolvers = createSourceResolvers(config.sources, { probe: media });
   const asr = createAsrEngine(config.asr);
-  const templatesService = new TemplatesService(db);
-  const videosService = new VideosService(db, storage, media, resolvers, {
+  const templatesService = new TemplatesService(new DrizzleTemplatesRepository(db), transactions);
+  const videosService = new VideosService(new DrizzleVideosRepository(db), storage, media, resolvers, {
     multipartThreshold: config.multipartThresholdBytes,
     partSize: (size) => (config.multipartPartSizeBytes ? Math.max(config.multipartPartSizeBytes, Math.ceil(size / 10_000)) : choosePartSize(size)),
   });
   const submissions = new SubmissionsService(
-    db,
+    new DrizzleSubmissionsRepository(db),
+    new DrizzleClipsRepository(db),
+    transactions,
     videosService,
     credits,
     queue,
@@ -159,7 +165,7 @@ export async function createContainer(opts: ContainerOptions): Promise<Container
     templates: templatesService,
     asr,
     submissions,
-    pipeline: createPipeline({ config, logger, database, storage, queue, media, asr, submissions, templates: templatesService }),
+    pipeline: createPipeline({ config, logger, database, storage, queue, transactions, media, asr, submissions, templates: templatesService, workspaces: accounts.workspaces }),
     ...createRenders({ config, logger, database, storage, queue, transactions, submissions, templates: templatesService }),
     ...createPosts({
       config,

@@ -3,6 +3,10 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Config } from '../config/env.js';
 import type { Database } from '../adapters/db/database.js';
+import { DrizzleClipsRepository } from '../adapters/db/repositories/clips.repository.js';
+import { DrizzleSubmissionsRepository } from '../adapters/db/repositories/submissions.repository.js';
+import { DrizzleVideosRepository } from '../adapters/db/repositories/videos.repository.js';
+import { NodeLocalFiles } from '../adapters/files/local-files.js';
 import { createAsrEngine } from '../adapters/asr/asr.factory.js';
 import { extractAudio, AudioExtractError } from '../adapters/media/audio-extract.js';
 import { renderPreview } from '../adapters/media/preview.js';
@@ -20,7 +24,9 @@ import type { Storage } from '../ports/storage.js';
 import type { AsrEngine } from '../ports/asr.js';
 import type { SubmissionsService } from '../domain/submissions/submissions.service.js';
 import type { TemplatesService } from '../domain/templates/templates.service.js';
+import type { WorkspacesService } from '../domain/workspaces/workspaces.service.js';
 import { SubmissionPipeline } from '../domain/submissions/pipeline.js';
+import type { TransactionRunner } from '../ports/transactions.js';
 
 export interface PipelineWiring {
   config: Config;
@@ -28,10 +34,12 @@ export interface PipelineWiring {
   database: Database;
   storage: Storage;
   queue: JobQueue;
+  transactions: TransactionRunner;
   media: MediaProbe;
   asr: AsrEngine;
   submissions: SubmissionsService;
   templates: TemplatesService;
+  workspaces: Pick<WorkspacesService, 'get'>;
 }
 
 /**
@@ -45,13 +53,18 @@ export function createPipeline(w: PipelineWiring): SubmissionPipeline {
   const tmpDir = path.join(w.config.dataDir, 'tmp');
   fs.mkdirSync(tmpDir, { recursive: true });
   const downloader = createSourceDownloader({ sources: w.config.sources, probe: w.media, tmpDir });
+  const db = w.database.db;
   return new SubmissionPipeline({
-    db: w.database.db,
+    repo: new DrizzleSubmissionsRepository(db),
+    videos: new DrizzleVideosRepository(db),
+    clips: new DrizzleClipsRepository(db),
+    transactions: w.transactions,
+    workspaces: w.workspaces,
     storage: w.storage,
     queue: w.queue,
     submissions: w.submissions,
     logger: w.logger,
-    tmpDir,
+    files: new NodeLocalFiles(tmpDir),
     async download(video, key, limits) {
       const out = await downloader.download({ mediaUrl: video.mediaUrl, platform: video.platform }, { storage: w.storage, key }, { maxBytes: limits.maxBytes });
       if (out.kind === 'waiting') return out;

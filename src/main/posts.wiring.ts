@@ -2,8 +2,8 @@ import os from 'node:os';
 import type { Logger } from 'pino';
 import type { Config } from '../config/env.js';
 import type { Database } from '../adapters/db/database.js';
+import { DrizzleClipsRepository } from '../adapters/db/repositories/clips.repository.js';
 import { DrizzleConnectionsRepository } from '../adapters/db/repositories/connections.repository.js';
-import { DrizzleEditsReader } from '../adapters/db/repositories/edits.reader.js';
 import { DrizzlePostsRepository } from '../adapters/db/repositories/posts.repository.js';
 import { DrizzleRendersRepository } from '../adapters/db/repositories/renders.repository.js';
 import { DrizzleSettingsRepository } from '../adapters/db/repositories/settings.repository.js';
@@ -40,7 +40,7 @@ export function createPosts(w: PostsWiring) {
   const connectionRows = new DrizzleConnectionsRepository(db);
   const connections = new ConnectionsService(connectionRows, new AesCredentialsSealer(credentialsKeys), publishers);
   const postRows = new DrizzlePostsRepository(db);
-  const posts = new PostsService({ posts: postRows, connections: connectionRows, edits: new DrizzleEditsReader(db), tx: w.transactions, queue: w.queue });
+  const posts = new PostsService({ posts: postRows, connections: connectionRows, edits: new DrizzleClipsRepository(db), tx: w.transactions, queue: w.queue });
   const postItems = new PostItemProcessor({
     posts: postRows,
     renderRows: new DrizzleRendersRepository(db),

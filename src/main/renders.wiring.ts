@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Config } from '../config/env.js';
 import type { Database } from '../adapters/db/database.js';
-import { DrizzleEditsReader } from '../adapters/db/repositories/edits.reader.js';
+import { DrizzleClipsRepository } from '../adapters/db/repositories/clips.repository.js';
 import { DrizzleRendersRepository } from '../adapters/db/repositories/renders.repository.js';
 import { NodeLocalFiles } from '../adapters/files/local-files.js';
 import { prepareFontsDir } from '../adapters/media/fonts.js';
@@ -50,7 +50,8 @@ export function createRenderEngine(config: Config): RenderEngine {
 /** Clip edits (apply_template), the renders service and the render worker. */
 export function createRenders(w: RendersWiring) {
   const db = w.database.db;
-  const clipEdits = new ClipEditsService(db, {
+  const edits = new DrizzleClipsRepository(db);
+  const clipEdits = new ClipEditsService(edits, w.transactions, {
     getSubmission: (ws, videoId, id) => w.submissions.get(ws, videoId, id),
     async getTemplate(ws, id) {
       const t = await w.templates.getTemplate(ws, id);
@@ -58,7 +59,6 @@ export function createRenders(w: RendersWiring) {
     },
   });
   const repo = new DrizzleRendersRepository(db);
-  const edits = new DrizzleEditsReader(db);
   const renders = new RendersService(repo, edits, w.transactions, w.queue, w.storage, clipEdits);
   const renderProcessor = new RenderProcessor({
     repo,

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DrizzleClipsRepository } from '../../src/adapters/db/repositories/clips.repository.js';
 import { DrizzleConnectionsRepository } from '../../src/adapters/db/repositories/connections.repository.js';
-import { DrizzleEditsReader } from '../../src/adapters/db/repositories/edits.reader.js';
 import { DrizzlePostsRepository } from '../../src/adapters/db/repositories/posts.repository.js';
 import { DrizzleRendersRepository } from '../../src/adapters/db/repositories/renders.repository.js';
 import { edits, plans, posts, renders, workspaces } from '../../src/adapters/db/schema.js';
@@ -27,7 +27,7 @@ describe.each(DB_KINDS)('renders and posts services on %s', (kind) => {
   const rendersOf = (queue: FakeQueue) =>
     new RendersService(
       new DrizzleRendersRepository(database.db),
-      new DrizzleEditsReader(database.db),
+      new DrizzleClipsRepository(database.db),
       createTransactionRunner(database.db),
       queue,
       { presignGet: async (key) => `signed:${key}` },
@@ -41,7 +41,7 @@ describe.each(DB_KINDS)('renders and posts services on %s', (kind) => {
     new PostsService({
       posts: new DrizzlePostsRepository(database.db),
       connections: new DrizzleConnectionsRepository(database.db),
-      edits: new DrizzleEditsReader(database.db),
+      edits: new DrizzleClipsRepository(database.db),
       tx: createTransactionRunner(database.db),
       queue,
     });

@@ -1,14 +1,13 @@
-import { and, asc, eq, inArray } from 'drizzle-orm';
-import type { Db } from '../../adapters/db/database.js';
-import { clips, edits, submissions } from '../../adapters/db/schema.js';
 import { newId } from '../../shared/ids.js';
+import type { TransactionRunner } from '../../ports/transactions.js';
 import { DomainError } from '../errors.js';
 import type { Keyframe } from '../reframe/crop-keyframes.js';
 import { buildClipEdit, type EditTemplate } from '../edits/clip-edit.js';
 import { editHash, makeEdit, type Edit } from '../edits/edit.js';
-import type { SubmissionRow } from '../submissions/submissions.service.js';
+import type { SubmissionRow } from '../submissions/submissions.records.js';
+import type { ClipsRepository, EditRow } from './clips.records.js';
 
-export type EditRow = typeof edits.$inferSelect;
+export type { EditRow } from './clips.records.js';
 
 /** What this service needs of submissions and templates (SubmissionsService, TemplatesService). */
 export interface ClipEditsDeps {
@@ -31,7 +30,8 @@ export interface AppliedTemplate {
  */
 export class ClipEditsService {
   constructor(
-    private readonly db: Db,
+    private readonly repo: ClipsRepository,
+    private readonly tx: TransactionRunner,
     private readonly deps: ClipEditsDeps,
   ) {}
 
@@ -41,16 +41,10 @@ export class ClipEditsService {
    */
   async currentEdit(workspaceId: string, videoId: string, submissionId: string, clipId: string): Promise<EditRow> {
     const sub = await this.deps.getSubmission(workspaceId, videoId, submissionId);
-    const [clip] = await this.db
-      .select()
-      .from(clips)
-      .where(and(eq(clips.id, clipId), eq(clips.submissionId, sub.id), eq(clips.workspaceId, workspaceId)));
+    const clip = await this.repo.findInSubmission(workspaceId, sub.id, clipId);
     if (!clip) throw new DomainError('CLIP_NOT_FOUND');
     if (!clip.editId) throw new DomainError('SUBMISSION_NOT_COMPLETED', { status: sub.status });
-    const [edit] = await this.db
-      .select()
-      .from(edits)
-      .where(and(eq(edits.id, clip.editId), eq(edits.workspaceId, workspaceId)));
+    const edit = await this.repo.findEdit(workspaceId, clip.editId);
     if (!edit) throw new DomainError('EDITS_NOT_FOUND', { invalid_edits: [clip.editId] });
     return edit;
   }
@@ -67,12 +61,12 @@ export class ClipEditsService {
     if (sub.status !== 'completed') throw new DomainError('SUBMISSION_NOT_COMPLETED', { status: sub.status });
     const sourcePath = (sub.analysis as { cropPath9x16?: Keyframe[] } | null)?.cropPath9x16;
 
-    return this.db.transaction(async (tx) => {
+    return this.tx.run(async (tx) => {
       // One application at a time per submission.
-      await tx.select({ id: submissions.id }).from(submissions).where(eq(submissions.id, sub.id)).for('update');
-      const rows = await tx.select().from(clips).where(eq(clips.submissionId, sub.id)).orderBy(asc(clips.position));
+      await this.repo.lockSubmission(tx, sub.id);
+      const rows = await this.repo.ofSubmission(sub.id, tx);
       const editIds = rows.map((r) => r.editId).filter((id): id is string => id !== null);
-      const prevEdits = editIds.length ? await tx.select().from(edits).where(inArray(edits.id, editIds)) : [];
+      const prevEdits = await this.repo.editsByIds(tx, editIds);
       const byId = new Map(prevEdits.map((e) => [e.id, e]));
       const out: AppliedTemplate['clips'] = [];
       for (const clip of rows) {
@@ -83,9 +77,9 @@ export class ClipEditsService {
         let editId = prevRow.id;
         if (hash !== prevRow.hash || prevRow.templateId !== template.id) {
           editId = newId('edit');
-          await tx.insert(edits).values({ id: editId, workspaceId, clipId: clip.id, hash, spec: next, templateId: template.id });
+          await this.repo.insertEdit(tx, { id: editId, workspaceId, clipId: clip.id, hash, spec: next, templateId: template.id });
         }
-        await tx.update(clips).set({ editId, hasTemplateApplied: true }).where(eq(clips.id, clip.id));
+        await this.repo.setEdit(tx, clip.id, { editId, hasTemplateApplied: true });
         out.push({ id: clip.id, edit_id: editId });
       }
       return { submission_id: sub.id, template_id: template.id, clips: out };

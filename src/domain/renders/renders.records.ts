@@ -83,8 +83,8 @@ export interface RenderableEdit {
 }
 
 /**
- * What renders and posts read of edits and clips, which are another aggregate's. Implemented in
- * src/adapters/db/repositories/edits.reader.ts until that aggregate has its repository.
+ * What renders and posts read of edits and clips, which are another aggregate's. Implemented by that
+ * aggregate's repository (src/adapters/db/repositories/clips.repository.ts).
  */
 export interface EditsReader {
   /** The edit when it belongs to the workspace. */

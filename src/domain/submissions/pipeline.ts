@@ -1,34 +1,44 @@
-import fs from 'node:fs/promises';
 import path from 'node:path';
-import { and, eq } from 'drizzle-orm';
 import type { Logger } from 'pino';
-import type { Db } from '../../adapters/db/database.js';
-import { clips, edits, submissions, videos, workspaces, plans } from '../../adapters/db/schema.js';
 import { newId } from '../../shared/ids.js';
 import { DomainError } from '../errors.js';
 import type { Storage } from '../../ports/storage.js';
 import type { JobQueue } from '../../ports/queue.js';
+import type { LocalFiles } from '../../ports/local-files.js';
+import type { TransactionRunner } from '../../ports/transactions.js';
 import type { AsrEngine, AsrWord } from '../../ports/asr.js';
 import type { HighlightClip, HighlightScorer, HighlightStrategy } from '../../ports/highlights.js';
 import { toSourceTimeline, type RangedAnalysis, type VideoAnalysis } from '../analysis/video-analysis.js';
+import type { ClipsRepository } from '../clips/clips.records.js';
 import { pickHighlightsWithScorer } from '../highlights/highlight-engine.js';
 import { buildClipEdit, type EditTemplate } from '../edits/clip-edit.js';
 import { editHash } from '../edits/edit.js';
-import { SUBMISSION_JOB_OPTIONS, type SubmissionRow, type SubmissionsService } from './submissions.service.js';
+import { sendJob } from '../jobs/enqueue.js';
+import { retryOrFail, type Attempt } from '../jobs/retry.js';
+import type { VideosRepository } from '../videos/videos.records.js';
+import type { WorkspaceWithPlan } from '../workspaces/workspaces.records.js';
+import type { StageChanges, SubmissionRow, SubmissionsRepository } from './submissions.records.js';
+import type { SubmissionsService } from './submissions.service.js';
 import { analysedRange, nextState, resolveTimeframe, waitingRetrySeconds, type SubmissionState } from './submission.rules.js';
 
 export type DownloadOutcome =
   | { kind: 'ready'; key: string; duration: number; width: number; height: number; hasAudio: boolean }
   | { kind: 'waiting'; reason: string; until?: Date; retryAfterSeconds?: number };
 
-/** Everything the pipeline does that is I/O, wired in src/main/container.ts. */
+/** Everything the pipeline does that is I/O, wired in src/main/pipeline.wiring.ts. */
 export interface PipelineDeps {
-  db: Db;
+  repo: SubmissionsRepository;
+  videos: Pick<VideosRepository, 'get' | 'setMeasurements'>;
+  clips: ClipsRepository;
+  transactions: TransactionRunner;
+  /** The workspace's plan caps a linked source's size and forces a watermark. */
+  workspaces: { get(id: string): Promise<WorkspaceWithPlan> };
   storage: Storage;
   queue: JobQueue;
   submissions: SubmissionsService;
   logger: Logger;
-  tmpDir: string;
+  /** Work folders (WAVs, previews). */
+  files: LocalFiles;
   /**
    * Brings a linked video's bytes into storage under `key`, or says the source is not there yet. A source
    * above `maxBytes` (the plan's upload maximum) fails with SOURCE_TOO_LARGE as soon as the cap is passed.
@@ -86,11 +96,6 @@ export function highlightStretch(
   };
 }
 
-/** A failure that another attempt may cure (the job is retried instead of failing the submission). */
-export function isRetryable(err: unknown): boolean {
-  return typeof err === 'object' && err !== null && (err as { retryable?: unknown }).retryable === true;
-}
-
 export function errorCodeOf(err: unknown): string {
   if (err instanceof DomainError) return err.code;
   const code = (err as { code?: unknown; errorCode?: unknown })?.errorCode ?? (err as { code?: unknown })?.code;
@@ -107,25 +112,16 @@ export function errorCodeOf(err: unknown): string {
 export class SubmissionPipeline {
   constructor(private readonly d: PipelineDeps) {}
 
-  private async load(id: string): Promise<SubmissionRow | undefined> {
-    const [row] = await this.d.db.select().from(submissions).where(eq(submissions.id, id));
-    return row;
-  }
-
-  private async advance(row: SubmissionRow, from: SubmissionState, changes: Partial<typeof submissions.$inferInsert> = {}) {
-    const to = nextState(from);
-    const [next] = await this.d.db
-      .update(submissions)
-      .set({ ...changes, status: to, updatedAt: new Date() })
-      .where(and(eq(submissions.id, row.id), eq(submissions.status, from)))
-      .returning();
+  private async advance(row: SubmissionRow, from: SubmissionState, changes: StageChanges = {}): Promise<SubmissionRow> {
+    const next = await this.d.repo.transition(row.id, from, nextState(from), changes, new Date());
     if (!next) throw new DomainError('SUBMISSION_STATE_CHANGED');
     return next;
   }
 
-  async run(id: string, attempt: { retryCount: number; retryLimit: number }): Promise<void> {
-    let row = await this.load(id);
-    if (!row || row.status === 'completed' || row.status === 'failed') return;
+  async run(id: string, attempt: Attempt): Promise<void> {
+    const loaded = await this.d.repo.get(id);
+    if (!loaded || loaded.status === 'completed' || loaded.status === 'failed') return;
+    let row = loaded;
     try {
       if (row.status === 'queued') row = await this.advance(row, 'queued', { startedAt: new Date() });
       if (row.status === 'downloading') {
@@ -135,7 +131,7 @@ export class SubmissionPipeline {
       }
       const current = row;
       // Every stage works on the paid stretch, never past the duration measured on the stored file.
-      const [video] = await this.d.db.select({ duration: videos.duration }).from(videos).where(eq(videos.id, current.videoId));
+      const video = await this.d.videos.get(current.videoId);
       if (!video) throw new DomainError('VIDEO_NOT_FOUND');
       const stretch = () => analysedRange({ start: current.timeframeStart, end: current.timeframeEnd }, video.duration);
       await this.d.storage.withLocalFile(current.sourceKey!, async (file) => {
@@ -147,43 +143,35 @@ export class SubmissionPipeline {
       });
     } catch (err) {
       if (err instanceof DomainError && err.code === 'SUBMISSION_STATE_CHANGED') return; // removed or finished elsewhere
-      if (isRetryable(err) && attempt.retryCount < attempt.retryLimit) throw err;
-      const code = errorCodeOf(err);
-      this.d.logger.warn({ err, submissionId: id, code }, 'submission failed');
-      await this.d.submissions.fail(row, code);
+      await retryOrFail(err, attempt, {
+        fail: async (e) => {
+          const code = errorCodeOf(e);
+          this.d.logger.warn({ err: e, submissionId: id, code }, 'submission failed');
+          await this.d.submissions.fail(row, code);
+        },
+      });
     }
   }
 
   private async downloading(row: SubmissionRow): Promise<SubmissionRow | null> {
-    const [video] = await this.d.db.select().from(videos).where(eq(videos.id, row.videoId));
+    const video = await this.d.videos.get(row.videoId);
     if (!video) throw new DomainError('VIDEO_NOT_FOUND');
     let key = video.storageKey;
     if (video.source === 'link') {
       key = `videos/${video.workspaceId}/${video.id}/source.mp4`;
       if (!(await this.d.storage.head(key))) {
-        const [plan] = await this.d.db
-          .select({ maxUploadSize: plans.maxUploadSize })
-          .from(workspaces)
-          .innerJoin(plans, eq(plans.name, workspaces.planName))
-          .where(eq(workspaces.id, row.workspaceId));
-        if (!plan) throw new DomainError('WORKSPACE_NOT_FOUND');
+        const { plan } = await this.d.workspaces.get(row.workspaceId);
         // The plan's upload maximum caps a linked source too, checked while the bytes arrive.
         const out = await this.d.download({ mediaUrl: video.mediaUrl ?? video.sourceUrl!, platform: video.platform }, key, { maxBytes: plan.maxUploadSize });
         if (out.kind === 'waiting') {
           const retry = waitingRetrySeconds(out.retryAfterSeconds, row.attempts);
-          await this.d.db
-            .update(submissions)
-            .set({ waitingReason: out.reason, waitingUntil: out.until ?? null, attempts: row.attempts + 1, updatedAt: new Date() })
-            .where(and(eq(submissions.id, row.id), eq(submissions.status, 'downloading')));
-          await this.d.queue.send('submission.process', { submissionId: row.id }, { ...SUBMISSION_JOB_OPTIONS, startAfter: new Date(Date.now() + retry * 1000) });
+          await this.d.repo.setWaiting(row.id, { waitingReason: out.reason, waitingUntil: out.until ?? null, attempts: row.attempts + 1 }, new Date());
+          await sendJob(this.d.queue, { name: 'submission.process', payload: { submissionId: row.id }, startAfter: new Date(Date.now() + retry * 1000) });
           return null;
         }
         key = out.key;
         // The real measurements are known now (a premiere had none): keep them, and check the timeframe.
-        await this.d.db
-          .update(videos)
-          .set({ duration: out.duration, width: out.width, height: out.height, hasAudio: out.hasAudio, updatedAt: new Date() })
-          .where(eq(videos.id, video.id));
+        await this.d.videos.setMeasurements(video.id, { duration: out.duration, width: out.width, height: out.height, hasAudio: out.hasAudio }, new Date());
         resolveTimeframe(out.duration, { start: row.timeframeStart, end: row.timeframeEnd });
       }
     }
@@ -192,8 +180,7 @@ export class SubmissionPipeline {
   }
 
   private async transcribing(row: SubmissionRow, file: string, range: { start: number; end: number }): Promise<SubmissionRow> {
-    const dir = await fs.mkdtemp(path.join(this.d.tmpDir, `asr-${row.id}-`));
-    try {
+    return this.d.files.withTempDir(`asr-${row.id}-`, async (dir) => {
       const wav = path.join(dir, 'audio.wav');
       const hasAudio = await this.d.extractAudio(file, wav, range);
       if (!hasAudio) throw new DomainError('NO_SPEECH');
@@ -203,9 +190,7 @@ export class SubmissionPipeline {
       if (words.length === 0) throw new DomainError('NO_SPEECH');
       const transcript: Transcript = { language: result.language || lang || 'en', words };
       return this.advance(row, 'transcribing', { transcript, language: transcript.language });
-    } finally {
-      await fs.rm(dir, { recursive: true, force: true });
-    }
+    });
   }
 
   /** Analyses the stretch only (never the rest of the file); stored in the source's timeline with its range. */
@@ -236,33 +221,26 @@ export class SubmissionPipeline {
     const analysis = row.analysis as StoredAnalysis;
     const transcript = row.transcript as Transcript;
     const picks = [...(analysis.picks ?? [])].sort((a, b) => a.start - b.start);
-    const [ctx] = await this.d.db
-      .select({ plan: plans })
-      .from(workspaces)
-      .innerJoin(plans, eq(plans.name, workspaces.planName))
-      .where(eq(workspaces.id, row.workspaceId));
+    const { plan } = await this.d.workspaces.get(row.workspaceId);
     const template = await this.d.template(row.workspaceId, row.templateId);
     const language = transcript.language;
-    for (const [position, pick] of picks.entries()) {
-      await this.d.db
-        .insert(clips)
-        .values({
-          id: newId('clip'),
-          workspaceId: row.workspaceId,
-          submissionId: row.id,
-          position,
-          title: pick.title,
-          text: pick.text,
-          rating: pick.rating,
-          startTime: pick.start,
-          endTime: pick.end,
-          language,
-          signals: pick.signals,
-          hasTemplateApplied: row.templateId !== null,
-        })
-        .onConflictDoNothing();
-    }
-    const rows = await this.d.db.select().from(clips).where(eq(clips.submissionId, row.id));
+    await this.d.clips.insertMissing(
+      picks.map((pick, position) => ({
+        id: newId('clip'),
+        workspaceId: row.workspaceId,
+        submissionId: row.id,
+        position,
+        title: pick.title,
+        text: pick.text,
+        rating: pick.rating,
+        startTime: pick.start,
+        endTime: pick.end,
+        language,
+        signals: pick.signals,
+        hasTemplateApplied: row.templateId !== null,
+      })),
+    );
+    const rows = await this.d.clips.ofSubmission(row.id);
     for (const clip of rows) {
       if (!clip.editId) {
         const edit = buildClipEdit({
@@ -272,25 +250,22 @@ export class SubmissionPipeline {
           words: transcript.words,
           cropPath9x16: analysis.cropPath9x16,
           template,
-          watermark: ctx.plan.forceWatermark,
+          watermark: plan.forceWatermark,
         });
         const editId = newId('edit');
-        await this.d.db.transaction(async (tx) => {
-          await tx.insert(edits).values({ id: editId, workspaceId: row.workspaceId, clipId: clip.id, hash: editHash(edit), spec: edit, templateId: template.id });
-          await tx.update(clips).set({ editId }).where(eq(clips.id, clip.id));
+        await this.d.transactions.run(async (tx) => {
+          await this.d.clips.insertEdit(tx, { id: editId, workspaceId: row.workspaceId, clipId: clip.id, hash: editHash(edit), spec: edit, templateId: template.id });
+          await this.d.clips.setEdit(tx, clip.id, { editId });
         });
       }
       if (!clip.previewKey) {
         const key = `previews/${row.workspaceId}/${clip.id}.mp4`;
-        const dir = await fs.mkdtemp(path.join(this.d.tmpDir, `preview-${clip.id}-`));
-        try {
+        await this.d.files.withTempDir(`preview-${clip.id}-`, async (dir) => {
           const out = path.join(dir, 'preview.mp4');
           await this.d.renderPreview(file, out, clip.startTime, clip.endTime);
           await this.d.storage.putFile(key, out, 'video/mp4');
-        } finally {
-          await fs.rm(dir, { recursive: true, force: true });
-        }
-        await this.d.db.update(clips).set({ previewKey: key }).where(eq(clips.id, clip.id));
+        });
+        await this.d.clips.setPreview(clip.id, key);
       }
     }
     await this.advance(row, 'finalizing', { clipsCount: rows.length, finishedAt: new Date() });

@@ -1,19 +1,19 @@
-import { and, asc, count, desc, eq, lt, notInArray, sql, type SQL } from 'drizzle-orm';
-import { asTx } from '../../adapters/db/transactions.js';
-import type { Db } from '../../adapters/db/database.js';
-import { clips, submissions, videos } from '../../adapters/db/schema.js';
 import { newId } from '../../shared/ids.js';
 import { DomainError, validationError } from '../errors.js';
 import { creditsForSeconds } from '../credits/credits.rules.js';
 import type { CreditsService } from '../credits/credits.service.js';
+import { enqueueAfterCommit } from '../jobs/enqueue.js';
 import type { PageRequest } from '../pagination.js';
 import type { WorkspaceWithPlan } from '../workspaces/workspaces.service.js';
 import type { VideosService } from '../videos/videos.service.js';
 import type { JobQueue } from '../../ports/queue.js';
 import type { Storage } from '../../ports/storage.js';
-import { FINISHED_STATES, estimateSeconds, isFinished, resolveTimeframe, type SubmissionState } from './submission.rules.js';
+import type { TransactionRunner } from '../../ports/transactions.js';
+import type { ClipListOrder, ClipRow, ClipsRepository } from '../clips/clips.records.js';
+import { estimateSeconds, isFinished, resolveTimeframe, type SubmissionState } from './submission.rules.js';
+import type { SubmissionRow, SubmissionsRepository } from './submissions.records.js';
 
-export type SubmissionRow = typeof submissions.$inferSelect;
+export type { SubmissionRow } from './submissions.records.js';
 
 export interface SubmissionInput {
   video_id: string;
@@ -31,9 +31,8 @@ export interface SubmissionChecks {
   supportsLanguage(lang: string): boolean;
 }
 
+/** The ledger's job type of a submission's charge and refund. */
 export const SUBMISSION_JOB = 'submission';
-/** A pipeline run may take long on big videos; retries after a crash come quickly. */
-export const SUBMISSION_JOB_OPTIONS = { expireInSeconds: 4 * 3600, retryLimit: 2, retryDelaySeconds: 2 };
 
 export interface SubmissionView {
   id: string;
@@ -51,12 +50,15 @@ export interface SubmissionView {
 
 export class SubmissionsService {
   constructor(
-    private readonly db: Db,
-    private readonly videos: VideosService,
+    private readonly repo: SubmissionsRepository,
+    private readonly clips: Pick<ClipsRepository, 'listOfSubmission'>,
+    private readonly tx: TransactionRunner,
+    private readonly videos: Pick<VideosService, 'get'>,
     private readonly credits: CreditsService,
     private readonly queue: JobQueue,
     private readonly checks: SubmissionChecks,
-    private readonly storage: Storage,
+    /** Signs the clips' preview URLs. */
+    private readonly storage: Pick<Storage, 'presignGet'>,
   ) {}
 
   /** POST /clips: checks everything, then creates the submission and charges it in one transaction. */
@@ -75,14 +77,11 @@ export class SubmissionsService {
 
     const amount = creditsForSeconds(tf.end - tf.start, ctx.plan.discountPercent);
     const id = newId('sub');
-    const row = await this.db.transaction(async (tx) => {
+    const row = await this.tx.run(async (tx) => {
       // Serialise creations for this video so two identical requests cannot both pass the check.
-      await tx.select({ id: videos.id }).from(videos).where(eq(videos.id, video.id)).for('update');
-      const prior = await tx
-        .select({ status: submissions.status, start: submissions.timeframeStart, end: submissions.timeframeEnd })
-        .from(submissions)
-        .where(eq(submissions.videoId, video.id));
-      if (prior.some((p) => !isFinished(p.status) && Math.abs(p.start - tf.start) < 0.01 && Math.abs(p.end - tf.end) < 0.01)) {
+      await this.repo.lockVideo(tx, video.id);
+      const prior = await this.repo.timeframesOfVideo(tx, video.id);
+      if (prior.some((p) => !isFinished(p.status) && Math.abs(p.timeframeStart - tf.start) < 0.01 && Math.abs(p.timeframeEnd - tf.end) < 0.01)) {
         throw new DomainError('VIDEO_ALREADY_PROCESSING');
       }
       const charge = await this.credits.charge(
@@ -94,65 +93,39 @@ export class SubmissionsService {
           jobId: id,
           insufficientExtra: { is_reclip: prior.length > 0, scope: 'workspace', is_owner: true },
         },
-        asTx(tx),
+        tx,
       );
-      const [inserted] = await tx
-        .insert(submissions)
-        .values({
-          id,
-          workspaceId: ws.id,
-          videoId: video.id,
-          status: 'queued',
-          timeframeStart: tf.start,
-          timeframeEnd: tf.end,
-          strategyId: input.strategy_id ?? null,
-          templateId: input.template_id ?? null,
-          sourceLanguage: language,
-          creditsCharged: charge.charged,
-        })
-        .returning();
-      return inserted;
+      return this.repo.insert(tx, {
+        id,
+        workspaceId: ws.id,
+        videoId: video.id,
+        status: 'queued',
+        timeframeStart: tf.start,
+        timeframeEnd: tf.end,
+        strategyId: input.strategy_id ?? null,
+        templateId: input.template_id ?? null,
+        sourceLanguage: language,
+        creditsCharged: charge.charged,
+      });
     });
-    try {
-      await this.queue.send('submission.process', { submissionId: id }, SUBMISSION_JOB_OPTIONS);
-    } catch (err) {
-      await this.fail(row, 'QUEUE_UNAVAILABLE');
-      throw err;
-    }
+    await enqueueAfterCommit(this.queue, { name: 'submission.process', payload: { submissionId: id } }, (code) => this.fail(row, code));
     return row;
   }
 
   async get(workspaceId: string, videoId: string, id: string): Promise<SubmissionRow> {
-    const [row] = await this.db
-      .select()
-      .from(submissions)
-      .where(and(eq(submissions.id, id), eq(submissions.workspaceId, workspaceId), eq(submissions.videoId, videoId)));
+    const row = await this.repo.findInWorkspace(workspaceId, videoId, id);
     if (!row) throw new DomainError('SUBMISSION_NOT_FOUND');
     return row;
   }
 
-  async list(workspaceId: string, filter: { status?: string; video_id?: string }, page: PageRequest) {
-    const conds: SQL[] = [eq(submissions.workspaceId, workspaceId)];
-    if (filter.status) conds.push(eq(submissions.status, filter.status));
-    if (filter.video_id) conds.push(eq(submissions.videoId, filter.video_id));
-    const where = and(...conds);
-    const [rows, [{ n }]] = await Promise.all([
-      this.db.select().from(submissions).where(where).orderBy(desc(submissions.createdAt), desc(submissions.id)).limit(page.limit).offset(page.offset),
-      this.db.select({ n: count() }).from(submissions).where(where),
-    ]);
-    return { rows, total: Number(n) };
+  list(workspaceId: string, filter: { status?: string; video_id?: string }, page: PageRequest): Promise<{ rows: SubmissionRow[]; total: number }> {
+    return this.repo.list(workspaceId, { status: filter.status, videoId: filter.video_id }, page);
   }
 
   /** Position in the shared line (1 = next) and the seconds of video ahead, for queued submissions. */
   async queueInfo(row: SubmissionRow): Promise<{ position: number; secondsAhead: number }> {
-    const [r] = await this.db
-      .select({
-        n: count(),
-        seconds: sql<string>`coalesce(sum(${submissions.timeframeEnd} - ${submissions.timeframeStart}), 0)`,
-      })
-      .from(submissions)
-      .where(and(eq(submissions.status, 'queued'), lt(submissions.createdAt, row.createdAt)));
-    return { position: Number(r.n) + 1, secondsAhead: Number(r.seconds) };
+    const ahead = await this.repo.queuedBefore(row.createdAt);
+    return { position: ahead.count + 1, secondsAhead: ahead.seconds };
   }
 
   /** The spec's Submission object. */
@@ -184,42 +157,32 @@ export class SubmissionsService {
    */
   async cancelWaiting(workspaceId: string, videoId: string, id: string) {
     const row = await this.get(workspaceId, videoId, id);
-    return this.db.transaction(async (tx) => {
-      const [locked] = await tx.select().from(submissions).where(eq(submissions.id, row.id)).for('update');
+    return this.tx.run(async (tx) => {
+      const locked = await this.repo.lock(tx, row.id);
       if (!locked || !locked.waitingReason || isFinished(locked.status)) throw new DomainError('SUBMISSION_NOT_WAITING');
       const refund = await this.credits.refund(
         { workspaceId, jobType: SUBMISSION_JOB, jobId: id, reason: 'submission removed while waiting for its source' },
-        asTx(tx),
+        tx,
       );
-      await tx.delete(submissions).where(eq(submissions.id, id));
+      await this.repo.delete(tx, id);
       return { id, deleted: true, credits_refunded: refund && !refund.waived ? refund.amount : 0 };
     });
   }
 
   /** Ends a submission in `failed` with a code and gives its credits back (once). */
   async fail(row: Pick<SubmissionRow, 'id' | 'workspaceId'>, errorCode: string): Promise<void> {
-    await this.db.transaction(async (tx) => {
-      await tx
-        .update(submissions)
-        .set({ status: 'failed', errorCode, waitingReason: null, waitingUntil: null, finishedAt: new Date(), updatedAt: new Date() })
-        .where(and(eq(submissions.id, row.id), notInArray(submissions.status, [...FINISHED_STATES])));
-      await this.credits.refund({ workspaceId: row.workspaceId, jobType: SUBMISSION_JOB, jobId: row.id, reason: `submission failed: ${errorCode}` }, asTx(tx));
+    await this.tx.run(async (tx) => {
+      await this.repo.failIfUnfinished(tx, row.id, errorCode, new Date());
+      await this.credits.refund({ workspaceId: row.workspaceId, jobType: SUBMISSION_JOB, jobId: row.id, reason: `submission failed: ${errorCode}` }, tx);
     });
   }
 
-  async clipsOf(workspaceId: string, submissionId: string, sort: 'rating' | 'start_time' | 'created_at', order: 'asc' | 'desc', page: PageRequest) {
-    const where = and(eq(clips.workspaceId, workspaceId), eq(clips.submissionId, submissionId));
-    const column = sort === 'rating' ? clips.rating : sort === 'start_time' ? clips.startTime : clips.createdAt;
-    const dir = order === 'asc' ? asc : desc;
-    const [rows, [{ n }]] = await Promise.all([
-      this.db.select().from(clips).where(where).orderBy(dir(column), asc(clips.position)).limit(page.limit).offset(page.offset),
-      this.db.select({ n: count() }).from(clips).where(where),
-    ]);
-    return { rows, total: Number(n) };
+  clipsOf(workspaceId: string, submissionId: string, sort: ClipListOrder['sort'], order: ClipListOrder['order'], page: PageRequest): Promise<{ rows: ClipRow[]; total: number }> {
+    return this.clips.listOfSubmission(workspaceId, submissionId, { sort, order }, page);
   }
 
   /** The spec's Clip object; `play_url` and `download_url` are signed for one hour. */
-  async clipView(row: typeof clips.$inferSelect) {
+  async clipView(row: ClipRow) {
     const key = row.previewKey;
     const name = `${row.title.replace(/[^A-Za-z0-9 _-]+/g, '').trim().replace(/\s+/g, '-').slice(0, 60) || 'clip'}.mp4`;
     return {
@@ -234,13 +197,5 @@ export class SubmissionsService {
       has_template_applied: row.hasTemplateApplied,
       edit_id: row.editId,
     };
-  }
-
-  async unfinishedIds(): Promise<string[]> {
-    const rows = await this.db
-      .select({ id: submissions.id })
-      .from(submissions)
-      .where(notInArray(submissions.status, [...FINISHED_STATES]));
-    return rows.map((r) => r.id);
   }
 }

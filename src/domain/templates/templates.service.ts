@@ -1,7 +1,5 @@
-import { and, count, desc, eq, isNull, notInArray, or, sql, type SQL } from 'drizzle-orm';
-import type { Db } from '../../adapters/db/database.js';
-import { templates, workspaces } from '../../adapters/db/schema.js';
 import { newId } from '../../shared/ids.js';
+import type { TransactionRunner } from '../../ports/transactions.js';
 import { DomainError, validationError } from '../errors.js';
 import type { PageRequest } from '../pagination.js';
 import {
@@ -18,10 +16,9 @@ import {
   type TemplateConfigView,
   type TemplateKind,
 } from './templates.rules.js';
+import type { TemplateRow, TemplatesRepository } from './templates.records.js';
 
 export type { StrategyConfig, TemplateConfig, TemplateConfigView, TemplateKind, TemplateLayout } from './templates.rules.js';
-
-type TemplateRow = typeof templates.$inferSelect;
 
 interface RecordBase {
   id: string;
@@ -90,7 +87,10 @@ const BUILTIN_IDS = builtinDefinitions().map((d) => d.id);
  * ones belong to one workspace and are invisible (404) to every other.
  */
 export class TemplatesService {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly repo: TemplatesRepository,
+    private readonly tx: TransactionRunner,
+  ) {}
 
   /**
    * Writes the built-ins (idempotent, safe from several processes at once): inserts missing ones,
@@ -98,42 +98,19 @@ export class TemplatesService {
    */
   async ensureBuiltins(): Promise<void> {
     const defs = builtinDefinitions();
-    await this.db.transaction(async (tx) => {
-      await tx
-        .insert(templates)
-        .values(defs.map((d) => ({ id: d.id, workspaceId: null, kind: d.kind, name: d.name, builtin: true, config: d.config as unknown as Record<string, unknown> })))
-        .onConflictDoUpdate({
-          target: templates.id,
-          set: {
-            kind: sql`excluded.kind`,
-            name: sql`excluded.name`,
-            config: sql`excluded.config`,
-            builtin: sql`true`,
-            workspaceId: sql`null`,
-          },
-        });
-      await tx.delete(templates).where(and(eq(templates.builtin, true), notInArray(templates.id, defs.map((d) => d.id))));
+    await this.tx.run(async (tx) => {
+      await this.repo.upsertBuiltins(
+        tx,
+        defs.map((d) => ({ id: d.id, kind: d.kind, name: d.name, config: d.config as unknown as Record<string, unknown> })),
+      );
+      await this.repo.deleteBuiltinsExcept(tx, BUILTIN_IDS);
     });
   }
 
   /** Built-ins first (templates in their fixed order, then short, default, long), then the workspace's own, newest first. */
   async list(workspaceId: string, opts: ListTemplatesOptions): Promise<{ rows: TemplateOrStrategy[]; total: number }> {
-    const where = and(this.visibleTo(workspaceId), opts.kind ? eq(templates.kind, opts.kind) : undefined);
-    const builtinOrder = sql`array_position(ARRAY[${sql.join(
-      BUILTIN_IDS.map((id) => sql`${id}`),
-      sql`, `,
-    )}]::text[], ${templates.id})`;
-    const [rows, [{ n }]] = await Promise.all([
-      this.db
-        .select()
-        .from(templates)
-        .where(where)
-        .orderBy(desc(templates.builtin), builtinOrder, desc(templates.createdAt), desc(templates.id))
-        .limit(opts.page.limit)
-        .offset(opts.page.offset),
-      this.db.select({ n: count() }).from(templates).where(where),
-    ]);
-    return { rows: rows.map(toRecord), total: Number(n) };
+    const { rows, total } = await this.repo.listVisible(workspaceId, { kind: opts.kind, builtinOrder: BUILTIN_IDS, page: opts.page });
+    return { rows: rows.map(toRecord), total };
   }
 
   /** A built-in template or one of the workspace's; anything else is 404 TEMPLATE_NOT_FOUND. */
@@ -179,17 +156,14 @@ export class TemplatesService {
     await this.requireWorkspace(workspaceId);
     const checked = input.kind === 'strategy' ? checkStrategyConfig(input.config) : checkTemplateConfig(input.config);
     if (!checked.ok) throw validationError(checked.errors);
-    const [row] = await this.db
-      .insert(templates)
-      .values({
-        id: newId(input.kind === 'strategy' ? 'str' : 'tpl'),
-        workspaceId,
-        kind: input.kind,
-        name: input.name,
-        builtin: false,
-        config: checked.config as unknown as Record<string, unknown>,
-      })
-      .returning();
+    const row = await this.repo.insert({
+      id: newId(input.kind === 'strategy' ? 'str' : 'tpl'),
+      workspaceId,
+      kind: input.kind,
+      name: input.name,
+      builtin: false,
+      config: checked.config as unknown as Record<string, unknown>,
+    });
     return toRecord(row);
   }
 
@@ -205,35 +179,20 @@ export class TemplatesService {
    */
   async delete(workspaceId: string, id: string): Promise<void> {
     await this.requireWorkspace(workspaceId);
-    const gone = await this.db
-      .delete(templates)
-      .where(and(eq(templates.id, id), eq(templates.workspaceId, workspaceId), eq(templates.builtin, false)))
-      .returning({ id: templates.id });
-    if (gone.length === 0) throw new DomainError('TEMPLATE_NOT_FOUND');
-  }
-
-  private visibleTo(workspaceId: string): SQL {
-    return or(and(isNull(templates.workspaceId), eq(templates.builtin, true)), eq(templates.workspaceId, workspaceId))!;
+    if (!(await this.repo.deleteOwn(workspaceId, id))) throw new DomainError('TEMPLATE_NOT_FOUND');
   }
 
   private async find(workspaceId: string, id: string, kind: TemplateKind): Promise<TemplateOrStrategy | undefined> {
-    const [row] = await this.db
-      .select()
-      .from(templates)
-      .where(and(eq(templates.id, id), eq(templates.kind, kind), this.visibleTo(workspaceId)));
+    const row = await this.repo.findVisible(workspaceId, id, kind);
     return row ? toRecord(row) : undefined;
   }
 
   private async findBuiltin(id: string): Promise<TemplateOrStrategy | undefined> {
-    const [row] = await this.db
-      .select()
-      .from(templates)
-      .where(and(eq(templates.id, id), eq(templates.builtin, true)));
+    const row = await this.repo.findBuiltin(id);
     return row ? toRecord(row) : undefined;
   }
 
   private async requireWorkspace(id: string): Promise<void> {
-    const [row] = await this.db.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, id));
-    if (!row) throw new DomainError('WORKSPACE_NOT_FOUND');
+    if (!(await this.repo.workspaceExists(id))) throw new DomainError('WORKSPACE_NOT_FOUND');
   }
 }

@@ -1,6 +1,3 @@
-import { and, eq } from 'drizzle-orm';
-import type { Db } from '../../adapters/db/database.js';
-import { videos } from '../../adapters/db/schema.js';
 import { newId } from '../../shared/ids.js';
 import { DomainError, validationError } from '../errors.js';
 import { creditsForSeconds, isFreeUsageActive } from '../credits/credits.rules.js';
@@ -9,6 +6,7 @@ import type { Storage } from '../../ports/storage.js';
 import type { MediaInfo, MediaProbe } from '../../ports/media.js';
 import type { SourceResolver } from '../../ports/source-resolver.js';
 import { analyzeLink } from './source-analysis.js';
+import type { VideoRow, VideosRepository } from './videos.records.js';
 import {
   MIN_VIDEO_SECONDS,
   UPLOAD_URL_SECONDS,
@@ -22,7 +20,7 @@ import {
   uploadKeyOf,
 } from './upload.rules.js';
 
-export type VideoRow = typeof videos.$inferSelect;
+export type { VideoRow } from './videos.records.js';
 
 export interface UploadLimits {
   /** Uploads above this many bytes are multipart. */
@@ -55,7 +53,7 @@ export function checkDuration(duration: number, plan: { maxVideoDuration: number
 
 export class VideosService {
   constructor(
-    private readonly db: Db,
+    private readonly repo: VideosRepository,
     private readonly storage: Storage,
     private readonly media: MediaProbe,
     private readonly resolvers: SourceResolver[],
@@ -63,10 +61,7 @@ export class VideosService {
   ) {}
 
   async get(workspaceId: string, id: string): Promise<VideoRow> {
-    const [row] = await this.db
-      .select()
-      .from(videos)
-      .where(and(eq(videos.id, id), eq(videos.workspaceId, workspaceId)));
+    const row = await this.repo.findInWorkspace(workspaceId, id);
     if (!row) throw new DomainError('VIDEO_NOT_FOUND');
     return row;
   }
@@ -91,11 +86,7 @@ export class VideosService {
       fileSize: meta.sizeBytes ?? null,
       updatedAt: new Date(),
     };
-    const [row] = await this.db
-      .insert(videos)
-      .values({ id: newId('vid'), workspaceId: ctx.workspace.id, source: 'link', sourceUrl, ...fields })
-      .onConflictDoUpdate({ target: [videos.workspaceId, videos.sourceUrl], set: fields })
-      .returning();
+    const row = await this.repo.upsertLink({ id: newId('vid'), workspaceId: ctx.workspace.id, sourceUrl }, fields);
     return analysisView(row, ctx);
   }
 
@@ -123,7 +114,7 @@ export class VideosService {
     const url = multipart
       ? undefined
       : await this.storage.presignPut(key, { contentType, contentLength: input.file_size, expiresInSeconds: UPLOAD_URL_SECONDS });
-    await this.db.insert(videos).values({
+    await this.repo.insertUpload({
       id,
       workspaceId: ctx.workspace.id,
       source: 'upload',
@@ -184,22 +175,17 @@ export class VideosService {
       throw err;
     }
     const { info, size } = measured;
-    const [row] = await this.db
-      .update(videos)
-      .set({
-        status: 'ready',
-        storageKey: key,
-        uploadId: null,
-        title: input.file_name ? titleFromFileName(input.file_name) : video.title,
-        duration: info.duration,
-        width: info.width,
-        height: info.height,
-        hasAudio: info.hasAudio,
-        fileSize: size,
-        updatedAt: new Date(),
-      })
-      .where(and(eq(videos.id, video.id), eq(videos.status, 'awaiting_upload'), eq(videos.storageKey, video.storageKey)))
-      .returning();
+    const row = await this.repo.completeUpload(video.id, video.storageKey, {
+      storageKey: key,
+      uploadId: null,
+      title: input.file_name ? titleFromFileName(input.file_name) : video.title,
+      duration: info.duration,
+      width: info.width,
+      height: info.height,
+      hasAudio: info.hasAudio,
+      fileSize: size,
+      updatedAt: new Date(),
+    });
     if (!row) {
       // Another completion of the same upload won: its file and measurement stand; ours goes.
       const winner = await this.get(ctx.workspace.id, video.id);

@@ -1,10 +1,10 @@
 import type { SubmissionPipeline } from '../../domain/submissions/pipeline.js';
+import { attemptOf } from '../../domain/jobs/retry.js';
 import type { JobHandler } from '../../ports/queue.js';
-import { SUBMISSION_JOB_OPTIONS } from '../../domain/submissions/submissions.service.js';
 
 /** submission.process: runs the pipeline; it resumes at the stage the submission is in. */
 export function submissionHandler(pipeline: SubmissionPipeline): JobHandler<'submission.process'> {
   return async (payload, ctx) => {
-    await pipeline.run(payload.submissionId, { retryCount: ctx.retryCount, retryLimit: SUBMISSION_JOB_OPTIONS.retryLimit });
+    await pipeline.run(payload.submissionId, attemptOf('submission.process', ctx));
   };
 }

@@ -1,0 +1,96 @@
+import { and, asc, count, desc, eq, inArray } from 'drizzle-orm';
+import type { ClipListOrder, ClipRow, ClipsRepository, EditRow, NewClip, NewEdit } from '../../../domain/clips/clips.records.js';
+import type { PageRequest } from '../../../domain/pagination.js';
+import type { EditsReader } from '../../../domain/renders/renders.records.js';
+import type { Tx } from '../../../ports/transactions.js';
+import type { Db } from '../database.js';
+import { clips, edits, submissions } from '../schema.js';
+import { executor } from '../transactions.js';
+
+const SORT_COLUMNS = { rating: clips.rating, start_time: clips.startTime, created_at: clips.createdAt } as const;
+
+/** Clips and their edits (tables `clips`, `edits`); also what renders and posts read of edits. */
+export class DrizzleClipsRepository implements ClipsRepository, EditsReader {
+  constructor(private readonly db: Db) {}
+
+  async insertMissing(rows: readonly NewClip[]): Promise<void> {
+    if (rows.length === 0) return;
+    await this.db
+      .insert(clips)
+      .values([...rows])
+      .onConflictDoNothing();
+  }
+
+  async ofSubmission(submissionId: string, tx?: Tx): Promise<ClipRow[]> {
+    return executor(this.db, tx).select().from(clips).where(eq(clips.submissionId, submissionId)).orderBy(asc(clips.position));
+  }
+
+  async listOfSubmission(workspaceId: string, submissionId: string, order: ClipListOrder, page: PageRequest): Promise<{ rows: ClipRow[]; total: number }> {
+    const where = and(eq(clips.workspaceId, workspaceId), eq(clips.submissionId, submissionId));
+    const dir = order.order === 'asc' ? asc : desc;
+    const [rows, [{ n }]] = await Promise.all([
+      this.db
+        .select()
+        .from(clips)
+        .where(where)
+        .orderBy(dir(SORT_COLUMNS[order.sort]), asc(clips.position))
+        .limit(page.limit)
+        .offset(page.offset),
+      this.db.select({ n: count() }).from(clips).where(where),
+    ]);
+    return { rows, total: Number(n) };
+  }
+
+  async findInSubmission(workspaceId: string, submissionId: string, clipId: string): Promise<ClipRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(clips)
+      .where(and(eq(clips.id, clipId), eq(clips.submissionId, submissionId), eq(clips.workspaceId, workspaceId)));
+    return row;
+  }
+
+  async setPreview(clipId: string, previewKey: string): Promise<void> {
+    await this.db.update(clips).set({ previewKey }).where(eq(clips.id, clipId));
+  }
+
+  async lockSubmission(tx: Tx, submissionId: string): Promise<void> {
+    await executor(this.db, tx).select({ id: submissions.id }).from(submissions).where(eq(submissions.id, submissionId)).for('update');
+  }
+
+  async insertEdit(tx: Tx, edit: NewEdit): Promise<void> {
+    await executor(this.db, tx).insert(edits).values(edit);
+  }
+
+  async setEdit(tx: Tx, clipId: string, edit: { editId: string; hasTemplateApplied?: boolean }): Promise<void> {
+    await executor(this.db, tx).update(clips).set(edit).where(eq(clips.id, clipId));
+  }
+
+  async findEdit(workspaceId: string, editId: string): Promise<EditRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(edits)
+      .where(and(eq(edits.id, editId), eq(edits.workspaceId, workspaceId)));
+    return row;
+  }
+
+  async editsByIds(tx: Tx, ids: readonly string[]): Promise<EditRow[]> {
+    if (ids.length === 0) return [];
+    return executor(this.db, tx)
+      .select()
+      .from(edits)
+      .where(inArray(edits.id, [...ids]));
+  }
+
+  async titleOfEdit(editId: string): Promise<string | null> {
+    const [row] = await this.db.select({ title: clips.title }).from(edits).innerJoin(clips, eq(clips.id, edits.clipId)).where(eq(edits.id, editId));
+    return row?.title ?? null;
+  }
+
+  async existingEditIds(workspaceId: string, editIds: readonly string[]): Promise<string[]> {
+    const rows = await this.db
+      .select({ id: edits.id })
+      .from(edits)
+      .where(and(eq(edits.workspaceId, workspaceId), inArray(edits.id, [...editIds])));
+    return rows.map((r) => r.id);
+  }
+}

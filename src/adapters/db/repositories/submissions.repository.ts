@@ -1,0 +1,103 @@
+import { and, count, desc, eq, lt, notInArray, sql, type SQL } from 'drizzle-orm';
+import type { PageRequest } from '../../../domain/pagination.js';
+import { FINISHED_STATES, type SubmissionState } from '../../../domain/submissions/submission.rules.js';
+import type {
+  NewSubmission,
+  SourceWait,
+  StageChanges,
+  SubmissionRow,
+  SubmissionsRepository,
+} from '../../../domain/submissions/submissions.records.js';
+import type { Tx } from '../../../ports/transactions.js';
+import type { Db } from '../database.js';
+import { submissions, videos } from '../schema.js';
+import { executor } from '../transactions.js';
+
+/** Submissions (table `submissions`), plus the video row lock their creation takes. */
+export class DrizzleSubmissionsRepository implements SubmissionsRepository {
+  constructor(private readonly db: Db) {}
+
+  async lockVideo(tx: Tx, videoId: string): Promise<void> {
+    await executor(this.db, tx).select({ id: videos.id }).from(videos).where(eq(videos.id, videoId)).for('update');
+  }
+
+  async timeframesOfVideo(tx: Tx, videoId: string): Promise<Array<Pick<SubmissionRow, 'status' | 'timeframeStart' | 'timeframeEnd'>>> {
+    return executor(this.db, tx)
+      .select({ status: submissions.status, timeframeStart: submissions.timeframeStart, timeframeEnd: submissions.timeframeEnd })
+      .from(submissions)
+      .where(eq(submissions.videoId, videoId));
+  }
+
+  async insert(tx: Tx, submission: NewSubmission): Promise<SubmissionRow> {
+    const [row] = await executor(this.db, tx).insert(submissions).values(submission).returning();
+    return row;
+  }
+
+  async get(id: string): Promise<SubmissionRow | undefined> {
+    const [row] = await this.db.select().from(submissions).where(eq(submissions.id, id));
+    return row;
+  }
+
+  async findInWorkspace(workspaceId: string, videoId: string, id: string): Promise<SubmissionRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(submissions)
+      .where(and(eq(submissions.id, id), eq(submissions.workspaceId, workspaceId), eq(submissions.videoId, videoId)));
+    return row;
+  }
+
+  async list(workspaceId: string, filter: { status?: string; videoId?: string }, page: PageRequest): Promise<{ rows: SubmissionRow[]; total: number }> {
+    const conds: SQL[] = [eq(submissions.workspaceId, workspaceId)];
+    if (filter.status) conds.push(eq(submissions.status, filter.status));
+    if (filter.videoId) conds.push(eq(submissions.videoId, filter.videoId));
+    const where = and(...conds);
+    const [rows, [{ n }]] = await Promise.all([
+      this.db.select().from(submissions).where(where).orderBy(desc(submissions.createdAt), desc(submissions.id)).limit(page.limit).offset(page.offset),
+      this.db.select({ n: count() }).from(submissions).where(where),
+    ]);
+    return { rows, total: Number(n) };
+  }
+
+  async queuedBefore(createdAt: Date): Promise<{ count: number; seconds: number }> {
+    const [r] = await this.db
+      .select({
+        n: count(),
+        seconds: sql<string>`coalesce(sum(${submissions.timeframeEnd} - ${submissions.timeframeStart}), 0)`,
+      })
+      .from(submissions)
+      .where(and(eq(submissions.status, 'queued'), lt(submissions.createdAt, createdAt)));
+    return { count: Number(r.n), seconds: Number(r.seconds) };
+  }
+
+  async lock(tx: Tx, id: string): Promise<SubmissionRow | undefined> {
+    const [row] = await executor(this.db, tx).select().from(submissions).where(eq(submissions.id, id)).for('update');
+    return row;
+  }
+
+  async delete(tx: Tx, id: string): Promise<void> {
+    await executor(this.db, tx).delete(submissions).where(eq(submissions.id, id));
+  }
+
+  async failIfUnfinished(tx: Tx, id: string, errorCode: string, at: Date): Promise<void> {
+    await executor(this.db, tx)
+      .update(submissions)
+      .set({ status: 'failed', errorCode, waitingReason: null, waitingUntil: null, finishedAt: at, updatedAt: at })
+      .where(and(eq(submissions.id, id), notInArray(submissions.status, [...FINISHED_STATES])));
+  }
+
+  async transition(id: string, from: SubmissionState, to: SubmissionState, changes: StageChanges, at: Date): Promise<SubmissionRow | undefined> {
+    const [row] = await this.db
+      .update(submissions)
+      .set({ ...changes, status: to, updatedAt: at })
+      .where(and(eq(submissions.id, id), eq(submissions.status, from)))
+      .returning();
+    return row;
+  }
+
+  async setWaiting(id: string, wait: SourceWait, at: Date): Promise<void> {
+    await this.db
+      .update(submissions)
+      .set({ ...wait, updatedAt: at })
+      .where(and(eq(submissions.id, id), eq(submissions.status, 'downloading')));
+  }
+}

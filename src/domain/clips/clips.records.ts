@@ -1,0 +1,75 @@
+import type { PageRequest } from '../pagination.js';
+import type { Tx } from '../../ports/transactions.js';
+
+/** A clip of a submission (table `clips`): one highlight, its preview and its current edit. */
+export interface ClipRow {
+  id: string;
+  workspaceId: string;
+  submissionId: string;
+  /** Order of the clip inside its submission (by start time); makes finalizing idempotent. */
+  position: number;
+  title: string;
+  text: string;
+  rating: number;
+  startTime: number;
+  endTime: number;
+  language: string;
+  signals: Record<string, number> | null;
+  previewKey: string | null;
+  editId: string | null;
+  hasTemplateApplied: boolean;
+  createdAt: Date;
+}
+
+export type NewClip = Pick<
+  ClipRow,
+  'id' | 'workspaceId' | 'submissionId' | 'position' | 'title' | 'text' | 'rating' | 'startTime' | 'endTime' | 'language' | 'signals' | 'hasTemplateApplied'
+>;
+
+/** An edit (table `edits`): immutable; a clip points at its current one. */
+export interface EditRow {
+  id: string;
+  workspaceId: string;
+  /** The clip the edit was made for; null for an edit of no clip. */
+  clipId: string | null;
+  /** Content hash of `spec` (editHash): identical edits render to the same file. */
+  hash: string;
+  /** The edit (src/domain/edits/edit.ts), as stored. */
+  spec: unknown;
+  /** The template it was made with. */
+  templateId: string | null;
+  createdAt: Date;
+}
+
+export type NewEdit = Omit<EditRow, 'createdAt'>;
+
+/** The order of a submission's clips in GET …/clips. */
+export interface ClipListOrder {
+  sort: 'rating' | 'start_time' | 'created_at';
+  order: 'asc' | 'desc';
+}
+
+/**
+ * The clips and edits aggregate's storage (src/adapters/db/repositories/clips.repository.ts, which also
+ * answers what renders and posts read of edits: EditsReader in src/domain/renders/renders.records.ts).
+ */
+export interface ClipsRepository {
+  /** Inserts each clip whose position its submission does not have yet (a taken position keeps its clip). */
+  insertMissing(clips: readonly NewClip[]): Promise<void>;
+  /** The submission's clips by position. */
+  ofSubmission(submissionId: string, tx?: Tx): Promise<ClipRow[]>;
+  /** A page of the workspace's clips of a submission, ties broken by position. */
+  listOfSubmission(workspaceId: string, submissionId: string, order: ClipListOrder, page: PageRequest): Promise<{ rows: ClipRow[]; total: number }>;
+  /** The clip when it belongs to the submission and the workspace. */
+  findInSubmission(workspaceId: string, submissionId: string, clipId: string): Promise<ClipRow | undefined>;
+  setPreview(clipId: string, previewKey: string): Promise<void>;
+  /** Locks the submission's row until `tx` ends: one change of its clips' edits at a time. */
+  lockSubmission(tx: Tx, submissionId: string): Promise<void>;
+  insertEdit(tx: Tx, edit: NewEdit): Promise<void>;
+  /** Points the clip at an edit (and sets `hasTemplateApplied` when given). */
+  setEdit(tx: Tx, clipId: string, edit: { editId: string; hasTemplateApplied?: boolean }): Promise<void>;
+  /** The edit when it belongs to the workspace. */
+  findEdit(workspaceId: string, editId: string): Promise<EditRow | undefined>;
+  /** The edits of those ids (any workspace). */
+  editsByIds(tx: Tx, ids: readonly string[]): Promise<EditRow[]>;
+}

@@ -1,0 +1,71 @@
+import type { PageRequest } from '../pagination.js';
+import type { Tx } from '../../ports/transactions.js';
+import type { SubmissionState } from './submission.rules.js';
+
+/** A submission (table `submissions`): a paid stretch of a video going through its stages. */
+export interface SubmissionRow {
+  id: string;
+  workspaceId: string;
+  videoId: string;
+  /** A SubmissionState. */
+  status: string;
+  timeframeStart: number;
+  timeframeEnd: number;
+  strategyId: string | null;
+  templateId: string | null;
+  sourceLanguage: string;
+  language: string | null;
+  creditsCharged: number;
+  errorCode: string | null;
+  clipsCount: number;
+  waitingReason: string | null;
+  waitingUntil: Date | null;
+  /** Storage key of the downloaded source (links) or the upload itself. */
+  sourceKey: string | null;
+  /** Stage results kept so a restarted job resumes where it stopped. */
+  transcript: unknown;
+  analysis: unknown;
+  attempts: number;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export type NewSubmission = Pick<
+  SubmissionRow,
+  'id' | 'workspaceId' | 'videoId' | 'status' | 'timeframeStart' | 'timeframeEnd' | 'strategyId' | 'templateId' | 'sourceLanguage' | 'creditsCharged'
+>;
+
+/** What a stage records when it moves a submission on. */
+export type StageChanges = Partial<
+  Pick<SubmissionRow, 'startedAt' | 'sourceKey' | 'waitingReason' | 'waitingUntil' | 'transcript' | 'language' | 'analysis' | 'clipsCount' | 'finishedAt'>
+>;
+
+/** A source that is not there yet: why, until when, and how many times it was looked at. */
+export type SourceWait = Pick<SubmissionRow, 'waitingReason' | 'waitingUntil' | 'attempts'>;
+
+/** The submissions aggregate's storage (src/adapters/db/repositories/submissions.repository.ts). */
+export interface SubmissionsRepository {
+  /** Locks the video's row until `tx` ends: a video's submissions are created one at a time. */
+  lockVideo(tx: Tx, videoId: string): Promise<void>;
+  /** Status and timeframe of every submission of the video. */
+  timeframesOfVideo(tx: Tx, videoId: string): Promise<Array<Pick<SubmissionRow, 'status' | 'timeframeStart' | 'timeframeEnd'>>>;
+  insert(tx: Tx, submission: NewSubmission): Promise<SubmissionRow>;
+  get(id: string): Promise<SubmissionRow | undefined>;
+  /** The submission when it belongs to the workspace and the video. */
+  findInWorkspace(workspaceId: string, videoId: string, id: string): Promise<SubmissionRow | undefined>;
+  /** The workspace's submissions, newest first. */
+  list(workspaceId: string, filter: { status?: string; videoId?: string }, page: PageRequest): Promise<{ rows: SubmissionRow[]; total: number }>;
+  /** How many submissions are queued that were created before `createdAt`, and the seconds of video they hold. */
+  queuedBefore(createdAt: Date): Promise<{ count: number; seconds: number }>;
+  /** The submission, locked until `tx` ends. */
+  lock(tx: Tx, id: string): Promise<SubmissionRow | undefined>;
+  delete(tx: Tx, id: string): Promise<void>;
+  /** Marks the submission failed with `errorCode` (no longer waiting) unless it is finished already. */
+  failIfUnfinished(tx: Tx, id: string, errorCode: string, at: Date): Promise<void>;
+  /** `from` → `to` with the stage's changes; undefined when the submission was no longer in `from`. */
+  transition(id: string, from: SubmissionState, to: SubmissionState, changes: StageChanges, at: Date): Promise<SubmissionRow | undefined>;
+  /** Records the wait of a submission still downloading (nothing when it left that state). */
+  setWaiting(id: string, wait: SourceWait, at: Date): Promise<void>;
+}

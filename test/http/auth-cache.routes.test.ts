@@ -3,12 +3,14 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, tempDir, type TestApp } from '../helpers/app.js';
 import { DB_KINDS } from '../helpers/db.js';
+import { TEST_REDIS_URL } from '../helpers/global-setup.js';
 import { makeVideo } from '../helpers/media-fixtures.js';
 import { startStaticServer, type StaticServer } from '../helpers/static-server.js';
 
 /**
  * The auth cache holds keys, workspaces and plans for 300 s here, far longer than any test: every
- * change below is seen at once only because the admin API paths drop what they change.
+ * change below is seen at once only because the admin API paths drop what they change. On PostgreSQL
+ * the rate-limit counters are in Redis, as in a distributed deployment with CUTROOM_REDIS_URL.
  */
 
 let srv: StaticServer;
@@ -27,8 +29,12 @@ afterAll(async () => {
 describe.each(DB_KINDS)('auth cache over HTTP on %s', (db) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ db, env: { CUTROOM_AUTH_CACHE_SECONDS: '300', CUTROOM_ALLOW_PRIVATE_SOURCES: 'true' } });
+    const redis: Record<string, string> = db === 'postgres' ? { CUTROOM_RATE_LIMIT_STORE: 'redis', CUTROOM_REDIS_URL: TEST_REDIS_URL } : {};
+    t = await createTestApp({ db, env: { CUTROOM_AUTH_CACHE_SECONDS: '300', CUTROOM_ALLOW_PRIVATE_SOURCES: 'true', ...redis } });
     await t.admin('POST', '/plans', { name: 'wide', rate_limit_per_minute: 1000, max_concurrent_renders: 7 });
+  });
+  it('uses the configured rate-limit store', () => {
+    expect(t.c.rateLimiter.constructor.name).toBe(db === 'postgres' ? 'RedisRateLimiter' : 'MemoryRateLimiter');
   });
   afterAll(async () => {
     await t?.close();

@@ -3,4 +3,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
+# Layer boundaries (docs/architecture.md): a breach fails the run before any test.
+npm run --silent check:boundaries
 exec npx vitest run "$@"

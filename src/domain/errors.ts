@@ -28,3 +28,15 @@ export function validationError(errors: Array<{ field: string; rule: string }>):
 export function isRetryable(err: unknown): boolean {
   return typeof err === 'object' && err !== null && (err as { retryable?: unknown }).retryable === true;
 }
+
+/**
+ * The `error_code` a job records for a failure: a DomainError's code, an adapter error's own
+ * uppercase `errorCode`/`code`, `MEDIA_PROCESSING_FAILED` for ffmpeg, else `PROCESSING_FAILED`.
+ */
+export function errorCodeOf(err: unknown): string {
+  if (err instanceof DomainError) return err.code;
+  const code = (err as { code?: unknown; errorCode?: unknown })?.errorCode ?? (err as { code?: unknown })?.code;
+  if (typeof code === 'string' && /^[A-Z][A-Z0-9_]+$/.test(code)) return code;
+  if ((err as Error)?.name === 'FfmpegError') return 'MEDIA_PROCESSING_FAILED';
+  return 'PROCESSING_FAILED';
+}

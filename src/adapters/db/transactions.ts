@@ -10,8 +10,3 @@ export function createTransactionRunner(db: Db): TransactionRunner {
 export function executor(db: Db, tx?: Tx): Executor {
   return tx ? (tx as unknown as Executor) : db;
 }
-
-/** A Drizzle transaction handed to code that takes the domain's opaque `Tx`. */
-export function asTx(t: Executor): Tx {
-  return t as unknown as Tx;
-}

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Logger } from 'pino';
 import { newId } from '../../shared/ids.js';
-import { DomainError } from '../errors.js';
+import { DomainError, errorCodeOf } from '../errors.js';
 import type { Storage } from '../../ports/storage.js';
 import type { JobQueue } from '../../ports/queue.js';
 import type { LocalFiles } from '../../ports/local-files.js';
@@ -96,13 +96,6 @@ export function highlightStretch(
   };
 }
 
-export function errorCodeOf(err: unknown): string {
-  if (err instanceof DomainError) return err.code;
-  const code = (err as { code?: unknown; errorCode?: unknown })?.errorCode ?? (err as { code?: unknown })?.code;
-  if (typeof code === 'string' && /^[A-Z][A-Z0-9_]+$/.test(code)) return code;
-  if ((err as Error)?.name === 'FfmpegError') return 'MEDIA_PROCESSING_FAILED';
-  return 'PROCESSING_FAILED';
-}
 
 /**
  * Runs a submission through downloading → transcribing → video_analysis → analyzing → finalizing.

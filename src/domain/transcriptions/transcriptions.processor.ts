@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Logger } from 'pino';
-import { DomainError } from '../errors.js';
+import { DomainError, errorCodeOf } from '../errors.js';
 import { retryOrFail, type Attempt } from '../jobs/retry.js';
 import type { AsrEngine } from '../../ports/asr.js';
 import type { Diarizer } from '../../ports/diarizer.js';
@@ -9,7 +9,6 @@ import type { Storage } from '../../ports/storage.js';
 import type { Vad } from '../../ports/vad.js';
 import { buildCues, type Cue } from '../transcripts/cues.js';
 import { assignSpeakers } from '../transcripts/speakers.js';
-import { errorCodeOf } from '../submissions/pipeline.js';
 import type { TranscriptionRow, TranscriptionsRepository } from './transcriptions.records.js';
 import type { TranscriptionsService } from './transcriptions.service.js';
 

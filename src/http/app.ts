@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
-import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppDeps } from './app.deps.js';
 import { registerErrorHandling } from './errors.js';
 import { validatorCompiler } from './validation.js';
-import { ErrorBody } from './schemas/common.js';
+import { API_PREFIX, registerOpenApi } from './openapi.js';
 import { registerApiAuth, callerOf } from './plugins/auth.js';
 import { registerIdempotency } from './plugins/idempotency.js';
 import { registerAdminAuth } from './plugins/admin-auth.js';
@@ -31,7 +29,7 @@ import { adminTemplateRoutes } from './admin/templates.admin.routes.js';
 import { adminConnectionRoutes } from './admin/connections.admin.routes.js';
 import type { Api } from './types.js';
 
-export const API_PREFIX = '/api/v1';
+export { API_PREFIX };
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export interface AppOptions {
@@ -63,30 +61,7 @@ export async function buildApp(c: AppDeps, opts: AppOptions = {}): Promise<Fasti
   // NUL and invalid UTF-8 in any path, query, header or body: 400 before anything reaches the database.
   registerTextInputChecks(app);
   registerErrorHandling(app, { bodyLimitBytes: c.config.bodyLimitBytes });
-  app.addSchema(ErrorBody);
-
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Cutroom API',
-        version: '1.0.0',
-        description:
-          'Clipping, transcription, persona and generation API. Decisions on what the specification leaves open are listed in docs/api-decisions.md.',
-      },
-      servers: [{ url: c.config.publicBaseUrl }],
-      components: {
-        securitySchemes: {
-          ApiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key' },
-          Bearer: { type: 'http', scheme: 'bearer' },
-        },
-      },
-      security: [{ ApiKey: [] }, { Bearer: [] }],
-    },
-    refResolver: { buildLocalReference: (json, _base, _fragment, i) => (json.$id as string) || `def-${i}` },
-  });
-  await app.register(swaggerUi, { routePrefix: `${API_PREFIX}/docs` });
-  app.get(`${API_PREFIX}/openapi.json`, { schema: { hide: true } }, async () => app.swagger());
+  await registerOpenApi(app, { serverUrl: c.config.publicBaseUrl });
 
   await app.register(async (scope) => healthRoutes(scope as Api, c));
   // Signed file URLs of the local storage driver: outside /api/v1, no API key (spec: Authentication rule 5).

@@ -482,7 +482,7 @@ describe('OpenAPI', () => {
     expect(Object.keys(paths['/api/v1/transcriptions']).sort()).toEqual(['get', 'post']);
     expect(Object.keys(paths['/api/v1/transcriptions/upload'])).toEqual(['post']);
     expect(Object.keys(paths['/api/v1/transcriptions/{transcriptionId}']).sort()).toEqual(['delete', 'get']);
-    expect(Object.keys(paths['/api/v1/transcriptions']['post'].responses).sort()).toEqual(['200', '202', '400', '401', '402', '404', '429']);
+    expect(Object.keys(paths['/api/v1/transcriptions']['post'].responses).sort()).toEqual(['200', '202', '400', '401', '402', '404', '409', '413', '429', '500']);
     expect(paths['/api/v1/transcriptions/upload']['post'].responses['413']).toBeDefined();
     const download = paths['/api/v1/transcriptions/{transcriptionId}/download']['get'].responses;
     expect(Object.keys(download['200'].content).sort()).toEqual(['application/x-subrip', 'text/plain', 'text/vtt']);

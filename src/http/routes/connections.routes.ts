@@ -3,7 +3,7 @@ import { listResponse, pageRequest } from '../../domain/pagination.js';
 import { PageQuery } from '../schemas/pagination.schemas.js';
 import type { Api } from '../types.js';
 import { callerOf } from '../plugins/auth.js';
-import { AUTH_ERRORS, errorResponses } from '../schemas/common.js';
+import { answer } from '../schemas/common.js';
 import { ConnectionListSchema } from '../schemas/post.schemas.js';
 
 export interface ConnectionRoutesDeps {
@@ -16,10 +16,14 @@ export function connectionRoutes(app: Api, deps: ConnectionRoutesDeps) {
     '/connections',
     {
       schema: {
-        tags: ['Posts'],
-        summary: 'List the connected publishing accounts; `id` is the `connection_id` of POST /posts',
+        operationId: 'listConnections',
+        tags: ['Connections'],
+        summary: 'List the connected publishing accounts',
+        description:
+          'Newest first, revoked accounts included. `id` is the `connection_id` of POST /posts. Accounts are connected by the operator outside the API ' +
+          '(OAuth inside the product), never through it.',
         querystring: PageQuery,
-        response: { 200: ConnectionListSchema, ...errorResponses(...AUTH_ERRORS) },
+        response: { 200: answer(ConnectionListSchema, 'One page of connections.') },
       },
     },
     async (req) => {

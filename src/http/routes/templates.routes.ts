@@ -2,7 +2,7 @@ import { templateView, type TemplatesService } from '../../domain/templates/temp
 import { listResponse, pageRequest } from '../../domain/pagination.js';
 import type { Api } from '../types.js';
 import { callerOf } from '../plugins/auth.js';
-import { AUTH_ERRORS, errorResponses } from '../schemas/common.js';
+import { answer } from '../schemas/common.js';
 import { TemplateListQuery, TemplateListSchema } from '../schemas/template.schemas.js';
 
 export interface TemplateRoutesDeps {
@@ -15,13 +15,14 @@ export function templateRoutes(app: Api, deps: TemplateRoutesDeps) {
     '/templates',
     {
       schema: {
+        operationId: 'listTemplates',
         tags: ['Templates'],
-        summary: 'List the caption templates and clipping strategies the workspace can use',
+        summary: 'List the templates and strategies the workspace can use',
         description:
           'Built-ins (shared by every workspace) first, then the workspace’s own, newest first. `kind` filters to templates or strategies. ' +
           'Use a template’s id as `template_id` and a strategy’s id as `strategy_id` in POST /clips.',
         querystring: TemplateListQuery,
-        response: { 200: TemplateListSchema, ...errorResponses(...AUTH_ERRORS) },
+        response: { 200: answer(TemplateListSchema, 'One page of templates and strategies.') },
       },
     },
     async (req) => {

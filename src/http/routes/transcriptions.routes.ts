@@ -1,7 +1,7 @@
 import type { TranscriptionsService } from '../../domain/transcriptions/transcriptions.service.js';
 import type { Api } from '../types.js';
 import { callerOf } from '../plugins/auth.js';
-import { AUTH_ERRORS, errorResponses } from '../schemas/common.js';
+import { answer, errorResponses } from '../schemas/common.js';
 import { listResponse, pageRequest } from '../../domain/pagination.js';
 import { contentDisposition } from '../../shared/content-disposition.js';
 import {
@@ -31,11 +31,15 @@ export function transcriptionRoutes(app: Api, deps: TranscriptionRoutesDeps) {
     '/transcriptions/upload',
     {
       schema: {
+        operationId: 'createTranscriptionUpload',
         tags,
-        summary: 'Declare an audio or video file to transcribe and get where to PUT its bytes',
-        description: 'Above the plan’s `max_upload_size` (and above 5 GB, the single-PUT ceiling): 413 FILE_TOO_LARGE with `extra.max_size`.',
+        summary: 'Declare a file to transcribe',
+        description:
+          'An audio (.mp3 .wav .m4a .aac .ogg .opus .flac) or video (.mp4 .mov .webm .mkv) file with a matching `content_type`; `file_size` in bytes decides ' +
+          'the plan and storage fit. Answers a `media_id` and a signed `upload_url` (valid one hour): PUT the raw bytes there with the declared Content-Type and no key, ' +
+          'then POST /transcriptions. Above the plan’s maximum upload size (and above 5 GB, the single-PUT ceiling): 413 FILE_TOO_LARGE with `extra.max_size`.',
         body: MediaUploadRequestSchema,
-        response: { 200: MediaUploadAnswerSchema, ...errorResponses(...AUTH_ERRORS, 'FILE_TOO_LARGE') },
+        response: { 200: answer(MediaUploadAnswerSchema, 'Where to send the bytes.'), ...errorResponses('FILE_TOO_LARGE') },
       },
     },
     async (req) => deps.transcriptions.createUpload(callerOf(req), req.body),
@@ -45,17 +49,20 @@ export function transcriptionRoutes(app: Api, deps: TranscriptionRoutesDeps) {
     '/transcriptions',
     {
       schema: {
+        operationId: 'createTranscription',
         tags,
         summary: 'Transcribe an uploaded file',
         description:
-          '202 `processing` when work starts (charged per started minute, plus the speaker-labels surcharge) or when the same work is already under way (that transcription is answered); ' +
+          'Charged per started minute of audio, plus a surcharge per minute when `speaker_labels` is asked (402 INSUFFICIENT_CREDITS when short). ' +
+          'Send `source_language` when known: short audio is often detected wrongly. 202 `processing` when work starts (charged per started minute, plus the speaker-labels surcharge) or when the same work is already under way (that transcription is answered); ' +
           '200 `ready` with `credits_charged: 0` when the same bytes were already transcribed in the workspace with labels covering the request; ' +
-          '200 `no_speech` (no charge) when nobody talks.',
+          '200 `no_speech` (no charge) when nobody talks. Asking labels after a run without them transcribes and charges again. ' +
+          'Poll GET /transcriptions/{transcriptionId} every 5 to 10 seconds.',
         body: CreateTranscriptionSchema,
         response: {
-          200: TranscriptionSchema,
-          202: TranscriptionSchema,
-          ...errorResponses(...AUTH_ERRORS, 'INSUFFICIENT_CREDITS', 'MEDIA_NOT_FOUND', 'FILE_NOT_FOUND', 'VIDEO_TOO_LONG'),
+          200: answer(TranscriptionSchema, 'Done already: `ready` from an earlier transcription of the same bytes (no charge), or `no_speech`.'),
+          202: answer(TranscriptionSchema, 'Started (or already under way): `processing`.'),
+          ...errorResponses('INSUFFICIENT_CREDITS', 'MEDIA_NOT_FOUND', 'FILE_NOT_FOUND', 'VIDEO_TOO_LONG'),
         },
       },
     },
@@ -69,10 +76,12 @@ export function transcriptionRoutes(app: Api, deps: TranscriptionRoutesDeps) {
     '/transcriptions',
     {
       schema: {
+        operationId: 'listTranscriptions',
         tags,
-        summary: 'The workspace’s transcriptions, newest first (deleted ones left out)',
+        summary: 'List transcriptions',
+        description: 'The workspace’s transcriptions, newest first, deleted ones left out. `status` and `media_id` filter the list.',
         querystring: TranscriptionListQuery,
-        response: { 200: TranscriptionListSchema, ...errorResponses(...AUTH_ERRORS) },
+        response: { 200: answer(TranscriptionListSchema, 'One page of transcriptions.') },
       },
     },
     async (req) => {
@@ -86,10 +95,14 @@ export function transcriptionRoutes(app: Api, deps: TranscriptionRoutesDeps) {
     '/transcriptions/:transcriptionId',
     {
       schema: {
+        operationId: 'getTranscription',
         tags,
-        summary: 'A transcription; poll it until it leaves `processing`',
+        summary: 'Get a transcription',
+        description:
+          'States: `processing`, then `ready`, `no_speech` (nobody talks; no charge) or `failed` (`error_code`; the charge is refunded). ' +
+          'Poll every 5 to 10 seconds until it leaves `processing`.',
         params: TranscriptionPath,
-        response: { 200: TranscriptionSchema, ...errorResponses(...AUTH_ERRORS, 'TRANSCRIPTION_NOT_FOUND') },
+        response: { 200: answer(TranscriptionSchema, 'The transcription.'), ...errorResponses('TRANSCRIPTION_NOT_FOUND') },
       },
     },
     async (req) => deps.transcriptions.get(callerOf(req).workspace.id, req.params.transcriptionId),
@@ -99,11 +112,12 @@ export function transcriptionRoutes(app: Api, deps: TranscriptionRoutesDeps) {
     '/transcriptions/:transcriptionId/transcript',
     {
       schema: {
+        operationId: 'getTranscript',
         tags,
-        summary: 'The transcript: language, speaker_labels and timed cues',
+        summary: 'Get the transcript of a transcription',
         description: '409 TRANSCRIPTION_NOT_READY while processing; 409 TRANSCRIPTION_FAILED (`extra.error_code`) when failed; `no_speech` answers empty cues.',
         params: TranscriptionPath,
-        response: { 200: TranscriptSchema, ...errorResponses(...AUTH_ERRORS, ...NOT_FINISHED) },
+        response: { 200: answer(TranscriptSchema, 'The language, whether speakers are labelled, and the timed cues.'), ...errorResponses(...NOT_FINISHED) },
       },
     },
     async (req) => deps.transcriptions.transcript(callerOf(req).workspace.id, req.params.transcriptionId),
@@ -113,8 +127,9 @@ export function transcriptionRoutes(app: Api, deps: TranscriptionRoutesDeps) {
     '/transcriptions/:transcriptionId/download',
     {
       schema: {
+        operationId: 'downloadTranscription',
         tags,
-        summary: 'The transcript as a file: SRT (default), WebVTT or plain text',
+        summary: 'Download the transcript as SRT, WebVTT or text',
         description:
           'The body is the file itself with its Content-Type and `Content-Disposition: attachment; filename=…`. `speakers=false` removes speaker names. ' +
           '409 TRANSCRIPTION_NOT_READY while processing; 409 TRANSCRIPTION_FAILED when failed; `no_speech` gives an empty file.',
@@ -123,7 +138,7 @@ export function transcriptionRoutes(app: Api, deps: TranscriptionRoutesDeps) {
         produces: ['application/x-subrip', 'text/vtt', 'text/plain'],
         response: {
           200: { description: 'The file (text).', content: { 'application/x-subrip': { schema: { type: 'string' } }, 'text/vtt': { schema: { type: 'string' } }, 'text/plain': { schema: { type: 'string' } } } },
-          ...errorResponses(...AUTH_ERRORS, ...NOT_FINISHED),
+          ...errorResponses(...NOT_FINISHED),
         },
       },
     },
@@ -137,11 +152,12 @@ export function transcriptionRoutes(app: Api, deps: TranscriptionRoutesDeps) {
     '/transcriptions/:transcriptionId',
     {
       schema: {
+        operationId: 'deleteTranscription',
         tags,
-        summary: 'Remove a transcription from the listings',
+        summary: 'Delete a transcription',
         description: 'The media stays, and so does the result: the same POST /transcriptions again is a cache hit (200, no charge). A transcription still processing keeps running and stays charged.',
         params: TranscriptionPath,
-        response: { 200: DeletedTranscriptionSchema, ...errorResponses(...AUTH_ERRORS, 'TRANSCRIPTION_NOT_FOUND') },
+        response: { 200: answer(DeletedTranscriptionSchema, 'Removed from the listings.'), ...errorResponses('TRANSCRIPTION_NOT_FOUND') },
       },
     },
     async (req) => deps.transcriptions.remove(callerOf(req).workspace.id, req.params.transcriptionId),

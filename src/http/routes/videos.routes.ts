@@ -1,7 +1,7 @@
 import type { VideosService } from '../../domain/videos/videos.service.js';
 import type { Api } from '../types.js';
 import { callerOf } from '../plugins/auth.js';
-import { AUTH_ERRORS, errorResponses } from '../schemas/common.js';
+import { answer, errorResponses } from '../schemas/common.js';
 import { UploadAnswerSchema, UploadCompleteSchema, UploadRequestSchema, VideoAnalysisSchema } from '../schemas/video.schemas.js';
 
 export interface VideoRoutesDeps {
@@ -10,15 +10,21 @@ export interface VideoRoutesDeps {
 
 /** POST /videos/upload, POST /videos/upload/complete */
 export function videoRoutes(app: Api, deps: VideoRoutesDeps) {
-  const tags = ['Videos and submissions'];
+  const tags = ['Videos'];
   app.post(
     '/videos/upload',
     {
       schema: {
+        operationId: 'createVideoUpload',
         tags,
-        summary: 'Declare an upload and get where to PUT the bytes',
+        summary: 'Declare a video upload',
+        description:
+          'Declares a file (`.mp4`, `.mov`, `.webm` or `.mkv` with a matching `content_type`; `file_size` in bytes) and answers where to send its bytes: ' +
+          'one signed `upload_url`, or above the multipart threshold (5 GB) `mode: multipart` with one signed URL per part (`part_size` bytes each but the last). ' +
+          'PUT the raw bytes there with the declared Content-Type and no key (URLs valid one hour, exactly the declared size), then POST /videos/upload/complete. ' +
+          'Above the plan’s maximum upload size: 413 FILE_TOO_LARGE with `extra.max_size`.',
         body: UploadRequestSchema,
-        response: { 200: UploadAnswerSchema, ...errorResponses(...AUTH_ERRORS, 'FILE_TOO_LARGE') },
+        response: { 200: answer(UploadAnswerSchema, 'Where to send the bytes.'), ...errorResponses('FILE_TOO_LARGE') },
       },
     },
     async (req) => deps.videos.createUpload(callerOf(req), req.body),
@@ -28,12 +34,19 @@ export function videoRoutes(app: Api, deps: VideoRoutesDeps) {
     '/videos/upload/complete',
     {
       schema: {
+        operationId: 'completeVideoUpload',
         tags,
-        summary: 'Register an uploaded file; the service probes it',
+        summary: 'Complete a video upload',
+        description:
+          'The service measures the uploaded file itself (a `duration`, `width` or `height` sent is not trusted) and answers the video’s metadata and ' +
+          '`credits_cost`, like POST /clips/info; its `id` is the `video_id` of POST /clips. Completing again answers the same. ' +
+          '404 FILE_NOT_FOUND when the bytes (or some parts) are not in storage; 400 VIDEO_TOO_SHORT (under 1 minute) or VIDEO_TOO_LONG (over the plan’s maximum) ' +
+          'with the measured `duration` and `max_duration` in `extra`; 400 VALIDATION_ERROR (`field: file`) for a file that is not an MP4/MOV or Matroska/WebM video. ' +
+          'An upload URL writes once: after completion a PUT to it is refused (local storage) or has no effect (S3).',
         body: UploadCompleteSchema,
         response: {
-          200: VideoAnalysisSchema,
-          ...errorResponses(...AUTH_ERRORS, 'VIDEO_TOO_SHORT', 'VIDEO_TOO_LONG', 'VIDEO_NOT_FOUND', 'FILE_NOT_FOUND'),
+          200: answer(VideoAnalysisSchema, 'The measured video and its price.'),
+          ...errorResponses('VIDEO_TOO_SHORT', 'VIDEO_TOO_LONG', 'VIDEO_NOT_FOUND', 'FILE_NOT_FOUND'),
         },
       },
     },

@@ -9,9 +9,12 @@ export const PageQuery = Type.Object({
 export type PageQuery = Static<typeof PageQuery>;
 
 /** The `pagination` object of every list answer (src/domain/pagination.ts builds it). */
-export const PaginationSchema = Type.Object({
-  current_page: Type.Integer(),
-  total_pages: Type.Integer(),
-  total_count: Type.Integer(),
-  has_next_page: Type.Boolean(),
-});
+export const PaginationSchema = Type.Object(
+  {
+    current_page: Type.Integer(),
+    total_pages: Type.Integer(),
+    total_count: Type.Integer(),
+    has_next_page: Type.Boolean(),
+  },
+  { $id: 'Pagination' },
+);

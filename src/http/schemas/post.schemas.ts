@@ -31,10 +31,13 @@ export const ConnectionSchema = Type.Object(
   { $id: 'Connection' },
 );
 
-export const ConnectionListSchema = Type.Object({
-  connections: Type.Array(ConnectionSchema, { description: 'Newest first; revoked accounts included.' }),
-  pagination: PaginationSchema,
-});
+export const ConnectionListSchema = Type.Object(
+  {
+    connections: Type.Array(ConnectionSchema, { description: 'Newest first; revoked accounts included.' }),
+    pagination: PaginationSchema,
+  },
+  { $id: 'ConnectionList' },
+);
 
 export const CreatePostBody = Type.Object(
   {
@@ -55,7 +58,25 @@ export const CreatePostBody = Type.Object(
       Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'In the future; absent or null publishes at once.' }),
     ),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        videos: [
+          {
+            edit_id: 'edit_p4w8n1r6t2y9u3i7o5a0',
+            targets: [
+              {
+                connection_id: 'con_b7c2x9z4v1n8m3l6k0j5',
+                metadata: { youtube: { title: 'Why most people never start', description: 'From the keynote.', privacyStatus: 'public' } },
+              },
+            ],
+          },
+        ],
+        scheduled_at: '2030-01-15T09:00:00.000Z',
+      },
+    ],
+  },
 );
 
 export const PatchPostBody = Type.Object(
@@ -71,15 +92,18 @@ export const PatchPostBody = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ scheduled_at: '2030-01-16T18:30:00.000Z' }] },
 );
 
-export const PostCreatedSchema = Type.Object({
-  id: Type.String(),
-  item_count: Type.Integer(),
-  scheduled_at: NullableIsoDate,
-  status: Type.String({ description: '`pending` at creation.' }),
-});
+export const PostCreatedSchema = Type.Object(
+  {
+    id: Type.String(),
+    item_count: Type.Integer(),
+    scheduled_at: NullableIsoDate,
+    status: Type.String({ description: '`pending` at creation.' }),
+  },
+  { $id: 'PostCreated' },
+);
 
 export const PostItemSchema = Type.Object(
   {

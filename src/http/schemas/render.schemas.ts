@@ -30,23 +30,38 @@ export const ClipRenderPath = Type.Object({
   clipId: Type.String({ minLength: 1, maxLength: 100 }),
 });
 
-export const CreateRenderSchema = Type.Object({ edit_id: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false });
+export const CreateRenderSchema = Type.Object(
+  { edit_id: Type.String({ minLength: 1, maxLength: 100 }) },
+  { additionalProperties: false, examples: [{ edit_id: 'edit_p4w8n1r6t2y9u3i7o5a0' }] },
+);
 
-export const DownloadSchema = Type.Object({
-  url: Type.String({ description: 'Signed, valid one hour; no API key.' }),
-  filename: Type.String({ description: 'Ends in .mp4.' }),
-});
+export const DownloadSchema = Type.Object(
+  {
+    url: Type.String({ description: 'Signed, valid one hour; no API key.' }),
+    filename: Type.String({ description: 'Ends in .mp4.' }),
+  },
+  { $id: 'RenderDownload' },
+);
 
-export const RenderLimitsSchema = Type.Object({
-  render_expiry_hours: Type.Number({ description: 'Hours a rendered file is kept after completion.' }),
-  max_concurrent_renders: Type.Integer({ description: 'Renders the plan allows queued or active at once; one more answers 429.' }),
-  active_renders: Type.Integer({ description: 'Renders of the workspace queued or active now.' }),
-});
+export const RenderLimitsSchema = Type.Object(
+  {
+    render_expiry_hours: Type.Number({ description: 'Hours a rendered file is kept after completion.' }),
+    max_concurrent_renders: Type.Integer({ description: 'Renders the plan allows queued or active at once; one more answers 429.' }),
+    active_renders: Type.Integer({ description: 'Renders of the workspace queued or active now.' }),
+  },
+  { $id: 'RenderLimits' },
+);
 
-export const ApplyTemplateSchema = Type.Object({ template_id: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false });
+export const ApplyTemplateSchema = Type.Object(
+  { template_id: Type.String({ minLength: 1, maxLength: 100 }) },
+  { additionalProperties: false, examples: [{ template_id: 'tpl_bold_pop' }] },
+);
 
-export const AppliedTemplateSchema = Type.Object({
-  submission_id: Type.String(),
-  template_id: Type.String(),
-  clips: Type.Array(Type.Object({ id: Type.String(), edit_id: Type.String({ description: 'The clip’s new edit.' }) })),
-});
+export const AppliedTemplateSchema = Type.Object(
+  {
+    submission_id: Type.String(),
+    template_id: Type.String(),
+    clips: Type.Array(Type.Object({ id: Type.String(), edit_id: Type.String({ description: 'The clip’s new edit.' }) })),
+  },
+  { $id: 'AppliedTemplate' },
+);

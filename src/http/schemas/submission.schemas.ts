@@ -30,15 +30,23 @@ export const CreateSubmissionSchema = Type.Object(
     template_id: Type.Optional(Type.String({ minLength: 1 })),
     source_language: Type.Optional(Type.Union(SOURCE_LANGUAGES.map((l) => Type.Literal(l)))),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      { video_id: 'vid_k3v9q2m7x1c8d4f6h0j5', timeframe: { start: 0, end: 600 }, strategy_id: 'str_default', template_id: 'tpl_bold_pop', source_language: 'en' },
+    ],
+  },
 );
 
-export const CreatedSubmissionSchema = Type.Object({
-  id: Type.String(),
-  video_id: Type.String(),
-  status: Type.String(),
-  credits_charged: Type.Integer(),
-});
+export const CreatedSubmissionSchema = Type.Object(
+  {
+    id: Type.String(),
+    video_id: Type.String(),
+    status: Type.String({ description: '`queued`.' }),
+    credits_charged: Type.Integer({ description: '0 under free usage.' }),
+  },
+  { $id: 'SubmissionCreated' },
+);
 
 export const SubmissionListQuery = Type.Object({
   page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
@@ -47,7 +55,7 @@ export const SubmissionListQuery = Type.Object({
   video_id: Type.Optional(Type.String()),
 });
 
-export const SubmissionListSchema = Type.Object({ submissions: Type.Array(SubmissionSchema), pagination: PaginationSchema });
+export const SubmissionListSchema = Type.Object({ submissions: Type.Array(SubmissionSchema), pagination: PaginationSchema }, { $id: 'SubmissionList' });
 
 export const ClipSchema = Type.Object(
   {
@@ -72,6 +80,6 @@ export const ClipListQuery = Type.Object({
   order: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')], { default: 'desc' })),
 });
 
-export const ClipListSchema = Type.Object({ clips: Type.Array(ClipSchema), pagination: PaginationSchema });
+export const ClipListSchema = Type.Object({ clips: Type.Array(ClipSchema), pagination: PaginationSchema }, { $id: 'ClipList' });
 
 export const SubmissionPath = Type.Object({ videoId: Type.String(), submissionId: Type.String() });

@@ -100,10 +100,13 @@ export const StrategySchema = Type.Object(
 
 export const TemplateOrStrategySchema = Type.Union([TemplateSchema, StrategySchema]);
 
-export const TemplateListSchema = Type.Object({
-  templates: Type.Array(TemplateOrStrategySchema, { description: 'Built-ins first (fixed order), then the workspace’s own, newest first.' }),
-  pagination: PaginationSchema,
-});
+export const TemplateListSchema = Type.Object(
+  {
+    templates: Type.Array(TemplateOrStrategySchema, { description: 'Built-ins first (fixed order), then the workspace’s own, newest first.' }),
+    pagination: PaginationSchema,
+  },
+  { $id: 'TemplateList' },
+);
 
 export const TemplateKindSchema = Type.Union([Type.Literal('template'), Type.Literal('strategy')]);
 

@@ -10,7 +10,7 @@ export const MediaUploadRequestSchema = Type.Object(
     file_size: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Bytes; the PUT must send exactly this many.' }),
     content_type: Type.String({ minLength: 1, maxLength: 255, description: 'Must match the extension (audio/mpeg for .mp3, …); the PUT sends the same.' }),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ file_name: 'interview.mp3', file_size: 7340032, content_type: 'audio/mpeg' }] },
 );
 
 export const MediaUploadAnswerSchema = Type.Object(
@@ -24,7 +24,7 @@ export const MediaUploadAnswerSchema = Type.Object(
     }),
     expires_in: Type.Integer({ description: 'Seconds (3600).' }),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, $id: 'MediaUpload' },
 );
 
 export const CreateTranscriptionSchema = Type.Object(
@@ -37,7 +37,7 @@ export const CreateTranscriptionSchema = Type.Object(
       Type.String({ pattern: '^(auto|[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})*)$', description: '`auto` (default) or an ISO 639-1 code such as `en`; the engine must support it.' }),
     ),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ media_id: 'med_r5t8y1u4i7o0p3a6s9d2', speaker_labels: true, source_language: 'en' }] },
 );
 
 export const TranscriptionSchema = Type.Object(
@@ -65,26 +65,32 @@ export const TranscriptionListQuery = Type.Object({
   media_id: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
 });
 
-export const TranscriptionListSchema = Type.Object({ transcriptions: Type.Array(TranscriptionSchema), pagination: PaginationSchema });
+export const TranscriptionListSchema = Type.Object(
+  { transcriptions: Type.Array(TranscriptionSchema), pagination: PaginationSchema },
+  { $id: 'TranscriptionList' },
+);
 
 export const TranscriptionPath = Type.Object({ transcriptionId: Type.String({ minLength: 1, maxLength: 100 }) });
 
-export const TranscriptSchema = Type.Object({
-  language: Type.String({ description: 'ISO 639-1; `und` for no speech when no language was asked.' }),
-  speaker_labels: Type.Boolean(),
-  cues: Type.Array(
-    Type.Object({
-      start: Type.Number(),
-      end: Type.Number(),
-      text: Type.String({ description: 'At most 2 lines of 42 characters, joined with \\n.' }),
-      speaker: Type.Optional(Type.String({ description: 'A, B, … when speaker labels were asked.' })),
-    }),
-  ),
-});
+export const TranscriptSchema = Type.Object(
+  {
+    language: Type.String({ description: 'ISO 639-1; `und` for no speech when no language was asked.' }),
+    speaker_labels: Type.Boolean(),
+    cues: Type.Array(
+      Type.Object({
+        start: Type.Number(),
+        end: Type.Number(),
+        text: Type.String({ description: 'At most 2 lines of 42 characters, joined with \\n.' }),
+        speaker: Type.Optional(Type.String({ description: 'A, B, … when speaker labels were asked.' })),
+      }),
+    ),
+  },
+  { $id: 'Transcript' },
+);
 
 export const DownloadQuery = Type.Object({
   format: Type.Optional(Type.Union([Type.Literal('srt'), Type.Literal('vtt'), Type.Literal('txt')], { default: 'srt' })),
   speakers: Type.Optional(Type.Boolean({ default: true, description: '`false` removes speaker names.' })),
 });
 
-export const DeletedTranscriptionSchema = Type.Object({ id: Type.String(), deleted: Type.Literal(true) });
+export const DeletedTranscriptionSchema = Type.Object({ id: Type.String(), deleted: Type.Literal(true) }, { $id: 'DeletedTranscription' });

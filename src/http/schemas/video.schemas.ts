@@ -20,12 +20,15 @@ export const UploadRequestSchema = Type.Object(
   {
     file_name: Type.String({ minLength: 1, maxLength: 255 }),
     file_size: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Bytes.' }),
-    content_type: Type.String({ minLength: 1, maxLength: 255 }),
+    content_type: Type.String({ minLength: 1, maxLength: 255, description: 'Matches the extension: video/mp4, video/quicktime, video/webm, video/x-matroska.' }),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ file_name: 'keynote.mp4', file_size: 48213004, content_type: 'video/mp4' }] },
 );
 
-export const UploadPartSchema = Type.Object({ part_number: Type.Integer(), url: Type.String(), size: Type.Integer() });
+export const UploadPartSchema = Type.Object(
+  { part_number: Type.Integer({ description: 'From 1.' }), url: Type.String({ description: 'Signed; PUT this part’s bytes, no key.' }), size: Type.Integer({ description: 'Bytes of this part.' }) },
+  { $id: 'UploadPart' },
+);
 
 export const UploadAnswerSchema = Type.Union(
   [
@@ -42,6 +45,7 @@ export const UploadAnswerSchema = Type.Union(
     ),
   ],
   {
+    $id: 'VideoUpload',
     description:
       'One `upload_url`, or above the multipart threshold (5 GB) `mode: multipart` with one signed URL per part; POST /videos/upload/complete completes the upload. ' +
       'An upload URL writes once: after the upload is completed, a PUT to it is 409 `UPLOAD_ALREADY_COMPLETED` (local storage) or has no effect (S3); the file measured at completion is the one processed and charged.',
@@ -56,5 +60,5 @@ export const UploadCompleteSchema = Type.Object(
     width: Type.Optional(Type.Integer({ minimum: 0 })),
     height: Type.Optional(Type.Integer({ minimum: 0 })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ video_id: 'vid_k3v9q2m7x1c8d4f6h0j5', file_name: 'keynote.mp4' }] },
 );

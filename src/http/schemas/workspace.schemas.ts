@@ -42,4 +42,4 @@ export const LedgerEntrySchema = Type.Object(
   { $id: 'LedgerEntry' },
 );
 
-export const LedgerListSchema = Type.Object({ entries: Type.Array(LedgerEntrySchema), pagination: PaginationSchema });
+export const LedgerListSchema = Type.Object({ entries: Type.Array(LedgerEntrySchema), pagination: PaginationSchema }, { $id: 'LedgerList' });

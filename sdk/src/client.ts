@@ -1,0 +1,168 @@
+import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import createClient, { type Client, type Middleware } from 'openapi-fetch';
+import type { components, paths } from './schema.js';
+import { CutroomError } from './errors.js';
+import { defaultSleep, retryPolicy, retryingFetch, type RetryOptions, type RetryPolicy, type Sleep } from './retry.js';
+import { sendParts, uploadSource, type UploadTarget, type UploadVideoOptions } from './upload.js';
+
+export type Schemas = components['schemas'];
+export type VideoAnalysis = Schemas['VideoAnalysis'];
+export type Submission = Schemas['Submission'];
+export type Render = Schemas['Render'];
+export type Transcription = Schemas['Transcription'];
+export type Post = Schemas['Post'];
+
+/** The long-running jobs the `waitFor…` helpers watch. */
+export type JobKind = 'submission' | 'render' | 'transcription' | 'post';
+
+export interface CutroomOptions {
+  /** The service's address (`https://cutroom.example.com`) or its API's (`…/api/v1`). */
+  baseUrl: string;
+  apiKey: string;
+  /** Sent as `X-Workspace-Id`: required with a key bound to several workspaces. */
+  workspaceId?: string;
+  retry?: RetryOptions;
+  /**
+   * Milliseconds between two polls of a job. Default: a random pick between 10 and 15 s for submissions
+   * and between 5 and 10 s for the others, as the API asks.
+   */
+  pollIntervalMs?: (kind: JobKind) => number;
+  /** The fetch the API calls go through (default: the global one). */
+  fetch?: (request: Request) => Promise<Response>;
+  /** How the client waits between retries and polls (tests pass a fake clock). */
+  sleep?: Sleep;
+}
+
+export interface WaitOptions<T> {
+  /** Milliseconds between polls, overriding the client's `pollIntervalMs`. */
+  intervalMs?: number;
+  /** Give up after this long: CutroomError `WAIT_TIMEOUT` with the job as last seen (default: never). */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  /** Sees every state polled (progress bars, logs). */
+  onPoll?: (job: T) => void;
+}
+
+const between = (min: number, max: number) => min + Math.random() * (max - min);
+
+export const defaultPollIntervalMs = (kind: JobKind): number => Math.round(kind === 'submission' ? between(10_000, 15_000) : between(5_000, 10_000));
+
+/**
+ * The data of a call of `cutroom.api`. The client throws a CutroomError for every error answer, so a
+ * call that returns has succeeded; this unwraps its typed `data`.
+ */
+export async function ok<R extends { data?: unknown }>(call: Promise<R>): Promise<Exclude<R['data'], undefined>> {
+  return (await call).data as Exclude<R['data'], undefined>;
+}
+
+/** Auth and workspace headers, an Idempotency-Key on every POST, and a CutroomError for every error answer. */
+function middleware(opts: CutroomOptions): Middleware {
+  return {
+    onRequest({ request }) {
+      request.headers.set('x-api-key', opts.apiKey);
+      if (opts.workspaceId) request.headers.set('x-workspace-id', opts.workspaceId);
+      // One key per call, repeated by every retry of it (src/http/plugins/idempotency.ts on the service).
+      if (request.method === 'POST' && !request.headers.has('idempotency-key')) request.headers.set('idempotency-key', randomUUID());
+      return request;
+    },
+    async onResponse({ response }) {
+      if (!response.ok) throw await CutroomError.fromResponse(response);
+      return undefined;
+    },
+  };
+}
+
+/**
+ * A client of the Cutroom API. `api` calls any operation, typed from the service's OpenAPI document
+ * (`await ok(cutroom.api.GET('/api/v1/renders/{renderId}', { params: { path: { renderId } } }))`); the
+ * methods are the helpers callers would otherwise write: uploads, waits.
+ */
+export class Cutroom {
+  readonly api: Client<paths>;
+  private readonly policy: RetryPolicy;
+  private readonly sleep: Sleep;
+  private readonly pollIntervalMs: (kind: JobKind) => number;
+
+  constructor(opts: CutroomOptions) {
+    this.policy = retryPolicy(opts.retry);
+    this.sleep = opts.sleep ?? defaultSleep;
+    this.pollIntervalMs = opts.pollIntervalMs ?? defaultPollIntervalMs;
+    const baseUrl = opts.baseUrl.replace(/\/+$/, '').replace(/\/api\/v1$/, '');
+    const base = opts.fetch ?? ((request: Request) => globalThis.fetch(request));
+    this.api = createClient<paths>({ baseUrl, fetch: retryingFetch(base, this.policy, this.sleep) });
+    this.api.use(middleware(opts));
+  }
+
+  /**
+   * Uploads a video and completes it: POST /videos/upload, the bytes to the signed URL (or, above the
+   * service's multipart threshold, to each part's URL in order), POST /videos/upload/complete. A path is
+   * streamed from disk part by part; a stream needs `fileName` and `size` and is read once. Answers the
+   * measured video (`id` is the `video_id` of POST /clips) with its price.
+   */
+  async uploadVideo(file: string | Readable, opts: UploadVideoOptions = {}): Promise<VideoAnalysis> {
+    const source = await uploadSource(file, opts);
+    const upload = await ok(
+      this.api.POST('/api/v1/videos/upload', {
+        body: { file_name: source.fileName, file_size: source.size, content_type: source.contentType },
+        signal: opts.signal,
+      }),
+    );
+    const targets: UploadTarget[] =
+      'upload_url' in upload
+        ? [{ url: upload.upload_url, start: 0, length: source.size }]
+        : [...upload.parts]
+            .sort((a, b) => a.part_number - b.part_number)
+            .map((p) => ({ url: p.url, start: (p.part_number - 1) * upload.part_size, length: p.size }));
+    await sendParts(source, targets, { onProgress: opts.onProgress, signal: opts.signal, policy: this.policy, sleep: this.sleep });
+    return ok(this.api.POST('/api/v1/videos/upload/complete', { body: { video_id: upload.video_id, file_name: source.fileName }, signal: opts.signal }));
+  }
+
+  /** Polls a submission until `completed` (answered); `failed` throws CutroomError `SUBMISSION_FAILED` with the submission in `extra`. */
+  waitForSubmission(videoId: string, submissionId: string, opts: WaitOptions<Submission> = {}): Promise<Submission> {
+    const get = () => ok(this.api.GET('/api/v1/clips/{videoId}/submissions/{submissionId}', { params: { path: { videoId, submissionId } }, signal: opts.signal }));
+    return this.poll('submission', get, (s) => (s.status === 'completed' ? 'done' : s.status === 'failed' ? 'SUBMISSION_FAILED' : 'wait'), opts);
+  }
+
+  /** Polls a render until `completed` (answered, `download_url` filled); `failed` throws `RENDER_FAILED`, `expired` `RENDER_FILE_EXPIRED`. */
+  waitForRender(renderId: string, opts: WaitOptions<Render> = {}): Promise<Render> {
+    const get = () => ok(this.api.GET('/api/v1/renders/{renderId}', { params: { path: { renderId } }, signal: opts.signal }));
+    return this.poll(
+      'render',
+      get,
+      (r) => (r.status === 'completed' ? 'done' : r.status === 'failed' ? 'RENDER_FAILED' : r.status === 'expired' ? 'RENDER_FILE_EXPIRED' : 'wait'),
+      opts,
+    );
+  }
+
+  /** Polls a transcription until `ready` or `no_speech` (answered); `failed` throws `TRANSCRIPTION_FAILED`. */
+  waitForTranscription(transcriptionId: string, opts: WaitOptions<Transcription> = {}): Promise<Transcription> {
+    const get = () => ok(this.api.GET('/api/v1/transcriptions/{transcriptionId}', { params: { path: { transcriptionId } }, signal: opts.signal }));
+    return this.poll('transcription', get, (t) => (t.status === 'processing' ? 'wait' : t.status === 'failed' ? 'TRANSCRIPTION_FAILED' : 'done'), opts);
+  }
+
+  /** Polls a post until every item is done: `completed` is answered; `partial` throws `POST_PARTIAL`, `failed` `POST_FAILED` (the post in `extra`). */
+  waitForPost(postId: string, opts: WaitOptions<Post> = {}): Promise<Post> {
+    const get = () => ok(this.api.GET('/api/v1/posts/{id}', { params: { path: { id: postId } }, signal: opts.signal }));
+    return this.poll(
+      'post',
+      get,
+      (p) => (p.status === 'completed' ? 'done' : p.status === 'partial' ? 'POST_PARTIAL' : p.status === 'failed' ? 'POST_FAILED' : 'wait'),
+      opts,
+    );
+  }
+
+  private async poll<T extends object>(kind: JobKind, get: () => Promise<T>, outcome: (job: T) => 'wait' | 'done' | string, opts: WaitOptions<T>): Promise<T> {
+    const deadline = opts.timeoutMs === undefined ? Infinity : Date.now() + opts.timeoutMs;
+    for (;;) {
+      const job = await get();
+      opts.onPoll?.(job);
+      const result = outcome(job);
+      if (result === 'done') return job;
+      if (result !== 'wait') throw new CutroomError({ status: null, code: result, extra: { ...(job as Record<string, unknown>) } });
+      const interval = opts.intervalMs ?? this.pollIntervalMs(kind);
+      if (Date.now() + interval > deadline) throw new CutroomError({ status: null, code: 'WAIT_TIMEOUT', extra: { ...(job as Record<string, unknown>) } });
+      await this.sleep(interval, opts.signal);
+    }
+  }
+}

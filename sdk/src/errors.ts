@@ -1,0 +1,44 @@
+/**
+ * The one error the SDK throws for what the service refused or reported: an error answer of the API
+ * (`status` is its HTTP status, `code` and `extra` its body), or a job that ended badly while a
+ * `waitFor…` helper watched it (`status` null, `code` such as `RENDER_FAILED`, `extra` the job as last
+ * seen). Network failures and aborts are thrown as they are.
+ */
+export class CutroomError extends Error {
+  override readonly name = 'CutroomError';
+  /** HTTP status of the error answer; null when no error answer was received (a failed job, a wait that timed out, a bad webhook). */
+  readonly status: number | null;
+  /** The API's uppercase error code (docs/api-decisions.md lists them), or the SDK's own: `SUBMISSION_FAILED`, `POST_FAILED`, `POST_PARTIAL`, `WAIT_TIMEOUT`, `WEBHOOK_INVALID`. */
+  readonly code: string;
+  /** What can be acted on: the answer's `extra`, or the failed job. */
+  readonly extra: Record<string, unknown> | undefined;
+  /** `X-Request-Id` of the answer: quote it when reporting a problem. */
+  readonly requestId: string | undefined;
+
+  constructor(init: { status: number | null; code: string; extra?: Record<string, unknown>; requestId?: string; cause?: unknown }) {
+    super(init.status === null ? init.code : `${init.code} (HTTP ${init.status})`, init.cause === undefined ? undefined : { cause: init.cause });
+    this.status = init.status;
+    this.code = init.code;
+    this.extra = init.extra;
+    this.requestId = init.requestId;
+  }
+
+  /** The error of an answer that is not a success. A body that is not the API's `{ code, extra }` (a proxy's page) gives `HTTP_<status>`. */
+  static async fromResponse(response: Response): Promise<CutroomError> {
+    const text = await response.text().catch(() => '');
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = undefined;
+    }
+    const requestId = response.headers.get('x-request-id') ?? undefined;
+    const { code, extra } = (body ?? {}) as { code?: unknown; extra?: unknown };
+    return new CutroomError({
+      status: response.status,
+      code: typeof code === 'string' ? code : `HTTP_${response.status}`,
+      extra: extra && typeof extra === 'object' ? (extra as Record<string, unknown>) : undefined,
+      requestId,
+    });
+  }
+}

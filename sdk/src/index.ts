@@ -1,0 +1,9 @@
+export { Cutroom, ok, defaultPollIntervalMs } from './client.js';
+export type { CutroomOptions, JobKind, WaitOptions, Schemas, VideoAnalysis, Submission, Render, Transcription, Post } from './client.js';
+export { CutroomError } from './errors.js';
+export { backoffMs, retryAfterMs } from './retry.js';
+export type { RetryOptions, Sleep } from './retry.js';
+export type { UploadProgress, UploadVideoOptions } from './upload.js';
+export { verifyWebhook } from './webhooks.js';
+export type { VerifyWebhookOptions, WebhookHeaders } from './webhooks.js';
+export type { components, operations, paths } from './schema.js';

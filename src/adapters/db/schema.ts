@@ -1,0 +1,492 @@
+import {
+  bigint,
+  boolean,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
+
+export const plans = pgTable('plans', {
+  name: text('name').primaryKey(),
+  isFree: boolean('is_free').notNull().default(false),
+  maxVideoDuration: integer('max_video_duration').notNull(),
+  maxUploadSize: bigint('max_upload_size', { mode: 'number' }).notNull(),
+  renderExpiryHours: doublePrecision('render_expiry_hours').notNull(),
+  maxConcurrentRenders: integer('max_concurrent_renders').notNull(),
+  dailyPostLimit: integer('daily_post_limit').notNull(),
+  forceWatermark: boolean('force_watermark').notNull().default(false),
+  rateLimitPerMinute: integer('rate_limit_per_minute').notNull(),
+  analysisRateLimitPerMinute: integer('analysis_rate_limit_per_minute').notNull(),
+  discountPercent: doublePrecision('discount_percent').notNull().default(0),
+  /** Standalone transcription: credits per started minute of audio, and the surcharge per minute for speaker labels. */
+  transcriptionCreditsPerMinute: integer('transcription_credits_per_minute').notNull().default(1),
+  speakerLabelsCreditsPerMinute: integer('speaker_labels_credits_per_minute').notNull().default(1),
+  createdAt: createdAt(),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});
+
+export const workspaces = pgTable('workspaces', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  isPersonal: boolean('is_personal').notNull().default(false),
+  planName: text('plan_name')
+    .notNull()
+    .references(() => plans.name),
+  credits: integer('credits').notNull().default(0),
+  unlimited: boolean('unlimited').notNull().default(false),
+  unlimitedUntil: timestamp('unlimited_until', { withTimezone: true, mode: 'date' }),
+  memberCount: integer('member_count').notNull().default(1),
+  createdAt: createdAt(),
+});
+
+export const apiKeys = pgTable('api_keys', {
+  id: text('id').primaryKey(),
+  secretHash: text('secret_hash').notNull(),
+  label: text('label'),
+  expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }),
+  revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+  createdAt: createdAt(),
+});
+
+export const apiKeyWorkspaces = pgTable(
+  'api_key_workspaces',
+  {
+    keyId: text('key_id')
+      .notNull()
+      .references(() => apiKeys.id, { onDelete: 'cascade' }),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.keyId, t.workspaceId] }), index('api_key_workspaces_ws_idx').on(t.workspaceId)],
+);
+
+export const ledgerEntries = pgTable(
+  'ledger_entries',
+  {
+    id: text('id').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    reason: text('reason').notNull(),
+    amount: integer('amount').notNull(),
+    balanceAfter: integer('balance_after').notNull(),
+    waived: boolean('waived').notNull().default(false),
+    jobType: text('job_type'),
+    jobId: text('job_id'),
+    /** Monotonic order inside a workspace (timestamps can tie). */
+    seq: bigint('seq', { mode: 'number' }).generatedAlwaysAsIdentity(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('ledger_entries_ws_seq_idx').on(t.workspaceId, t.seq),
+    // A job is charged at most once and refunded at most once.
+    uniqueIndex('ledger_entries_job_kind_uq').on(t.workspaceId, t.kind, t.jobType, t.jobId),
+  ],
+);
+
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    scope: text('scope').notNull(),
+    key: text('key').notNull(),
+    requestHash: text('request_hash').notNull(),
+    statusCode: integer('status_code'),
+    responseBody: text('response_body'),
+    responseHeaders: jsonb('response_headers').$type<Record<string, string>>(),
+    /** The process (`processes.id`) running the request while it is unanswered; its claim ends with that process's heartbeat. */
+    owner: text('owner'),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.scope, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)],
+);
+
+/**
+ * One row per running process (api, worker or all), its heartbeat refreshed every few seconds; a
+ * process silent for longer than its lease is dead: its job runs and idempotency claims are taken over.
+ */
+export const processes = pgTable(
+  'processes',
+  {
+    id: text('id').primaryKey(),
+    role: text('role').notNull(),
+    host: text('host').notNull(),
+    pid: integer('pid').notNull(),
+    /** How long this process may stay silent before others take over its work (CUTROOM_JOB_LEASE_SECONDS). */
+    leaseSeconds: integer('lease_seconds').notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    heartbeatAt: timestamp('heartbeat_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [index('processes_heartbeat_idx').on(t.heartbeatAt)],
+);
+
+/** The job runs (pg-boss jobs in state `active`) each worker process holds; `run` is the job's retry count at fetch. */
+export const jobLeases = pgTable(
+  'job_leases',
+  {
+    jobId: uuid('job_id').primaryKey(),
+    jobName: text('job_name').notNull(),
+    run: integer('run').notNull(),
+    processId: text('process_id').notNull(),
+  },
+  (t) => [index('job_leases_process_idx').on(t.processId)],
+);
+
+export const rateLimitWindows = pgTable(
+  'rate_limit_windows',
+  {
+    bucket: text('bucket').notNull(),
+    windowStart: bigint('window_start', { mode: 'number' }).notNull(),
+    count: integer('count').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.bucket, t.windowStart] })],
+);
+
+export const settings = pgTable('settings', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+});
+
+export const videos = pgTable(
+  'videos',
+  {
+    id: text('id').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    /** `upload` or `link`. */
+    source: text('source').notNull(),
+    /** `awaiting_upload` until an upload is completed, then `ready`. Links are `ready` once analysed. */
+    status: text('status').notNull(),
+    /** The caller's link (links only); one video per link and workspace. */
+    sourceUrl: text('source_url'),
+    /** What the downloader fetches for a link (a direct media URL or the platform page for yt-dlp). */
+    mediaUrl: text('media_url'),
+    platform: text('platform').notNull(),
+    title: text('title').notNull(),
+    author: text('author').notNull(),
+    duration: doublePrecision('duration').notNull().default(0),
+    width: integer('width').notNull().default(0),
+    height: integer('height').notNull().default(0),
+    hasAudio: boolean('has_audio').notNull().default(false),
+    storageKey: text('storage_key'),
+    fileName: text('file_name'),
+    fileSize: bigint('file_size', { mode: 'number' }),
+    contentType: text('content_type'),
+    /** Multipart upload id while the parts are being sent. */
+    uploadId: text('upload_id'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('videos_ws_created_idx').on(t.workspaceId, t.createdAt),
+    uniqueIndex('videos_ws_source_url_uq').on(t.workspaceId, t.sourceUrl),
+  ],
+);
+
+/** Caption templates and clipping strategies. Built-ins have no workspace and are shared by all. */
+export const templates = pgTable(
+  'templates',
+  {
+    id: text('id').primaryKey(),
+    workspaceId: text('workspace_id').references(() => workspaces.id, { onDelete: 'cascade' }),
+    /** `template` (captions and layout) or `strategy` (clip lengths and count). */
+    kind: text('kind').notNull(),
+    name: text('name').notNull(),
+    builtin: boolean('builtin').notNull().default(false),
+    config: jsonb('config').$type<Record<string, unknown>>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('templates_ws_idx').on(t.workspaceId, t.kind)],
+);
+
+export const submissions = pgTable(
+  'submissions',
+  {
+    id: text('id').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    videoId: text('video_id')
+      .notNull()
+      .references(() => videos.id, { onDelete: 'cascade' }),
+    status: text('status').notNull(),
+    timeframeStart: doublePrecision('timeframe_start').notNull(),
+    timeframeEnd: doublePrecision('timeframe_end').notNull(),
+    strategyId: text('strategy_id'),
+    templateId: text('template_id'),
+    sourceLanguage: text('source_language').notNull().default('auto'),
+    language: text('language'),
+    creditsCharged: integer('credits_charged').notNull().default(0),
+    errorCode: text('error_code'),
+    clipsCount: integer('clips_count').notNull().default(0),
+    waitingReason: text('waiting_reason'),
+    waitingUntil: timestamp('waiting_until', { withTimezone: true, mode: 'date' }),
+    /** Storage key of the downloaded source (links) or the upload itself. */
+    sourceKey: text('source_key'),
+    /** Stage results kept so a restarted job resumes where it stopped. */
+    transcript: jsonb('transcript').$type<unknown>(),
+    analysis: jsonb('analysis').$type<unknown>(),
+    attempts: integer('attempts').notNull().default(0),
+    startedAt: timestamp('started_at', { withTimezone: true, mode: 'date' }),
+    finishedAt: timestamp('finished_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('submissions_ws_created_idx').on(t.workspaceId, t.createdAt),
+    index('submissions_status_created_idx').on(t.status, t.createdAt),
+    index('submissions_video_idx').on(t.videoId),
+  ],
+);
+
+export const edits = pgTable(
+  'edits',
+  {
+    id: text('id').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    clipId: text('clip_id'),
+    /** Content hash of `spec`: identical edits render to the same file. */
+    hash: text('hash').notNull(),
+    spec: jsonb('spec').$type<unknown>().notNull(),
+    templateId: text('template_id'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('edits_ws_idx').on(t.workspaceId), index('edits_hash_idx').on(t.hash)],
+);
+
+export const clips = pgTable(
+  'clips',
+  {
+    id: text('id').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    submissionId: text('submission_id')
+      .notNull()
+      .references(() => submissions.id, { onDelete: 'cascade' }),
+    /** Order of the clip inside its submission (by start time); makes finalizing idempotent. */
+    position: integer('position').notNull(),
+    title: text('title').notNull(),
+    text: text('text').notNull().default(''),
+    rating: doublePrecision('rating').notNull(),
+    startTime: doublePrecision('start_time').notNull(),
+    endTime: doublePrecision('end_time').notNull(),
+    language: text('language').notNull(),
+    signals: jsonb('signals').$type<Record<string, number>>(),
+    previewKey: text('preview_key'),
+    editId: text('edit_id'),
+    hasTemplateApplied: boolean('has_template_applied').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('clips_submission_position_uq').on(t.submissionId, t.position), index('clips_ws_idx').on(t.workspaceId)],
+);
+
+/**
+ * Renders of edits to MP4 files. A cache hit is its own row (`from_cache`) pointing at the same
+ * `storage_key` as the render it reused; a file is deleted once no unexpired completed row uses it.
+ */
+export const renders = pgTable(
+  'renders',
+  {
+    id: text('id').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    editId: text('edit_id')
+      .notNull()
+      .references(() => edits.id, { onDelete: 'cascade' }),
+    /** Hash of the edit as rendered (with the plan's forced watermark): the cache key. */
+    editHash: text('edit_hash').notNull(),
+    /** `queued`, `active`, `completed`, `expired` or `failed`. */
+    status: text('status').notNull(),
+    progress: integer('progress').notNull().default(0),
+    outputResolution: text('output_resolution').notNull(),
+    hasWatermark: boolean('has_watermark').notNull(),
+    fromCache: boolean('from_cache').notNull().default(false),
+    storageKey: text('storage_key'),
+    size: bigint('size', { mode: 'number' }),
+    errorCode: text('error_code'),
+    createdAt: createdAt(),
+    startedAt: timestamp('started_at', { withTimezone: true, mode: 'date' }),
+    completedAt: timestamp('completed_at', { withTimezone: true, mode: 'date' }),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    index('renders_ws_hash_idx').on(t.workspaceId, t.editHash, t.status),
+    index('renders_ws_status_idx').on(t.workspaceId, t.status),
+    index('renders_status_expires_idx').on(t.status, t.expiresAt),
+    index('renders_storage_key_idx').on(t.storageKey),
+  ],
+);
+
+/**
+ * Audio or video files uploaded for standalone transcription (POST /transcriptions/upload). The
+ * probe (duration, sound) and the SHA-256 of the bytes are taken on first use (POST /transcriptions).
+ */
+export const media = pgTable(
+  'media',
+  {
+    id: text('id').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    /** `audio` or `video`, from the declared file name. */
+    kind: text('kind').notNull(),
+    fileName: text('file_name').notNull(),
+    fileSize: bigint('file_size', { mode: 'number' }).notNull(),
+    contentType: text('content_type').notNull(),
+    storageKey: text('storage_key').notNull(),
+    /** Hex SHA-256 of the uploaded bytes: the transcription cache key. */
+    contentHash: text('content_hash'),
+    duration: doublePrecision('duration'),
+    hasAudio: boolean('has_audio'),
+    /** `awaiting_upload` until first used with its bytes in storage, then `ready`. */
+    status: text('status').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('media_ws_created_idx').on(t.workspaceId, t.createdAt), index('media_ws_hash_idx').on(t.workspaceId, t.contentHash)],
+);
+
+/**
+ * Standalone transcriptions. A cache hit is its own row (`cached_from` = the row whose result it
+ * copied) with the cues copied; deleted rows (`deleted_at`) leave listings but stay in the cache.
+ */
+export const transcriptions = pgTable(
+  'transcriptions',
+  {
+    id: text('id').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    mediaId: text('media_id')
+      .notNull()
+      .references(() => media.id, { onDelete: 'cascade' }),
+    /** The media's content hash when created (the cache key with `speaker_labels` and the language). */
+    contentHash: text('content_hash').notNull(),
+    /** Base name for downloads (the request's `file_name`, else the media's). */
+    fileName: text('file_name').notNull(),
+    speakerLabels: boolean('speaker_labels').notNull(),
+    /** As asked: `auto` or an ISO 639-1 code. */
+    sourceLanguage: text('source_language').notNull().default('auto'),
+    /** The language transcribed (detected or asked); null until known. */
+    language: text('language'),
+    /** `processing`, `ready`, `no_speech` or `failed`. */
+    status: text('status').notNull(),
+    /** Credits taken in the end (0 for cache hits, no speech, and after a refund). */
+    creditsCharged: integer('credits_charged').notNull().default(0),
+    errorCode: text('error_code'),
+    cachedFrom: text('cached_from'),
+    cues: jsonb('cues').$type<unknown>(),
+    deletedAt: timestamp('deleted_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+    finishedAt: timestamp('finished_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    index('transcriptions_ws_created_idx').on(t.workspaceId, t.createdAt),
+    index('transcriptions_ws_hash_idx').on(t.workspaceId, t.contentHash, t.status),
+  ],
+);
+
+/**
+ * Publishing accounts of a workspace (issue 7), added by an operator through the admin API. The
+ * credentials are sealed with AES-256-GCM (src/adapters/publishing/credentials-crypto.ts) and wiped on revoke.
+ */
+export const connections = pgTable(
+  'connections',
+  {
+    id: text('id').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    /** Lowercase network name: `local`, `youtube`, `tiktok`, `instagram`. */
+    platform: text('platform').notNull(),
+    accountName: text('account_name').notNull(),
+    credentialsEncrypted: text('credentials_encrypted'),
+    /** `active` or `revoked`. */
+    status: text('status').notNull().default('active'),
+    canPublishVideo: boolean('can_publish_video').notNull().default(true),
+    createdAt: createdAt(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [index('connections_ws_created_idx').on(t.workspaceId, t.createdAt)],
+);
+
+/** POST /posts: one post, one item per edit-and-connection target. */
+export const posts = pgTable(
+  'posts',
+  {
+    id: text('id').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    /** `pending`, `processing`, `completed`, `partial`, `failed` (derived from the items). */
+    status: text('status').notNull().default('pending'),
+    scheduledAt: timestamp('scheduled_at', { withTimezone: true, mode: 'date' }),
+    /** When a worker first took one of its items: the post never goes back to `pending`. */
+    startedAt: timestamp('started_at', { withTimezone: true, mode: 'date' }),
+    /** DELETE /posts/{id}: hidden from the API; its published items still count for the daily ceiling. */
+    deletedAt: timestamp('deleted_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [index('posts_ws_created_idx').on(t.workspaceId, t.createdAt)],
+);
+
+export const postItems = pgTable(
+  'post_items',
+  {
+    id: text('id').primaryKey(),
+    postId: text('post_id')
+      .notNull()
+      .references(() => posts.id, { onDelete: 'cascade' }),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    /** Order of the target in the request. */
+    position: integer('position').notNull(),
+    editId: text('edit_id').notNull(),
+    connectionId: text('connection_id')
+      .notNull()
+      .references(() => connections.id, { onDelete: 'cascade' }),
+    platform: text('platform').notNull(),
+    /** `pending`, `processing`, `published`, `failed`. */
+    status: text('status').notNull().default('pending'),
+    /** The network's own fields exactly as they are (or were) published, defaults applied. */
+    metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull(),
+    renderId: text('render_id'),
+    publishedUrl: text('published_url'),
+    externalId: text('external_id'),
+    errorCode: text('error_code'),
+    /** The publisher's `onState` progress (upload session, publish id, container id): resumes without publishing twice. */
+    resumeState: jsonb('resume_state').$type<unknown>(),
+    /** Publish attempts of the current run (reset by a retry). */
+    attempts: integer('attempts').notNull().default(0),
+    /** The claim of the job run that owns a `processing` item (its first job's id). */
+    runToken: text('run_token'),
+    /** When the item is due (scheduled_at, or the time it was queued): its day for the daily ceiling until published. */
+    dueAt: timestamp('due_at', { withTimezone: true, mode: 'date' }).notNull(),
+    publishedAt: timestamp('published_at', { withTimezone: true, mode: 'date' }),
+    /** DELETE of the item or its post. */
+    removedAt: timestamp('removed_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('post_items_post_idx').on(t.postId, t.position),
+    index('post_items_connection_status_idx').on(t.connectionId, t.status),
+    index('post_items_edit_connection_idx').on(t.editId, t.connectionId),
+  ],
+);

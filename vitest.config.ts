@@ -7,6 +7,7 @@ const E2E = [
   'test/integration/server-process.test.ts',
   'test/integration/measured-duration.test.ts',
   'test/integration/asr-pocketsphinx.test.ts',
+  'test/integration/sdk-pipeline.test.ts',
 ];
 
 // `npx vitest run` runs every project; `npx vitest run --project unit` (or http, integration, e2e) one of them.

@@ -1,0 +1,81 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/app.js';
+import { makeTalkVideo } from '../helpers/speech-fixtures.js';
+import { freePort, runCli, waitForHttp, type Proc } from '../helpers/process.js';
+import { probe } from '../../src/adapters/media/ffprobe.js';
+import { Cutroom, ok, type Submission, type UploadProgress } from '../../sdk/src/index.js';
+
+let dir: string;
+let talk: string;
+let server: Proc;
+let base: string;
+let key: string;
+
+beforeAll(async () => {
+  dir = tempDir('cutroom-sdk-e2e-');
+  talk = (await makeTalkVideo(path.join(dir, 'talk.mp4'), { minutes: 1.1 })).path;
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  const dataDir = path.join(dir, 'data');
+  // The embedded service as a real process: it makes a workspace and prints (and stores) its API key.
+  server = runCli(['serve'], { CUTROOM_DATA_DIR: dataDir, PORT: String(port), PUBLIC_BASE_URL: base, CUTROOM_ADMIN_TOKEN: '' });
+  // A first start from source (tsx) with a fresh database takes a while on a busy 2-core machine.
+  await waitForHttp(`${base}/readyz`, 180_000);
+  key = fs.readFileSync(path.join(dataDir, 'api-key'), 'utf8').trim();
+}, 240_000);
+afterAll(async () => {
+  if (server) {
+    server.child.kill('SIGTERM');
+    await server.exited;
+  }
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the SDK against a running service', () => {
+  it('upload → POST /clips → wait → render the best clip → wait → download an MP4', async () => {
+    const cutroom = new Cutroom({ baseUrl: `${base}/api/v1`, apiKey: key, pollIntervalMs: () => 500 });
+    const size = fs.statSync(talk).size;
+
+    const progress: UploadProgress[] = [];
+    const video = await cutroom.uploadVideo(talk, { onProgress: (p) => progress.push(p) });
+    expect(progress.at(-1)).toEqual({ sentBytes: size, totalBytes: size });
+    expect(video).toMatchObject({ platform: 'upload', credits_cost: 2 });
+
+    const sub = await ok(cutroom.api.POST('/api/v1/clips', { body: { video_id: video.id, source_language: 'en' } }));
+    expect(sub).toMatchObject({ video_id: video.id, status: 'queued', credits_charged: 2 });
+    const states: Submission['status'][] = [];
+    const done = await cutroom.waitForSubmission(sub.video_id, sub.id, { timeoutMs: 600_000, onPoll: (s) => states.push(s.status) });
+    expect(done.status).toBe('completed');
+    expect(done.clips_count).toBeGreaterThan(0);
+    expect(states.at(-1)).toBe('completed');
+
+    const { clips } = await ok(
+      cutroom.api.GET('/api/v1/clips/{videoId}/submissions/{submissionId}/clips', {
+        params: { path: { videoId: sub.video_id, submissionId: sub.id }, query: { sort: 'rating', order: 'desc' } },
+      }),
+    );
+    const best = clips[0];
+    const render = await ok(
+      cutroom.api.POST('/api/v1/clips/{videoId}/submissions/{submissionId}/clips/{clipId}/render', {
+        params: { path: { videoId: sub.video_id, submissionId: sub.id, clipId: best.id } },
+      }),
+    );
+    const rendered = await cutroom.waitForRender(render.id, { timeoutMs: 300_000 });
+    expect(rendered).toMatchObject({ status: 'completed', progress: 100 });
+
+    const download = await ok(cutroom.api.GET('/api/v1/renders/{renderId}/download', { params: { path: { renderId: rendered.id } } }));
+    expect(download.filename).toMatch(/\.mp4$/);
+    const file = path.join(dir, download.filename);
+    fs.writeFileSync(file, Buffer.from(await (await fetch(download.url)).arrayBuffer()));
+    const info = await probe(file);
+    expect(info.hasVideo).toBe(true);
+    expect(Math.abs(info.duration - (best.end_time - best.start_time))).toBeLessThan(1);
+
+    // The ledger: one charge for the submission, and the download needs no key while the API does.
+    const balance = await ok(cutroom.api.GET('/api/v1/balance'));
+    expect(balance.balance).toBe(120 - 2);
+    await expect(new Cutroom({ baseUrl: base, apiKey: 'key_x.y' }).waitForRender(rendered.id)).rejects.toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
+  }, 900_000);
+});

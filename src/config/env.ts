@@ -35,7 +35,17 @@ export interface Config {
    */
   trustProxy: string[];
   shutdownTimeoutMs: number;
+  /**
+   * On SIGTERM, the whole shutdown's limit: requests and running jobs get most of it to finish, the rest
+   * goes back to the queue, and the process ends by this deadline in any case.
+   */
   /** Uploads above this size are sent in parts (spec: above 5 GB). */
+  /**
+   * CUTROOM_JOB_LEASE_SECONDS: every process heartbeats several times per lease; the job runs and
+   * `Idempotency-Key` claims of a process silent for half of it are taken over, so a dead worker's job
+   * is running again on another worker within the lease (docs/operations.md).
+   */
+  jobLeaseSeconds: number;
   multipartThresholdBytes: number;
   /** Part size of multipart uploads; unset: 128 MiB (more when needed to stay within 10,000 parts). */
   multipartPartSizeBytes?: number;
@@ -123,6 +133,7 @@ export function loadConfig(env: Env = process.env): Config {
     storage: loadStorageConfig(env),
     sources: loadSourcesConfig(env),
     asr: loadAsrConfig(env),
+    jobLeaseSeconds: int(env, 'CUTROOM_JOB_LEASE_SECONDS', { fallback: 60, min: 3, max: 3600 }),
     llm: loadLlmConfig(env),
     publishing: loadPublishingConfig(env),
     workerConcurrency: int(env, 'CUTROOM_WORKER_CONCURRENCY', { fallback: 1, min: 1 }),

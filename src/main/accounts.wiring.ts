@@ -1,6 +1,5 @@
 import type { Db } from '../adapters/db/database.js';
 import { DrizzleApiKeysRepository } from '../adapters/db/repositories/api-keys.repository.js';
-import { DrizzleIdempotencyRepository } from '../adapters/db/repositories/idempotency.repository.js';
 import { DrizzlePlansRepository } from '../adapters/db/repositories/plans.repository.js';
 import { DrizzleSettingsRepository } from '../adapters/db/repositories/settings.repository.js';
 import { DrizzleWorkspacesRepository } from '../adapters/db/repositories/workspaces.repository.js';
@@ -9,7 +8,6 @@ import { ApiKeysService } from '../domain/auth/api-keys.service.js';
 import { AuthCache } from '../domain/auth/auth-cache.js';
 import { SigningSecretService } from '../domain/auth/signing-secret.service.js';
 import type { CreditsService } from '../domain/credits/credits.service.js';
-import { IdempotencyService } from '../domain/idempotency/idempotency.service.js';
 import { PlansService } from '../domain/plans/plans.service.js';
 import { WorkspacesService } from '../domain/workspaces/workspaces.service.js';
 import type { AuthChangeBus } from '../ports/auth-changes.js';
@@ -22,8 +20,7 @@ export interface AuthCacheWiring {
 }
 
 /**
- * Plans, workspaces, API keys, the operator token, the URL signing secret and idempotency records;
- * the auth cache the key, workspace and plan services share (it reads through their repositories).
+ * Plans, workspaces, API keys, the operator token and the URL signing secret; the auth cache the key, workspace and plan services share (it reads through their repositories).
  */
 export function createAccounts(db: Db, transactions: TransactionRunner, credits: CreditsService, auth: AuthCacheWiring) {
   const plansRepo = new DrizzlePlansRepository(db);
@@ -41,6 +38,5 @@ export function createAccounts(db: Db, transactions: TransactionRunner, credits:
     apiKeys: new ApiKeysService(keysRepo, workspacesRepo, transactions, authCache),
     adminToken: new AdminTokenService(settings),
     signingSecret: new SigningSecretService(settings),
-    idempotency: new IdempotencyService(new DrizzleIdempotencyRepository(db)),
   };
 }

@@ -8,6 +8,8 @@ import { DrizzleSubmissionsRepository } from '../adapters/db/repositories/submis
 import { DrizzleTemplatesRepository } from '../adapters/db/repositories/templates.repository.js';
 import { DrizzleVideosRepository } from '../adapters/db/repositories/videos.repository.js';
 import { PgBossQueue } from '../adapters/queue/pgboss.queue.js';
+import { ProcessHeartbeat } from '../adapters/liveness/process-heartbeat.js';
+import { DrizzleIdempotencyRepository } from '../adapters/db/repositories/idempotency.repository.js';
 import { createRateLimiter } from '../adapters/rate-limit/rate-limiter.factory.js';
 import { PgNotifyAuthChanges } from '../adapters/auth-changes/pg-notify.auth-changes.js';
 import type { PlansService } from '../domain/plans/plans.service.js';
@@ -15,7 +17,7 @@ import { CreditsService } from '../domain/credits/credits.service.js';
 import type { WorkspacesService } from '../domain/workspaces/workspaces.service.js';
 import type { ApiKeysService } from '../domain/auth/api-keys.service.js';
 import type { AdminTokenService } from '../domain/auth/admin-token.service.js';
-import type { IdempotencyService } from '../domain/idempotency/idempotency.service.js';
+import { IdempotencyService } from '../domain/idempotency/idempotency.service.js';
 import { createAccounts } from './accounts.wiring.js';
 import type { JobQueue } from '../ports/queue.js';
 import type { RateLimiter } from '../ports/rate-limiter.js';
@@ -57,6 +59,8 @@ export interface Container {
   signedFiles: SignedFiles | null;
   media: MediaProbe;
   videos: VideosService;
+  /** This process's row among the heartbeating processes (job leases and idempotency claims are held in its name). */
+  heartbeat: ProcessHeartbeat;
   plans: PlansService;
   credits: CreditsService;
   workspaces: WorkspacesService;
@@ -120,9 +124,12 @@ export async function createContainer(opts: ContainerOptions): Promise<Container
     ? new PgNotifyAuthChanges({ connectionString: database.connectionString, sql: database.sql, onError: (err) => logger.warn({ err }, 'auth change listener') })
     : undefined;
   const { signingSecret, authCache, ...accounts } = createAccounts(db, transactions, credits, { ttlMs: config.authCacheMs, bus: authChanges });
+  const heartbeat = new ProcessHeartbeat({ db, logger, role: opts.role, leaseSeconds: config.jobLeaseSeconds });
+  await heartbeat.start();
   if (opts.role !== 'worker') await authCache.listen();
   const rateLimits = createRateLimiter({ store: config.rateLimitStore, redisUrl: config.redisUrl, db, onError: (err) => logger.warn({ err }, 'rate-limit store') });
   const storage = await createStorage({
+    heartbeat,
     storage: config.storage,
     dataDir: config.dataDir,
     publicBaseUrl: config.publicBaseUrl,
@@ -171,6 +178,7 @@ export async function createContainer(opts: ContainerOptions): Promise<Container
       config,
       logger,
       database,
+    heartbeat,
       storage,
       queue,
       transactions,
@@ -179,6 +187,7 @@ export async function createContainer(opts: ContainerOptions): Promise<Container
     }),
     ...createTranscriptions({ config, logger, database, storage, queue, transactions, media, credits, asr }),
     async close() {
+    idempotency: new IdempotencyService(new DrizzleIdempotencyRepository(db), heartbeat.id),
       await container.vad.close();
       await authChanges?.close();
       await rateLimits.close();
@@ -187,3 +196,4 @@ export async function createContainer(opts: ContainerOptions): Promise<Container
   };
   return container;
 }
+      await heartbeat.stop();

@@ -31,10 +31,11 @@ export async function startService(role: Role, config: Config): Promise<RunningS
     if (banner) process.stdout.write(banner);
     await c.queue.start();
     if (!config.databaseUrl) {
-      // Embedded mode is one process: jobs still marked active were cut off by a crash. Retry them.
+      // Embedded mode is one process: jobs still marked active and claims of earlier runs were cut off by a crash.
       const recovered = await c.queue.recoverOrphans();
       if (recovered > 0) logger.warn({ recovered }, 'returned jobs of a previous run to the queue');
     }
+      await c.heartbeat.forgetOthers();
     if (role !== 'api') {
       await registerHandlers(c.queue, buildHandlers(c));
       await registerSchedules(c.queue);
@@ -50,9 +51,11 @@ export async function startService(role: Role, config: Config): Promise<RunningS
     const shutdown = () =>
       (stopping ??= (async () => {
         logger.info('shutting down');
-        // Stop taking requests first, then let running jobs finish (or return them to the queue).
-        await app?.close();
-        await c.queue.stop({ graceful: true, timeoutMs: config.shutdownTimeoutMs });
+        // Requests, then running jobs, get the time until `drained`; the rest of CUTROOM_SHUTDOWN_TIMEOUT_MS
+        // is kept for returning unfinished jobs to the queue and closing connections.
+        const drained = Date.now() + config.shutdownTimeoutMs - Math.min(5000, config.shutdownTimeoutMs / 4);
+        if (app) await closeHttp(app, drained - Date.now(), logger);
+        await c.queue.stop({ graceful: true, timeoutMs: Math.max(0, drained - Date.now()) });
         await c.close();
         lock?.release();
         logger.info('stopped');
@@ -64,11 +67,34 @@ export async function startService(role: Role, config: Config): Promise<RunningS
   }
 }
 
-/** `cutroom serve`: runs until SIGTERM/SIGINT, then shuts down gracefully. */
+/**
+ * Stops taking requests and waits up to `timeoutMs` for those in flight, then closes their
+ * connections: a slow upload or download would otherwise hold the shutdown (and the process, which no
+ * longer answers) without end.
+ */
+async function closeHttp(app: FastifyInstance, timeoutMs: number, logger: pino.Logger): Promise<void> {
+  const force = setTimeout(() => {
+    logger.warn('requests still running at the shutdown deadline: closing their connections');
+    app.server.closeAllConnections();
+  }, Math.max(0, timeoutMs));
+  try {
+    await app.close();
+  } finally {
+    clearTimeout(force);
+  }
+}
+
+/**
+ * `cutroom serve`: runs until SIGTERM/SIGINT, then shuts down gracefully, and in any case ends the
+ * process within CUTROOM_SHUTDOWN_TIMEOUT_MS (exit status 1 when the graceful shutdown did not finish).
+ */
 export async function serve(role: Role): Promise<void> {
+  let timeoutMs: number;
   let service: RunningService;
   try {
-    service = await startService(role, loadConfig());
+    const config = loadConfig();
+    timeoutMs = config.shutdownTimeoutMs;
+    service = await startService(role, config);
   } catch (err) {
     if (err instanceof DataDirLockedError || err instanceof ConfigError) {
       process.stderr.write(`cutroom: ${err.message}\n`);
@@ -76,6 +102,10 @@ export async function serve(role: Role): Promise<void> {
     }
     throw err;
   }
+    setTimeout(() => {
+      process.stderr.write(`cutroom: shutdown after ${signal} did not finish within ${timeoutMs} ms (CUTROOM_SHUTDOWN_TIMEOUT_MS); exiting\n`);
+      process.exit(1);
+    }, timeoutMs).unref();
   const onSignal = (signal: string) => {
     service.shutdown().then(
       () => process.exit(0),

@@ -13,15 +13,20 @@ export interface IdempotencyRow {
   statusCode: number | null;
   responseBody: string | null;
   responseHeaders: Record<string, string> | null;
+  /** The process running the request while it is unanswered. */
+  owner: string | null;
   createdAt: Date;
 }
 
 /** Idempotency records (src/adapters/db/repositories/idempotency.repository.ts). */
 export interface IdempotencyRepository {
-  /** Deletes the key's record when it was created before `expiredBefore`, or is unanswered and was created before `abandonedBefore`. */
-  dropStale(scope: string, key: string, expiredBefore: Date, abandonedBefore: Date): Promise<void>;
-  /** Claims the key for a request; false when a record for it exists. */
-  claim(scope: string, key: string, requestHash: string): Promise<boolean>;
+  /**
+   * Deletes the key's record when it was created before `expiredBefore`, or is unanswered while its
+   * owner is dead: a process that stopped heartbeating (silent for half its lease) or is gone.
+   */
+  dropStale(scope: string, key: string, expiredBefore: Date): Promise<void>;
+  /** Claims the key for a request run by process `owner`; false when a record for it exists. */
+  claim(scope: string, key: string, requestHash: string, owner: string): Promise<boolean>;
   find(scope: string, key: string): Promise<IdempotencyRow | undefined>;
   saveResponse(scope: string, key: string, res: StoredResponse): Promise<void>;
   /** Deletes the key's record unless it holds an answer. */

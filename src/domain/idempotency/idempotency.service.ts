@@ -5,8 +5,6 @@ import type { IdempotencyRepository, StoredResponse } from './idempotency.record
 export type { StoredResponse } from './idempotency.records.js';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
-/** A claim whose request never finished (process died) is taken over after this long. */
-const ABANDONED_MS = 120_000;
 
 export function requestFingerprint(method: string, url: string, body: unknown): string {
   return createHash('sha256')
@@ -16,18 +14,23 @@ export function requestFingerprint(method: string, url: string, body: unknown): 
 
 /**
  * `Idempotency-Key` for POSTs: the first successful (2xx) answer is kept 24 hours and replayed for
- * the same key and body; the same key with another body is refused.
+ * the same key and body; the same key with another body is refused. A claim belongs to the process
+ * running its request (`owner`, its id among the heartbeating processes): when that process dies, the
+ * claim is released once the process is silent for half its lease, and a retry runs the request.
  */
 export class IdempotencyService {
-  constructor(private readonly repo: IdempotencyRepository) {}
+  constructor(
+    private readonly repo: IdempotencyRepository,
+    private readonly owner: string,
+  ) {}
 
   /** Claims the key for a new request, or returns the answer to replay. */
   async begin(scope: string, key: string, fingerprint: string, now = new Date()): Promise<{ replay?: StoredResponse }> {
     const refused = new DomainError('VALIDATION_ERROR', { errors: [{ field: 'header.idempotency-key', rule: 'reused_with_different_request' }] });
     for (let attempt = 0; attempt < 50; attempt++) {
-      // Drop an expired record or an abandoned claim for this key, then try to claim it.
-      await this.repo.dropStale(scope, key, new Date(now.getTime() - IDEMPOTENCY_TTL_MS), new Date(Date.now() - ABANDONED_MS));
-      if (await this.repo.claim(scope, key, fingerprint)) return {};
+      // Drop an expired record or the claim of a dead process for this key, then try to claim it.
+      await this.repo.dropStale(scope, key, new Date(now.getTime() - IDEMPOTENCY_TTL_MS));
+      if (await this.repo.claim(scope, key, fingerprint, this.owner)) return {};
       const row = await this.repo.find(scope, key);
       if (!row) continue;
       if (row.requestHash !== fingerprint) throw refused;

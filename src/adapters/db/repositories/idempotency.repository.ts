@@ -1,7 +1,11 @@
-import { and, eq, isNull, lt, or } from 'drizzle-orm';
+import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { IdempotencyRepository, IdempotencyRow, StoredResponse } from '../../../domain/idempotency/idempotency.records.js';
+import { HEARD_WITHIN_HALF_LEASE } from '../../liveness/process-heartbeat.js';
 import type { Db } from '../database.js';
 import { idempotencyKeys } from '../schema.js';
+
+/** The claim's process heartbeats (src/adapters/liveness/process-heartbeat.ts). */
+const OWNER_ALIVE = sql`exists (select 1 from processes p where p.id = ${idempotencyKeys.owner} and ${sql.raw(HEARD_WITHIN_HALF_LEASE('p'))})`;
 
 const byKey = (scope: string, key: string) => and(eq(idempotencyKeys.scope, scope), eq(idempotencyKeys.key, key));
 
@@ -9,19 +13,14 @@ const byKey = (scope: string, key: string) => and(eq(idempotencyKeys.scope, scop
 export class DrizzleIdempotencyRepository implements IdempotencyRepository {
   constructor(private readonly db: Db) {}
 
-  async dropStale(scope: string, key: string, expiredBefore: Date, abandonedBefore: Date): Promise<void> {
+  async dropStale(scope: string, key: string, expiredBefore: Date): Promise<void> {
     await this.db
       .delete(idempotencyKeys)
-      .where(
-        and(
-          byKey(scope, key),
-          or(lt(idempotencyKeys.createdAt, expiredBefore), and(isNull(idempotencyKeys.statusCode), lt(idempotencyKeys.createdAt, abandonedBefore))),
-        ),
-      );
+      .where(and(byKey(scope, key), or(lt(idempotencyKeys.createdAt, expiredBefore), and(isNull(idempotencyKeys.statusCode), sql`not ${OWNER_ALIVE}`))));
   }
 
-  async claim(scope: string, key: string, requestHash: string): Promise<boolean> {
-    const rows = await this.db.insert(idempotencyKeys).values({ scope, key, requestHash }).onConflictDoNothing().returning({ key: idempotencyKeys.key });
+  async claim(scope: string, key: string, requestHash: string, owner: string): Promise<boolean> {
+    const rows = await this.db.insert(idempotencyKeys).values({ scope, key, requestHash, owner }).onConflictDoNothing().returning({ key: idempotencyKeys.key });
     return rows.length > 0;
   }
 

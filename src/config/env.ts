@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { loadStorageConfig, type StorageConfig } from './storage.env.js';
 import { loadSourcesConfig, type SourcesConfig } from './sources.env.js';
@@ -61,6 +62,11 @@ export interface Config {
   publishing: PublishingConfig;
   /** Jobs each worker process runs at once (CUTROOM_WORKER_CONCURRENCY). */
   workerConcurrency: number;
+  /**
+   * Threads that run face detection, voice detection and diarization off the event loop
+   * (CUTROOM_COMPUTE_THREADS; default: the cores, os.availableParallelism()); 0 runs them on the event loop.
+   */
+  computeThreads: number;
 }
 
 /** Shortest CUTROOM_ADMIN_TOKEN accepted, the same as for CUTROOM_SIGNING_SECRET. */
@@ -137,5 +143,6 @@ export function loadConfig(env: Env = process.env): Config {
     llm: loadLlmConfig(env),
     publishing: loadPublishingConfig(env),
     workerConcurrency: int(env, 'CUTROOM_WORKER_CONCURRENCY', { fallback: 1, min: 1 }),
+    computeThreads: int(env, 'CUTROOM_COMPUTE_THREADS', { fallback: os.availableParallelism(), min: 0, max: 256 }),
   };
 }

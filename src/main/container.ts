@@ -8,8 +8,6 @@ import { DrizzleSubmissionsRepository } from '../adapters/db/repositories/submis
 import { DrizzleTemplatesRepository } from '../adapters/db/repositories/templates.repository.js';
 import { DrizzleVideosRepository } from '../adapters/db/repositories/videos.repository.js';
 import { PgBossQueue } from '../adapters/queue/pgboss.queue.js';
-import { ProcessHeartbeat } from '../adapters/liveness/process-heartbeat.js';
-import { DrizzleIdempotencyRepository } from '../adapters/db/repositories/idempotency.repository.js';
 import { createRateLimiter } from '../adapters/rate-limit/rate-limiter.factory.js';
 import { PgNotifyAuthChanges } from '../adapters/auth-changes/pg-notify.auth-changes.js';
 import type { PlansService } from '../domain/plans/plans.service.js';
@@ -17,7 +15,7 @@ import { CreditsService } from '../domain/credits/credits.service.js';
 import type { WorkspacesService } from '../domain/workspaces/workspaces.service.js';
 import type { ApiKeysService } from '../domain/auth/api-keys.service.js';
 import type { AdminTokenService } from '../domain/auth/admin-token.service.js';
-import { IdempotencyService } from '../domain/idempotency/idempotency.service.js';
+import type { IdempotencyService } from '../domain/idempotency/idempotency.service.js';
 import { createAccounts } from './accounts.wiring.js';
 import type { JobQueue } from '../ports/queue.js';
 import type { RateLimiter } from '../ports/rate-limiter.js';
@@ -44,6 +42,7 @@ import type { ConnectionsService } from '../domain/publishing/connections.servic
 import type { PostsService } from '../domain/publishing/posts.service.js';
 import type { PostItemProcessor } from '../domain/publishing/post-items.processor.js';
 import { createTranscriptions } from './transcriptions.wiring.js';
+import { createCompute } from './compute.wiring.js';
 import type { TranscriptionsService } from '../domain/transcriptions/transcriptions.service.js';
 import type { TranscriptionProcessor } from '../domain/transcriptions/transcriptions.processor.js';
 import type { Vad } from '../ports/vad.js';
@@ -59,8 +58,6 @@ export interface Container {
   signedFiles: SignedFiles | null;
   media: MediaProbe;
   videos: VideosService;
-  /** This process's row among the heartbeating processes (job leases and idempotency claims are held in its name). */
-  heartbeat: ProcessHeartbeat;
   plans: PlansService;
   credits: CreditsService;
   workspaces: WorkspacesService;
@@ -124,12 +121,9 @@ export async function createContainer(opts: ContainerOptions): Promise<Container
     ? new PgNotifyAuthChanges({ connectionString: database.connectionString, sql: database.sql, onError: (err) => logger.warn({ err }, 'auth change listener') })
     : undefined;
   const { signingSecret, authCache, ...accounts } = createAccounts(db, transactions, credits, { ttlMs: config.authCacheMs, bus: authChanges });
-  const heartbeat = new ProcessHeartbeat({ db, logger, role: opts.role, leaseSeconds: config.jobLeaseSeconds });
-  await heartbeat.start();
   if (opts.role !== 'worker') await authCache.listen();
   const rateLimits = createRateLimiter({ store: config.rateLimitStore, redisUrl: config.redisUrl, db, onError: (err) => logger.warn({ err }, 'rate-limit store') });
   const storage = await createStorage({
-    heartbeat,
     storage: config.storage,
     dataDir: config.dataDir,
     publicBaseUrl: config.publicBaseUrl,
@@ -137,6 +131,8 @@ export async function createContainer(opts: ContainerOptions): Promise<Container
   });
   const media = new FfprobeMediaProbe({ timeoutMs: config.sources.probeTimeoutMs });
   const resolvers = createSourceResolvers(config.sources, { probe: media });
+  // Faces, voice detection and diarization run in worker threads (CUTROOM_COMPUTE_THREADS; 0: on the event loop).
+  const compute = createCompute(config.computeThreads);
   const asr = createAsrEngine(config.asr);
   const templatesService = new TemplatesService(new DrizzleTemplatesRepository(db), transactions);
   const videosService = new VideosService(new DrizzleVideosRepository(db), storage, media, resolvers, {
@@ -172,23 +168,21 @@ export async function createContainer(opts: ContainerOptions): Promise<Container
     templates: templatesService,
     asr,
     submissions,
-    pipeline: createPipeline({ config, logger, database, storage, queue, transactions, media, asr, submissions, templates: templatesService, workspaces: accounts.workspaces }),
+    pipeline: createPipeline({ config, logger, database, storage, queue, transactions, media, asr, submissions, templates: templatesService, workspaces: accounts.workspaces, faces: compute.faces }),
     ...createRenders({ config, logger, database, storage, queue, transactions, submissions, templates: templatesService }),
     ...createPosts({
       config,
       logger,
       database,
-    heartbeat,
       storage,
       queue,
       transactions,
       renders: { renderEdit: (ctx, editId) => container.renders.renderEdit(ctx, editId) },
       workspaces: { get: (id) => container.workspaces.get(id) },
     }),
-    ...createTranscriptions({ config, logger, database, storage, queue, transactions, media, credits, asr }),
+    ...createTranscriptions({ config, logger, database, storage, queue, transactions, media, credits, asr, vad: compute.vad, diarizer: compute.diarizer }),
     async close() {
-    idempotency: new IdempotencyService(new DrizzleIdempotencyRepository(db), heartbeat.id),
-      await container.vad.close();
+      await compute.close();
       await authChanges?.close();
       await rateLimits.close();
       await database.close();
@@ -196,4 +190,3 @@ export async function createContainer(opts: ContainerOptions): Promise<Container
   };
   return container;
 }
-      await heartbeat.stop();

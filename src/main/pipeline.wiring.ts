@@ -13,7 +13,6 @@ import { renderPreview } from '../adapters/media/preview.js';
 import { detectSceneCuts } from '../adapters/media/scene-detect.js';
 import { measureLoudness } from '../adapters/media/loudness.js';
 import { sampleFrames } from '../adapters/media/frame-sampler.js';
-import { HumanFaceDetector } from '../adapters/faces/human.face-detector.js';
 import { createLlmScorer } from '../adapters/llm/openai-chat.scorer.js';
 import { createSourceDownloader } from '../adapters/sources/downloader.js';
 import { analyzeVideo } from '../domain/analysis/video-analysis.js';
@@ -40,6 +39,8 @@ export interface PipelineWiring {
   submissions: SubmissionsService;
   templates: TemplatesService;
   workspaces: Pick<WorkspacesService, 'get'>;
+  /** The face detector, loaded on first use (compute.wiring.ts). */
+  faces(): Promise<FaceDetector>;
 }
 
 /**
@@ -48,8 +49,6 @@ export interface PipelineWiring {
  * videos rather than a small system temp folder.
  */
 export function createPipeline(w: PipelineWiring): SubmissionPipeline {
-  let detector: Promise<FaceDetector> | undefined;
-  const faces = () => (detector ??= HumanFaceDetector.create({}));
   const tmpDir = path.join(w.config.dataDir, 'tmp');
   fs.mkdirSync(tmpDir, { recursive: true });
   const downloader = createSourceDownloader({ sources: w.config.sources, probe: w.media, tmpDir });
@@ -81,7 +80,7 @@ export function createPipeline(w: PipelineWiring): SubmissionPipeline {
     },
     asr: w.asr,
     async analyzeVideo(input, range) {
-      return analyzeVideo(input, { probe: (p, o) => w.media.probe(p, o), detectSceneCuts, measureLoudness, sampleFrames, faceDetector: await faces() }, { range });
+      return analyzeVideo(input, { probe: (p, o) => w.media.probe(p, o), detectSceneCuts, measureLoudness, sampleFrames, faceDetector: await w.faces() }, { range });
     },
     scorer: createLlmScorer(w.config.llm, w.logger),
     async strategy(workspaceId, id) {

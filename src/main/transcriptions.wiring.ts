@@ -4,10 +4,8 @@ import type { Logger } from 'pino';
 import type { Config } from '../config/env.js';
 import type { Database } from '../adapters/db/database.js';
 import { DrizzleTranscriptionsRepository } from '../adapters/db/repositories/transcriptions.repository.js';
-import { EmbeddedDiarizer } from '../adapters/diarization/embedded.diarizer.js';
 import { NodeLocalFiles } from '../adapters/files/local-files.js';
 import { AudioExtractError, extractAudio } from '../adapters/media/audio-extract.js';
-import { SileroVad } from '../adapters/vad/silero.vad.js';
 import type { CreditsService } from '../domain/credits/credits.service.js';
 import { TranscriptionProcessor } from '../domain/transcriptions/transcriptions.processor.js';
 import { TranscriptionsService } from '../domain/transcriptions/transcriptions.service.js';
@@ -16,6 +14,7 @@ import type { MediaProbe } from '../ports/media.js';
 import type { JobQueue } from '../ports/queue.js';
 import type { Storage } from '../ports/storage.js';
 import type { TransactionRunner } from '../ports/transactions.js';
+import type { Diarizer } from '../ports/diarizer.js';
 import type { Vad } from '../ports/vad.js';
 
 export interface TranscriptionsWiring {
@@ -28,6 +27,8 @@ export interface TranscriptionsWiring {
   media: MediaProbe;
   credits: CreditsService;
   asr: AsrEngine;
+  vad: Vad;
+  diarizer: Diarizer;
 }
 
 /** 16 kHz mono WAV of [start, end) of the input (jobs pass the measured duration); false when it has no sound track. */
@@ -43,13 +44,13 @@ async function extractWav(input: string, output: string, range: { start: number;
 
 /**
  * The transcription service (API side: uploads, cache, voice detection at creation) and the
- * `transcription.process` worker, on the configured ASR engine, Silero VAD (loaded on first use,
- * shared by both) and the embedded diarizer.
+ * `transcription.process` worker, on the configured ASR engine and the voice detector and diarizer
+ * of compute.wiring.ts (shared by both).
  */
 export function createTranscriptions(w: TranscriptionsWiring) {
   const repo = new DrizzleTranscriptionsRepository(w.database.db);
   const files = new NodeLocalFiles(os.tmpdir());
-  const vad: Vad = new SileroVad();
+  const vad = w.vad;
   const transcriptions = new TranscriptionsService({
     repo,
     transactions: w.transactions,
@@ -76,7 +77,7 @@ export function createTranscriptions(w: TranscriptionsWiring) {
     extractAudio: extractWav,
     vad,
     asr: w.asr,
-    diarizer: new EmbeddedDiarizer(),
+    diarizer: w.diarizer,
   });
   return { transcriptions, transcriptionProcessor, vad };
 }

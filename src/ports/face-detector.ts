@@ -1,4 +1,7 @@
-/** Face detection on one decoded frame. The embedded engine is @vladmandic/human (src/adapters/faces). */
+/**
+ * Face detection on one decoded frame. The embedded engine is @vladmandic/human (src/adapters/faces),
+ * on the event loop or in worker threads (src/adapters/workers).
+ */
 
 export interface RgbFrame {
   width: number;
@@ -19,6 +22,10 @@ export interface FaceBox {
 export interface FaceDetector {
   /** Engine and backend, for logs and docs (for example `human-blazeface/wasm`). */
   readonly name: string;
+  /**
+   * The faces in the frame, best score first. The detector may take the frame's pixels (the
+   * worker-thread detector moves `frame.data`'s buffer to its thread): do not read them afterwards.
+   */
   detect(frame: RgbFrame): Promise<FaceBox[]>;
   /** Frees models and tensors; the detector is not used afterwards. */
   close(): Promise<void>;

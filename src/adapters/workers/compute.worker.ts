@@ -1,0 +1,7 @@
+/**
+ * The entry module of the compute pool's threads (compute.pool.ts): every task a thread can run.
+ * Each adapter keeps its engine in its own tasks module, loaded once per thread.
+ */
+export { faceDetect, faceLoad } from '../faces/human.tasks.js';
+export { vadDetect } from '../vad/silero.tasks.js';
+export { diarize } from '../diarization/embedded.tasks.js';

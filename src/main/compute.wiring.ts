@@ -1,0 +1,49 @@
+import { EmbeddedDiarizer } from '../adapters/diarization/embedded.diarizer.js';
+import { WorkerDiarizer } from '../adapters/diarization/worker.diarizer.js';
+import { HumanFaceDetector } from '../adapters/faces/human.face-detector.js';
+import { WorkerFaceDetector } from '../adapters/faces/worker.face-detector.js';
+import { SileroVad } from '../adapters/vad/silero.vad.js';
+import { WorkerVad } from '../adapters/vad/worker.vad.js';
+import { createComputePool } from '../adapters/workers/compute.pool.js';
+import type { Diarizer } from '../ports/diarizer.js';
+import type { FaceDetector } from '../ports/face-detector.js';
+import type { Vad } from '../ports/vad.js';
+
+/** The CPU-heavy engines the jobs (and the transcription API's speech check) use. */
+export interface Compute {
+  /** The face detector, loaded on first use (then shared). */
+  faces(): Promise<FaceDetector>;
+  vad: Vad;
+  diarizer: Diarizer;
+  /** Frees the models and ends the threads. */
+  close(): Promise<void>;
+}
+
+/**
+ * With `threads` > 0 (CUTROOM_COMPUTE_THREADS, default the cores) face detection, voice detection
+ * and diarization run in a pool of worker threads that load their models once each, so the event
+ * loop only coordinates; the pool starts its threads on first use. With 0 they run on the event loop.
+ */
+export function createCompute(threads: number): Compute {
+  if (threads === 0) {
+    let detector: Promise<FaceDetector> | undefined;
+    const vad = new SileroVad();
+    return {
+      faces: () => (detector ??= HumanFaceDetector.create({})),
+      vad,
+      diarizer: new EmbeddedDiarizer(),
+      async close() {
+        await vad.close();
+        await (await detector?.catch(() => undefined))?.close();
+      },
+    };
+  }
+  const pool = createComputePool(threads);
+  let detector: Promise<FaceDetector> | undefined;
+  return {
+    faces: () => (detector ??= WorkerFaceDetector.create(pool, {})),
+    vad: new WorkerVad(pool),
+    diarizer: new WorkerDiarizer(pool),
+    close: () => pool.close(),
+  };
+}

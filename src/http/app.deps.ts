@@ -4,6 +4,8 @@ import type { AdminTokenService } from '../domain/auth/admin-token.service.js';
 import type { IdempotencyService } from '../domain/idempotency/idempotency.service.js';
 import type { AuthDeps } from './plugins/auth.js';
 import type { HealthRoutesDeps } from './routes/health.routes.js';
+import type { MetricsRoutesDeps } from './plugins/metrics.js';
+import type { AdminBackupRoutesDeps } from './admin/backup.admin.routes.js';
 import type { FileRoutesDeps } from './routes/files.routes.js';
 import type { WorkspaceRoutesDeps } from './routes/workspace.routes.js';
 import type { BalanceRoutesDeps } from './routes/balance.routes.js';
@@ -24,6 +26,8 @@ import type { AdminConnectionRoutesDeps } from './admin/connections.admin.routes
 export interface AppDeps
   extends AuthDeps,
     HealthRoutesDeps,
+    MetricsRoutesDeps,
+    AdminBackupRoutesDeps,
     FileRoutesDeps,
     WorkspaceRoutesDeps,
     BalanceRoutesDeps,

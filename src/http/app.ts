@@ -10,6 +10,8 @@ import { registerIdempotency } from './plugins/idempotency.js';
 import { registerAdminAuth } from './plugins/admin-auth.js';
 import { frameworkErrors, registerTextInputChecks } from './plugins/text-input.js';
 import { healthRoutes } from './routes/health.routes.js';
+import { metricsRoutes, registerRequestMetrics } from './plugins/metrics.js';
+import { adminBackupRoutes } from './admin/backup.admin.routes.js';
 import { workspaceRoutes } from './routes/workspace.routes.js';
 import { balanceRoutes } from './routes/balance.routes.js';
 import { videoRoutes } from './routes/videos.routes.js';
@@ -58,12 +60,15 @@ export async function buildApp(c: AppDeps, opts: AppOptions = {}): Promise<Fasti
   app.addHook('onRequest', async (req, reply) => {
     reply.header('X-Request-Id', req.id);
   });
+  registerRequestMetrics(app, c.metrics);
   // NUL and invalid UTF-8 in any path, query, header or body: 400 before anything reaches the database.
   registerTextInputChecks(app);
   registerErrorHandling(app, { bodyLimitBytes: c.config.bodyLimitBytes });
   await registerOpenApi(app, { serverUrl: c.config.publicBaseUrl });
 
   await app.register(async (scope) => healthRoutes(scope as Api, c));
+  // Prometheus text format behind the admin token (docs/operations.md).
+  await app.register(async (scope) => metricsRoutes(scope, c));
   // Signed file URLs of the local storage driver: outside /api/v1, no API key (spec: Authentication rule 5).
   await app.register(async (scope) => fileRoutes(scope, c));
   // What the `local` network published: public, read-only, outside /api/v1 (docs/publishing.md).
@@ -97,6 +102,7 @@ export async function buildApp(c: AppDeps, opts: AppOptions = {}): Promise<Fasti
       adminKeyRoutes(admin, c);
       adminTemplateRoutes(admin, c);
       adminConnectionRoutes(admin, c);
+      adminBackupRoutes(admin, c);
     },
     { prefix: '/admin/v1' },
   );

@@ -46,6 +46,12 @@ import { createCompute } from './compute.wiring.js';
 import type { TranscriptionsService } from '../domain/transcriptions/transcriptions.service.js';
 import type { TranscriptionProcessor } from '../domain/transcriptions/transcriptions.processor.js';
 import type { Vad } from '../ports/vad.js';
+import type { MetricsRegistry } from '../ports/metrics.js';
+import { PrometheusMetrics } from '../adapters/metrics/prometheus.metrics.js';
+import { meteredAsr, reportFfmpegRuns } from '../adapters/metrics/tool.metrics.js';
+import { readQueueDepth } from '../adapters/queue/queue-depth.js';
+import type { SubmissionRetention } from '../domain/submissions/submissions.retention.js';
+import { createRetention } from './retention.wiring.js';
 
 export interface Container {
   config: Config;
@@ -87,6 +93,12 @@ export interface Container {
   transcriptionProcessor: TranscriptionProcessor;
   /** Voice activity detection (Silero VAD, loaded on first use). */
   vad: Vad;
+  /** This process's Prometheus metrics (GET /metrics). */
+  metrics: MetricsRegistry;
+  /** Purges finished submissions past their plan's retention (job submission.expire, used by workers). */
+  submissionRetention: SubmissionRetention;
+  /** The embedded database's dump for `cutroom backup` against a running service; null on PostgreSQL. */
+  databaseDump: { dump(): Promise<Uint8Array> } | null;
   close(): Promise<void>;
 }
 
@@ -114,8 +126,10 @@ export async function createContainer(opts: ContainerOptions): Promise<Container
     supervise: opts.role !== 'api',
     pollingIntervalSeconds: opts.queuePollingSeconds,
   });
+  const metrics = new PrometheusMetrics({ queueDepth: () => readQueueDepth(database), onCollectError: (err) => logger.warn({ err }, 'queue depth for metrics') });
+  const stopFfmpegReports = reportFfmpegRuns(metrics);
   const transactions = createTransactionRunner(db);
-  const credits = new CreditsService(new DrizzleCreditsRepository(db), transactions);
+  const credits = new CreditsService(new DrizzleCreditsRepository(db), transactions, metrics);
   // Distributed mode: auth changes reach the other processes over LISTEN/NOTIFY (embedded: one process).
   const authChanges = database.connectionString
     ? new PgNotifyAuthChanges({ connectionString: database.connectionString, sql: database.sql, onError: (err) => logger.warn({ err }, 'auth change listener') })
@@ -133,7 +147,7 @@ export async function createContainer(opts: ContainerOptions): Promise<Container
   const resolvers = createSourceResolvers(config.sources, { probe: media });
   // Faces, voice detection and diarization run in worker threads (CUTROOM_COMPUTE_THREADS; 0: on the event loop).
   const compute = createCompute(config.computeThreads);
-  const asr = createAsrEngine(config.asr);
+  const asr = meteredAsr(createAsrEngine(config.asr), metrics);
   const templatesService = new TemplatesService(new DrizzleTemplatesRepository(db), transactions);
   const videosService = new VideosService(new DrizzleVideosRepository(db), storage, media, resolvers, {
     multipartThreshold: config.multipartThresholdBytes,
@@ -181,7 +195,11 @@ export async function createContainer(opts: ContainerOptions): Promise<Container
       workspaces: { get: (id) => container.workspaces.get(id) },
     }),
     ...createTranscriptions({ config, logger, database, storage, queue, transactions, media, credits, asr, vad: compute.vad, diarizer: compute.diarizer }),
+    metrics,
+    submissionRetention: createRetention({ database, storage, transactions, logger }),
+    databaseDump: database.dump ? { dump: () => database.dump!() } : null,
     async close() {
+      stopFfmpegReports();
       await compute.close();
       await authChanges?.close();
       await rateLimits.close();

@@ -4,6 +4,7 @@ import pino from 'pino';
 import type { FastifyInstance } from 'fastify';
 import { ConfigError, loadConfig, type Config, type Role } from '../config/env.js';
 import { buildApp } from '../http/app.js';
+import { buildOpsApp } from '../http/ops.app.js';
 import { buildHandlers } from '../jobs/handlers/index.js';
 import { registerHandlers, registerSchedules } from '../jobs/registry.js';
 import { bootstrap, bootstrapBanner } from './bootstrap.js';
@@ -40,11 +41,9 @@ export async function startService(role: Role, config: Config): Promise<RunningS
       await registerHandlers(c.queue, buildHandlers(c));
       await registerSchedules(c.queue);
     }
-    let app: FastifyInstance | undefined;
-    if (role !== 'worker') {
-      app = await buildApp(c);
-      await app.listen({ port: config.port, host: config.host });
-    }
+    // A worker serves no API: only /healthz, /readyz and /metrics, on its own PORT.
+    const app: FastifyInstance | undefined = role === 'worker' ? await buildOpsApp(c) : await buildApp(c);
+    await app.listen({ port: config.port, host: config.host });
     logger.info({ database: c.database.kind, dataDir: config.dataDir, url: config.publicBaseUrl }, 'cutroom started');
 
     let stopping: Promise<void> | undefined;

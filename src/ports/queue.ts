@@ -12,6 +12,8 @@ export interface JobContext {
   id: string;
   name: JobName;
   retryCount: number;
+  /** Given by the jobs layer: a run calls it when it records its record's failure (the metrics count a failed run). */
+  failed?: () => void;
 }
 
 export type JobHandler<N extends JobName> = (payload: JobPayloads[N], ctx: JobContext) => Promise<void>;

@@ -64,4 +64,6 @@ export interface Storage {
   /** A path on this machine holding the object's bytes, valid during `fn` (downloaded first for S3). */
   withLocalFile<T>(key: string, fn: (path: string) => Promise<T>): Promise<T>;
   delete(key: string): Promise<void>;
+  /** Resolves when the store answers (local: the folder is writable; S3: the bucket answers HEAD); GET /readyz. */
+  ping(): Promise<void>;
 }

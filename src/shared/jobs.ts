@@ -15,6 +15,8 @@ export interface JobPayloads {
   'render.process': { renderId: string };
   /** Deletes render files past their plan's retention and marks them expired (every minute). */
   'render.expire': Record<string, never>;
+  /** Purges finished submissions past their plan's retention: source, clip previews, stage results (every 5 minutes). */
+  'submission.expire': Record<string, never>;
   /** Transcribes one transcription's media (processing → ready, no_speech or failed with a refund). */
   'transcription.process': { transcriptionId: string };
   /** Publishes one post item (render reuse or wait, upload with a resume state, retries with backoff). */
@@ -53,6 +55,7 @@ export const JOBS = {
     singletonKey: (p: JobPayloads['render.process']) => `render:${p.renderId}`,
   },
   'render.expire': { schedule: '* * * * *' },
+  'submission.expire': { schedule: '*/5 * * * *' },
   /** A run may take long on long audio; retries after a crash come quickly. */
   'transcription.process': { options: { expireInSeconds: 4 * 3600, retryLimit: 2, retryDelaySeconds: 2 } },
   /**
@@ -77,6 +80,11 @@ export const JOB_SCHEDULES: ReadonlyArray<{ name: JobName; cron: string }> = JOB
 
 /** The jobs that are sent with a retry limit: their runs retry a failure or fail their record (src/domain/jobs/retry.ts). */
 export type RetriedJobName = { [N in JobName]: (typeof JOBS)[N] extends { options: { retryLimit: number } } ? N : never }[JobName];
+
+/** The retries a job is sent with (0 for a scheduled job: its next run comes with the schedule). */
+export function retryLimitOf(name: JobName): number {
+  return DEFINITIONS[name].options?.retryLimit ?? 0;
+}
 
 /** The options a job is sent with: the table's, plus its singleton key for this payload. */
 export function jobSendOptions<N extends JobName>(name: N, payload: JobPayloads[N]): JobOptions & { singletonKey?: string } {

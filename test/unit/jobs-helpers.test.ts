@@ -7,10 +7,19 @@ import { FakeQueue } from '../helpers/fake-queue.js';
 
 describe('the job table', () => {
   it('names every job once, in order, with the schedules of the cron jobs', () => {
-    expect(JOB_NAMES).toEqual(['maintenance.purge', 'submission.process', 'render.process', 'render.expire', 'transcription.process', 'post.publish_item']);
+    expect(JOB_NAMES).toEqual([
+      'maintenance.purge',
+      'submission.process',
+      'render.process',
+      'render.expire',
+      'submission.expire',
+      'transcription.process',
+      'post.publish_item',
+    ]);
     expect(JOB_SCHEDULES).toEqual([
       { name: 'maintenance.purge', cron: '*/10 * * * *' },
       { name: 'render.expire', cron: '* * * * *' },
+      { name: 'submission.expire', cron: '*/5 * * * *' },
     ]);
   });
 

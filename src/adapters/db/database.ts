@@ -26,6 +26,11 @@ export interface Database {
   connectionString?: string;
   ping(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * Embedded only: a gzipped tar of the PGlite data directory, taken while no transaction is open (the
+   * database is consistent; writes wait for the dump). `cutroom backup`; restored with `loadDataDir`.
+   */
+  dump?(): Promise<Uint8Array>;
 }
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -64,6 +69,10 @@ async function openPglite(dataDir?: string): Promise<Database> {
     },
     async close() {
       if (!client.closed) await client.close();
+    },
+    async dump() {
+      const tarball = await client.transaction(() => client.dumpDataDir('gzip'));
+      return new Uint8Array(await tarball.arrayBuffer());
     },
   };
 }

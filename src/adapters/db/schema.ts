@@ -12,6 +12,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
 
@@ -30,6 +31,8 @@ export const plans = pgTable('plans', {
   /** Standalone transcription: credits per started minute of audio, and the surcharge per minute for speaker labels. */
   transcriptionCreditsPerMinute: integer('transcription_credits_per_minute').notNull().default(1),
   speakerLabelsCreditsPerMinute: integer('speaker_labels_credits_per_minute').notNull().default(1),
+  /** Hours a finished submission's source, clip previews and stage results are kept (then purged: 410 SUBMISSION_EXPIRED). */
+  submissionRetentionHours: doublePrecision('submission_retention_hours').notNull().default(720),
   createdAt: createdAt(),
   updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 });
@@ -240,6 +243,8 @@ export const submissions = pgTable(
     attempts: integer('attempts').notNull().default(0),
     startedAt: timestamp('started_at', { withTimezone: true, mode: 'date' }),
     finishedAt: timestamp('finished_at', { withTimezone: true, mode: 'date' }),
+    /** When the retention sweep purged its source, previews and stage results (the API then answers 410). */
+    expiredAt: timestamp('expired_at', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
@@ -247,6 +252,7 @@ export const submissions = pgTable(
     index('submissions_ws_created_idx').on(t.workspaceId, t.createdAt),
     index('submissions_status_created_idx').on(t.status, t.createdAt),
     index('submissions_video_idx').on(t.videoId),
+    index('submissions_unexpired_finished_idx').on(t.finishedAt).where(sql`${t.expiredAt} is null`),
   ],
 );
 

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import diagnostics from 'node:diagnostics_channel';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { ffmpegPath } from './binaries.js';
@@ -10,6 +11,17 @@ import type { LocalMedia } from './container.js';
  * free for raw frames), hands stderr line by line to the caller, keeps a tail of it for errors, and
  * enforces an AbortSignal and a timeout (SIGKILL).
  */
+
+/**
+ * Every finished run is published here as `FfmpegRunReport` (metrics subscribe in src/main; no
+ * subscriber, no cost).
+ */
+export const FFMPEG_RUNS_CHANNEL = 'cutroom:ffmpeg-runs';
+export interface FfmpegRunReport {
+  seconds: number;
+  ok: boolean;
+}
+const runs = diagnostics.channel(FFMPEG_RUNS_CHANNEL);
 
 export type FfmpegLogLevel = 'quiet' | 'panic' | 'fatal' | 'error' | 'warning' | 'info' | 'verbose' | 'debug';
 
@@ -215,6 +227,7 @@ export function startFfmpeg(args: string[], opts: FfmpegRunOptions = {}): Ffmpeg
       if (timer) clearTimeout(timer);
       opts.signal?.removeEventListener('abort', onAbort);
       const elapsedMs = Date.now() - started;
+      if (runs.hasSubscribers) runs.publish({ seconds: elapsedMs / 1000, ok: !spawnError && killedFor === null && code === 0 } satisfies FfmpegRunReport);
       if (spawnError) return reject(new FfmpegError(`ffmpeg could not start: ${spawnError.message}`, 'spawn', [...tail]));
       if (killedFor === 'timeout') return reject(new FfmpegError(`ffmpeg timed out after ${opts.timeoutMs} ms`, 'timeout', [...tail], code, sig));
       if (killedFor === 'aborted') return reject(new FfmpegError('ffmpeg aborted', 'aborted', [...tail], code, sig));

@@ -344,6 +344,16 @@ export class LocalStorage implements Storage {
     await fsp.rm(this.pathOf(key), { force: true });
   }
 
+  /** Writes and removes a probe file: a missing, read-only or full volume fails. */
+  async ping(): Promise<void> {
+    const probe = await this.tempPath();
+    try {
+      await fsp.writeFile(probe, 'ping');
+    } finally {
+      await fsp.rm(probe, { force: true });
+    }
+  }
+
   /** Maps the key part of a signed URL path (after `/files/`) to the file it writes; null for anything else. */
   uploadTarget(urlKey: string): UploadTarget | null {
     const part = PART_URL_KEY.exec(urlKey);

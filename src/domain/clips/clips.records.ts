@@ -63,6 +63,8 @@ export interface ClipsRepository {
   /** The clip when it belongs to the submission and the workspace. */
   findInSubmission(workspaceId: string, submissionId: string, clipId: string): Promise<ClipRow | undefined>;
   setPreview(clipId: string, previewKey: string): Promise<void>;
+  /** Forgets the preview files of the submission's clips (they were deleted). */
+  clearPreviews(submissionId: string): Promise<void>;
   /** Locks the submission's row until `tx` ends: one change of its clips' edits at a time. */
   lockSubmission(tx: Tx, submissionId: string): Promise<void>;
   insertEdit(tx: Tx, edit: NewEdit): Promise<void>;

@@ -1,5 +1,6 @@
 import { newId } from '../../shared/ids.js';
 import type { TransactionRunner, Tx } from '../../ports/transactions.js';
+import { noMetrics, type Metrics } from '../../ports/metrics.js';
 import { DomainError } from '../errors.js';
 import type { PageRequest } from '../pagination.js';
 import type { CreditsRepository, LedgerRow, LockedBalance } from './credits.records.js';
@@ -62,6 +63,8 @@ export class CreditsService {
   constructor(
     private readonly repo: CreditsRepository,
     private readonly tx: TransactionRunner,
+    /** Counts the credits taken and given back (when the ledger row is written). */
+    private readonly metrics: Metrics = noMetrics,
   ) {}
 
   private inTx<T>(tx: Tx | undefined, fn: (tx: Tx) => Promise<T>): Promise<T> {
@@ -109,6 +112,7 @@ export class CreditsService {
         jobType: input.jobType,
         jobId: input.jobId,
       });
+      if (!waived) this.metrics.credits({ kind: 'charged', jobType: input.jobType, amount: input.amount });
       return { entryId: entry.id, charged: waived ? 0 : input.amount, waived, balanceAfter };
     });
   }
@@ -124,7 +128,7 @@ export class CreditsService {
       const amount = -charge.amount;
       const balanceAfter = charge.waived ? ws.credits : ws.credits + amount;
       if (!charge.waived) await this.repo.setBalance(t, ws.id, balanceAfter);
-      return this.repo.insertEntry(t, {
+      const entry = await this.repo.insertEntry(t, {
         id: newId('led'),
         workspaceId: ws.id,
         kind: 'refund',
@@ -135,6 +139,8 @@ export class CreditsService {
         jobType: input.jobType,
         jobId: input.jobId,
       });
+      if (!charge.waived) this.metrics.credits({ kind: 'refunded', jobType: input.jobType, amount });
+      return entry;
     });
   }
 

@@ -5,11 +5,13 @@ import { isRetryable } from '../errors.js';
 export interface Attempt {
   retryCount: number;
   retryLimit: number;
+  /** Told when the run records its failure (the job context's `failed`: counted by the metrics). */
+  failed?: () => void;
 }
 
 /** The attempt of a run of job `name`; its retry limit comes from the job table (src/shared/jobs.ts). */
-export function attemptOf(name: RetriedJobName, ctx: { retryCount: number }): Attempt {
-  return { retryCount: ctx.retryCount, retryLimit: JOBS[name].options.retryLimit };
+export function attemptOf(name: RetriedJobName, ctx: { retryCount: number; failed?: () => void }): Attempt {
+  return { retryCount: ctx.retryCount, retryLimit: JOBS[name].options.retryLimit, failed: ctx.failed };
 }
 
 export interface FailureHandling {
@@ -32,5 +34,6 @@ export async function retryOrFail(err: unknown, attempt: Attempt, handling: Fail
     handling.onRetry?.(err);
     throw err;
   }
+  attempt.failed?.();
   await handling.fail(err);
 }

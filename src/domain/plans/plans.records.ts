@@ -15,6 +15,8 @@ export interface PlanRow {
   discountPercent: number;
   transcriptionCreditsPerMinute: number;
   speakerLabelsCreditsPerMinute: number;
+  /** Hours a finished submission's source, clip previews and stage results are kept. */
+  submissionRetentionHours: number;
   createdAt: Date;
   updatedAt: Date;
 }

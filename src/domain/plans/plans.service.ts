@@ -19,6 +19,8 @@ export interface PlanFields {
   transcription_credits_per_minute: number;
   /** Added per started minute when speaker labels are asked. */
   speaker_labels_credits_per_minute: number;
+  /** Hours a finished submission's source, clip previews and stage results are kept; then 410 SUBMISSION_EXPIRED. */
+  submission_retention_hours: number;
 }
 
 export interface PlanView extends PlanFields {
@@ -43,6 +45,7 @@ export const DEFAULT_PLAN: PlanFields = {
   discount_percent: 0,
   transcription_credits_per_minute: 1,
   speaker_labels_credits_per_minute: 1,
+  submission_retention_hours: 720,
 };
 
 function toRow(f: PlanFields): PlanSettings;
@@ -61,6 +64,7 @@ function toRow(f: Partial<PlanFields>): Partial<PlanSettings> {
     discountPercent: f.discount_percent,
     transcriptionCreditsPerMinute: f.transcription_credits_per_minute,
     speakerLabelsCreditsPerMinute: f.speaker_labels_credits_per_minute,
+    submissionRetentionHours: f.submission_retention_hours,
   };
 }
 
@@ -79,6 +83,7 @@ export function planView(p: PlanRow): PlanView {
     discount_percent: p.discountPercent,
     transcription_credits_per_minute: p.transcriptionCreditsPerMinute,
     speaker_labels_credits_per_minute: p.speakerLabelsCreditsPerMinute,
+    submission_retention_hours: p.submissionRetentionHours,
     created_at: p.createdAt.toISOString(),
     updated_at: p.updatedAt.toISOString(),
   };

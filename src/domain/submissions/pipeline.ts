@@ -19,7 +19,7 @@ import type { VideosRepository } from '../videos/videos.records.js';
 import type { WorkspaceWithPlan } from '../workspaces/workspaces.records.js';
 import type { StageChanges, SubmissionRow, SubmissionsRepository } from './submissions.records.js';
 import type { SubmissionsService } from './submissions.service.js';
-import { analysedRange, nextState, resolveTimeframe, waitingRetrySeconds, type SubmissionState } from './submission.rules.js';
+import { analysedRange, linkSourceKey, nextState, resolveTimeframe, waitingRetrySeconds, type SubmissionState } from './submission.rules.js';
 
 export type DownloadOutcome =
   | { kind: 'ready'; key: string; duration: number; width: number; height: number; hasAudio: boolean }
@@ -151,7 +151,7 @@ export class SubmissionPipeline {
     if (!video) throw new DomainError('VIDEO_NOT_FOUND');
     let key = video.storageKey;
     if (video.source === 'link') {
-      key = `videos/${video.workspaceId}/${video.id}/source.mp4`;
+      key = linkSourceKey(video.workspaceId, video.id);
       if (!(await this.d.storage.head(key))) {
         const { plan } = await this.d.workspaces.get(row.workspaceId);
         // The plan's upload maximum caps a linked source too, checked while the bytes arrive.

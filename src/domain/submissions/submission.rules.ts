@@ -60,3 +60,8 @@ export function waitingRetrySeconds(hint: number | undefined, attempt: number): 
   const chosen = hint !== undefined && hint > 0 ? hint : backoff;
   return Math.min(3600, Math.max(1, Math.round(chosen)));
 }
+
+/** The storage key of a linked video's downloaded source (written by the downloading stage, deleted by retention). */
+export function linkSourceKey(workspaceId: string, videoId: string): string {
+  return `videos/${workspaceId}/${videoId}/source.mp4`;
+}

@@ -28,6 +28,8 @@ export interface SubmissionRow {
   attempts: number;
   startedAt: Date | null;
   finishedAt: Date | null;
+  /** When the retention sweep purged the source, previews and stage results: the API answers 410 SUBMISSION_EXPIRED. */
+  expiredAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -41,6 +43,9 @@ export type NewSubmission = Pick<
 export type StageChanges = Partial<
   Pick<SubmissionRow, 'startedAt' | 'sourceKey' | 'waitingReason' | 'waitingUntil' | 'transcript' | 'language' | 'analysis' | 'clipsCount' | 'finishedAt'>
 >;
+
+/** A finished submission past its plan's retention, for the sweep. */
+export type ExpiringSubmission = Pick<SubmissionRow, 'id' | 'workspaceId' | 'videoId' | 'sourceKey'>;
 
 /** A source that is not there yet: why, until when, and how many times it was looked at. */
 export type SourceWait = Pick<SubmissionRow, 'waitingReason' | 'waitingUntil' | 'attempts'>;
@@ -68,4 +73,13 @@ export interface SubmissionsRepository {
   transition(id: string, from: SubmissionState, to: SubmissionState, changes: StageChanges, at: Date): Promise<SubmissionRow | undefined>;
   /** Records the wait of a submission still downloading (nothing when it left that state). */
   setWaiting(id: string, wait: SourceWait, at: Date): Promise<void>;
+  /**
+   * Up to `limit` finished (completed or failed) submissions not yet expired whose plan's
+   * `submissionRetentionHours` have passed since they finished, oldest first.
+   */
+  dueForExpiry(now: Date, limit: number): Promise<ExpiringSubmission[]>;
+  /** How many other submissions of the video are not expired (they still need its source). */
+  countUnexpiredOfVideo(tx: Tx, videoId: string, exceptId: string): Promise<number>;
+  /** Marks the submission expired and drops its stage results (transcript, analysis); false when it already was. */
+  markExpired(id: string, at: Date): Promise<boolean>;
 }

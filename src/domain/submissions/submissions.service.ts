@@ -112,9 +112,11 @@ export class SubmissionsService {
     return row;
   }
 
+  /** 404 SUBMISSION_NOT_FOUND outside the workspace or for another video; 410 SUBMISSION_EXPIRED once retention purged it. */
   async get(workspaceId: string, videoId: string, id: string): Promise<SubmissionRow> {
     const row = await this.repo.findInWorkspace(workspaceId, videoId, id);
     if (!row) throw new DomainError('SUBMISSION_NOT_FOUND');
+    if (row.expiredAt) throw new DomainError('SUBMISSION_EXPIRED', { expired_at: row.expiredAt.toISOString() });
     return row;
   }
 

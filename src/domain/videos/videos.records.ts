@@ -1,10 +1,15 @@
+import type { Tx } from '../../ports/transactions.js';
+
 /** A video (table `videos`): an analysed link or an upload, with what was measured of it. */
 export interface VideoRow {
   id: string;
   workspaceId: string;
   /** `upload` or `link`. */
   source: string;
-  /** `awaiting_upload` until an upload is completed, then `ready`. Links are `ready` once analysed. */
+  /**
+   * `awaiting_upload` until an upload is completed, then `ready`. Links are `ready` once analysed. An
+   * upload whose file the retention sweep deleted is `expired` (a link's source is downloaded again).
+   */
   status: string;
   /** The caller's link (links only); one video per link and workspace. */
   sourceUrl: string | null;
@@ -54,4 +59,6 @@ export interface VideosRepository {
   completeUpload(id: string, storageKey: string, done: UploadCompletion): Promise<VideoRow | undefined>;
   /** Keeps the real measurements of a linked source once it is downloaded. */
   setMeasurements(id: string, measured: VideoMeasurements, at: Date): Promise<void>;
+  /** An upload whose file is about to be deleted becomes `expired` (new submissions of it are refused); links stay as they are. */
+  markUploadExpired(tx: Tx, id: string, at: Date): Promise<void>;
 }

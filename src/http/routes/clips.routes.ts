@@ -133,7 +133,7 @@ export function clipRoutes(app: Api, deps: ClipRoutesDeps) {
           '(`SOURCE_PREMIERE_SCHEDULED` with `waiting_until`, `SOURCE_LIVE_IN_PROGRESS`, `SOURCE_VOD_PROCESSING`) and the job resumes by itself. ' +
           'Poll every 10 to 15 seconds.',
         params: SubmissionPath,
-        response: { 200: answer(SubmissionSchema, 'The submission.'), ...errorResponses('SUBMISSION_NOT_FOUND') },
+        response: { 200: answer(SubmissionSchema, 'The submission.'), ...errorResponses('SUBMISSION_NOT_FOUND', 'SUBMISSION_EXPIRED') },
       },
     },
     async (req) => deps.submissions.view(await deps.submissions.get(callerOf(req).workspace.id, req.params.videoId, req.params.submissionId)),
@@ -152,7 +152,7 @@ export function clipRoutes(app: Api, deps: ClipRoutesDeps) {
         params: SubmissionPath,
         response: {
           200: answer(Type.Object({ id: Type.String(), deleted: Type.Boolean(), credits_refunded: Type.Integer() }, { $id: 'DeletedSubmission' }), 'Removed and refunded.'),
-          ...errorResponses('SUBMISSION_NOT_FOUND', 'SUBMISSION_NOT_WAITING'),
+          ...errorResponses('SUBMISSION_NOT_FOUND', 'SUBMISSION_NOT_WAITING', 'SUBMISSION_EXPIRED'),
         },
       },
     },
@@ -172,7 +172,7 @@ export function clipRoutes(app: Api, deps: ClipRoutesDeps) {
           '`edit_id` is the clip’s current edit, for POST /renders and POST /posts.',
         params: SubmissionPath,
         querystring: ClipListQuery,
-        response: { 200: answer(ClipListSchema, 'One page of clips.'), ...errorResponses('SUBMISSION_NOT_FOUND') },
+        response: { 200: answer(ClipListSchema, 'One page of clips.'), ...errorResponses('SUBMISSION_NOT_FOUND', 'SUBMISSION_EXPIRED') },
       },
     },
     async (req) => {
@@ -199,7 +199,7 @@ export function clipRoutes(app: Api, deps: ClipRoutesDeps) {
         body: ApplyTemplateSchema,
         response: {
           200: answer(AppliedTemplateSchema, 'The clips and their new edits.'),
-          ...errorResponses('SUBMISSION_NOT_FOUND', 'TEMPLATE_NOT_FOUND', 'SUBMISSION_NOT_COMPLETED'),
+          ...errorResponses('SUBMISSION_NOT_FOUND', 'TEMPLATE_NOT_FOUND', 'SUBMISSION_NOT_COMPLETED', 'SUBMISSION_EXPIRED'),
         },
       },
     },

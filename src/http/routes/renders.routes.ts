@@ -31,7 +31,7 @@ export function renderRoutes(app: Api, deps: RenderRoutesDeps) {
           `Renders the clip’s current edit to an MP4 (no body). ${startDescription} ` +
           '409 SUBMISSION_NOT_COMPLETED (`extra.status`) before the submission is `completed`.',
         params: ClipRenderPath,
-        response: { ...started, ...errorResponses('EDITS_NOT_FOUND', 'SUBMISSION_NOT_FOUND', 'CLIP_NOT_FOUND', 'SUBMISSION_NOT_COMPLETED') },
+        response: { ...started, ...errorResponses('EDITS_NOT_FOUND', 'SUBMISSION_NOT_FOUND', 'CLIP_NOT_FOUND', 'SUBMISSION_NOT_COMPLETED', 'SUBMISSION_EXPIRED') },
       },
     },
     async (req, reply) => {

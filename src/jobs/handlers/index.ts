@@ -1,10 +1,16 @@
 import type { SubmissionPipeline } from '../../domain/submissions/pipeline.js';
+import type { SubmissionRetention } from '../../domain/submissions/submissions.retention.js';
 import type { RenderProcessor } from '../../domain/renders/renders.processor.js';
 import type { PostItemProcessor } from '../../domain/publishing/post-items.processor.js';
 import type { TranscriptionProcessor } from '../../domain/transcriptions/transcriptions.processor.js';
+import type { Metrics } from '../../ports/metrics.js';
+import type { JobHandler } from '../../ports/queue.js';
+import type { JobName } from '../../shared/jobs.js';
 import type { HandlerMap } from '../registry.js';
+import { metered } from '../metered.js';
 import { maintenanceHandler, type MaintenanceHandlerDeps } from './maintenance.handler.js';
 import { submissionHandler } from './submission.handler.js';
+import { submissionExpiryHandler } from './retention.handler.js';
 import { renderExpiryHandler, renderHandler } from './render.handler.js';
 import { postItemHandler } from './post.handler.js';
 import { transcriptionHandler } from './transcription.handler.js';
@@ -12,19 +18,25 @@ import { transcriptionHandler } from './transcription.handler.js';
 /** What the job handlers run on (the container in src/main provides it). */
 export interface HandlersDeps extends MaintenanceHandlerDeps {
   pipeline: SubmissionPipeline;
+  submissionRetention: Pick<SubmissionRetention, 'sweep'>;
   renderProcessor: RenderProcessor;
   postItems: PostItemProcessor;
   transcriptionProcessor: TranscriptionProcessor;
+  /** Each run is timed and counted by outcome (src/jobs/metered.ts). */
+  metrics: Metrics;
 }
 
-/** Every job's handler, built from its deps. */
+/** Every job's handler, built from its deps, each run timed and counted. */
 export function buildHandlers(deps: HandlersDeps): HandlerMap {
-  return {
+  const handlers: HandlerMap = {
     'maintenance.purge': maintenanceHandler(deps),
     'submission.process': submissionHandler(deps.pipeline),
+    'submission.expire': submissionExpiryHandler(deps.submissionRetention),
     'render.process': renderHandler(deps.renderProcessor),
     'render.expire': renderExpiryHandler(deps.renderProcessor),
     'post.publish_item': postItemHandler(deps.postItems),
     'transcription.process': transcriptionHandler(deps.transcriptionProcessor),
   };
+  const wrap = <N extends JobName>(name: N) => metered(name, handlers[name] as JobHandler<N>, deps.metrics);
+  return Object.fromEntries(Object.keys(handlers).map((name) => [name, wrap(name as JobName)])) as HandlerMap;
 }

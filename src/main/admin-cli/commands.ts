@@ -81,6 +81,12 @@ const PLAN_FLAGS: PlanFlag[] = [
     kind: 'integer',
     help: 'Surcharge per started minute for speaker labels (>= 0)',
   },
+  {
+    flag: 'submission-retention-hours',
+    field: 'submission_retention_hours',
+    kind: 'number',
+    help: "Hours a finished submission's source and clip previews are kept (> 0)",
+  },
   { flag: 'is-free', field: 'is_free', kind: 'boolean', help: 'Mark the plan as a free plan' },
 ];
 

@@ -70,6 +70,7 @@ export function planDetails(p: PlanAnswer): string {
       ['max video duration', `${duration(p.max_video_duration)} (${p.max_video_duration} s)`],
       ['max upload size', `${bytes(p.max_upload_size)} (${p.max_upload_size} bytes)`],
       ['render expiry', `${p.render_expiry_hours} h`],
+      ['submission retention', `${p.submission_retention_hours} h`],
       ['max concurrent renders', p.max_concurrent_renders],
       ['daily post limit', p.daily_post_limit],
       ['force watermark', yesNo(p.force_watermark)],

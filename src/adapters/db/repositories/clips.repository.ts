@@ -53,6 +53,10 @@ export class DrizzleClipsRepository implements ClipsRepository, EditsReader {
     await this.db.update(clips).set({ previewKey }).where(eq(clips.id, clipId));
   }
 
+  async clearPreviews(submissionId: string): Promise<void> {
+    await this.db.update(clips).set({ previewKey: null }).where(eq(clips.submissionId, submissionId));
+  }
+
   async lockSubmission(tx: Tx, submissionId: string): Promise<void> {
     await executor(this.db, tx).select({ id: submissions.id }).from(submissions).where(eq(submissions.id, submissionId)).for('update');
   }

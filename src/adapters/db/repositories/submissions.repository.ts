@@ -1,7 +1,8 @@
-import { and, count, desc, eq, lt, notInArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNotNull, isNull, lt, lte, ne, notInArray, sql, type SQL } from 'drizzle-orm';
 import type { PageRequest } from '../../../domain/pagination.js';
 import { FINISHED_STATES, type SubmissionState } from '../../../domain/submissions/submission.rules.js';
 import type {
+  ExpiringSubmission,
   NewSubmission,
   SourceWait,
   StageChanges,
@@ -10,7 +11,7 @@ import type {
 } from '../../../domain/submissions/submissions.records.js';
 import type { Tx } from '../../../ports/transactions.js';
 import type { Db } from '../database.js';
-import { submissions, videos } from '../schema.js';
+import { plans, submissions, videos, workspaces } from '../schema.js';
 import { executor } from '../transactions.js';
 
 /** Submissions (table `submissions`), plus the video row lock their creation takes. */
@@ -99,5 +100,40 @@ export class DrizzleSubmissionsRepository implements SubmissionsRepository {
       .update(submissions)
       .set({ ...wait, updatedAt: at })
       .where(and(eq(submissions.id, id), eq(submissions.status, 'downloading')));
+  }
+
+  async dueForExpiry(now: Date, limit: number): Promise<ExpiringSubmission[]> {
+    return this.db
+      .select({ id: submissions.id, workspaceId: submissions.workspaceId, videoId: submissions.videoId, sourceKey: submissions.sourceKey })
+      .from(submissions)
+      .innerJoin(workspaces, eq(workspaces.id, submissions.workspaceId))
+      .innerJoin(plans, eq(plans.name, workspaces.planName))
+      .where(
+        and(
+          isNull(submissions.expiredAt),
+          isNotNull(submissions.finishedAt),
+          inArray(submissions.status, [...FINISHED_STATES]),
+          lte(submissions.finishedAt, sql`${now.toISOString()}::timestamptz - ${plans.submissionRetentionHours} * interval '1 hour'`),
+        ),
+      )
+      .orderBy(asc(submissions.finishedAt))
+      .limit(limit);
+  }
+
+  async countUnexpiredOfVideo(tx: Tx, videoId: string, exceptId: string): Promise<number> {
+    const [{ n }] = await executor(this.db, tx)
+      .select({ n: count() })
+      .from(submissions)
+      .where(and(eq(submissions.videoId, videoId), ne(submissions.id, exceptId), isNull(submissions.expiredAt)));
+    return Number(n);
+  }
+
+  async markExpired(id: string, at: Date): Promise<boolean> {
+    const rows = await this.db
+      .update(submissions)
+      .set({ expiredAt: at, transcript: null, analysis: null, updatedAt: at })
+      .where(and(eq(submissions.id, id), isNull(submissions.expiredAt)))
+      .returning({ id: submissions.id });
+    return rows.length > 0;
   }
 }

@@ -7,7 +7,9 @@ import type {
   VideoRow,
   VideosRepository,
 } from '../../../domain/videos/videos.records.js';
+import type { Tx } from '../../../ports/transactions.js';
 import type { Db } from '../database.js';
+import { executor } from '../transactions.js';
 import { videos } from '../schema.js';
 
 /** Videos (table `videos`). */
@@ -47,6 +49,13 @@ export class DrizzleVideosRepository implements VideosRepository {
       .where(and(eq(videos.id, id), eq(videos.status, 'awaiting_upload'), eq(videos.storageKey, storageKey)))
       .returning();
     return row;
+  }
+
+  async markUploadExpired(tx: Tx, id: string, at: Date): Promise<void> {
+    await executor(this.db, tx)
+      .update(videos)
+      .set({ status: 'expired', updatedAt: at })
+      .where(and(eq(videos.id, id), eq(videos.source, 'upload')));
   }
 
   async setMeasurements(id: string, measured: VideoMeasurements, at: Date): Promise<void> {

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { runFfmpeg } from '../../src/adapters/media/ffmpeg-run.js';
 import { readWavInfo, wavHeader } from '../../src/adapters/asr/wav.js';
+import { errorRate, wordErrors } from './wer.js';
 
 /**
  * Speech fixtures generated at test time (Debian packages espeak-ng and pocketsphinx-testdata, the
@@ -45,7 +46,19 @@ export const TESTDATA_CLIPS = {
   austen0920: { file: 'librivox/sense_and_sensibility_01_austen_64kb-0920.wav', text: 'had he married a more a amiable woman he might have been made still more respectable than he was' },
   austen0930: { file: 'librivox/sense_and_sensibility_01_austen_64kb-0930.wav', text: 'he might even have been made amiable himself' },
   goforward: { file: 'goforward.raw', text: 'go forward ten meters' },
+  cards001: { file: 'cards/001.wav', text: 'ten of clubs' },
+  cards002: { file: 'cards/002.wav', text: 'four queen of clubs' },
+  cards003: { file: 'cards/003.wav', text: 'seven of clubs' },
+  cards004: { file: 'cards/004.wav', text: 'five five' },
+  cards005: { file: 'cards/005.wav', text: 'eight of spades four of clubs seven of hearts' },
 } as const;
+
+/** The human recordings by set, as the package's own tests group them (96 words in all). */
+export const TESTDATA_SETS: Readonly<Record<'librivox' | 'cards' | 'goforward', readonly TestdataClipName[]>> = {
+  librivox: ['austen0870', 'austen0880', 'austen0890', 'austen0920', 'austen0930'],
+  cards: ['cards001', 'cards002', 'cards003', 'cards004', 'cards005'],
+  goforward: ['goforward'],
+};
 
 export type TestdataClipName = keyof typeof TESTDATA_CLIPS;
 
@@ -257,16 +270,7 @@ export async function makeTalkVideo(outPath: string, opts: { minutes: number; wi
   });
 }
 
-/** Word error rate of `hyp` against `ref` (lower-cased words, punctuation ignored). */
+/** Word error rate of `hyp` against `ref`, both normalised as test/helpers/wer.ts documents (case, punctuation, numbers, mr/mister). */
 export function wordErrorRate(ref: string, hyp: string): number {
-  const norm = (s: string) => s.toLowerCase().replace(/[^a-z0-9' ]+/g, ' ').split(/\s+/).filter(Boolean);
-  const r = norm(ref);
-  const hw = norm(hyp);
-  let prev = Array.from({ length: hw.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= r.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= hw.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (r[i - 1] === hw[j - 1] ? 0 : 1));
-    prev = cur;
-  }
-  return r.length ? prev[hw.length] / r.length : hw.length ? 1 : 0;
+  return errorRate([wordErrors(ref, hyp)]);
 }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { shiftResult, spreadWords } from '../../src/adapters/asr/asr-result.js';
 import { mapLimit, planChunks, stitchResults, transcribeLong, withChunking } from '../../src/adapters/asr/chunking.js';
+import { groupUtterances, planUtterances } from '../../src/adapters/asr/utterances.js';
 import { frameLevels, readWavInfo, wavHeader } from '../../src/adapters/asr/wav.js';
 import { AsrError, type AsrEngine, type AsrResult, type AsrTranscribeOptions } from '../../src/ports/asr.js';
 
@@ -198,5 +199,57 @@ describe('transcribeLong', () => {
     const err = await transcribeLong(new BurstEngine(), file).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AsrError);
     expect((err as AsrError).code).toBe('ASR_BAD_AUDIO');
+  });
+});
+
+describe('planUtterances (the voice detector\'s segments as recogniser utterances)', () => {
+  it('pads each segment by 0.1 s in 10 ms frames, never across a neighbour or outside the file', () => {
+    const u = planUtterances([{ start: 0.05, end: 2.004 }, { start: 2.1, end: 4 }, { start: 6.5, end: 9.98 }], 10);
+    expect(u).toEqual([
+      { id: 'u0000', first: 0, last: 205 },
+      { id: 'u0001', first: 206, last: 410 },
+      { id: 'u0002', first: 640, last: 1000 },
+    ]);
+    for (let i = 1; i < u.length; i++) expect(u[i].first).toBeGreaterThanOrEqual(u[i - 1].last);
+  });
+
+  it('splits a long segment at its quietest place, contiguous and exact', () => {
+    const lv = levels(100, [[31, 31.5, -90]]);
+    const u = planUtterances([{ start: 5, end: 65 }], 100, { maxSeconds: 30, levels: lv, padSeconds: 0 });
+    expect(u.map((x) => [x.first, x.last])).toEqual([[500, u[0].last], [u[0].last, u[1].last], [u[1].last, 6500]]);
+    expect(u[0].last / 100).toBeGreaterThan(31);
+    expect(u[0].last / 100).toBeLessThan(31.5);
+    for (const x of u) expect(x.last - x.first).toBeLessThanOrEqual(3000);
+    // without a loudness track: at the target length (3/4 of the maximum)
+    expect(planUtterances([{ start: 0, end: 50 }], 50, { maxSeconds: 30, padSeconds: 0 }).map((x) => x.first)).toEqual([0, 2250]);
+  });
+
+  it('answers nothing without speech, and sorts what it is given', () => {
+    expect(planUtterances([], 10)).toEqual([]);
+    expect(planUtterances([{ start: 5, end: 6 }, { start: 1, end: 2 }], 10, { padSeconds: 0 }).map((x) => x.first)).toEqual([100, 500]);
+  });
+});
+
+describe('groupUtterances', () => {
+  const utts = (lengths: number[]) => {
+    let at = 0;
+    return lengths.map((n, i) => {
+      const u = { id: `u${i}`, first: at, last: at + n * 100 };
+      at = u.last + 50;
+      return u;
+    });
+  };
+
+  it('shares consecutive utterances in runs of about equal length', () => {
+    const g = groupUtterances(utts([5, 5, 5, 5, 5, 5, 5, 5]), 2);
+    expect(g.map((x) => x.map((u) => u.id))).toEqual([['u0', 'u1', 'u2', 'u3'], ['u4', 'u5', 'u6', 'u7']]);
+    expect(groupUtterances(utts([20, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2]), 2).map((x) => x.length)).toEqual([1, 10]);
+    expect(groupUtterances(utts([10, 10, 10, 10, 10, 10]), 3).map((x) => x.length)).toEqual([2, 2, 2]);
+  });
+
+  it('does not split short work, nor use more workers than utterances', () => {
+    expect(groupUtterances(utts([3, 3, 3]), 4)).toHaveLength(1); // 9 s < 2 x 10 s
+    expect(groupUtterances(utts([30]), 4)).toHaveLength(1);
+    expect(groupUtterances([], 2)).toEqual([]);
   });
 });

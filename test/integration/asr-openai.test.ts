@@ -10,6 +10,10 @@ import { OpenAiAsrEngine, parseVerboseJson, retryAfterMs } from '../../src/adapt
 import { parseWavHeader, wavHeader } from '../../src/adapters/asr/wav.js';
 import { loadAsrConfig } from '../../src/config/asr.env.js';
 import { AsrError } from '../../src/ports/asr.js';
+import { createTestApp, type TestApp } from '../helpers/app.js';
+import { makeVideo } from '../helpers/media-fixtures.js';
+import { makeSpeechWav } from '../helpers/speech-fixtures.js';
+import { readyVideo } from '../helpers/videos.js';
 
 // The openai adapter against a local server that speaks the /v1/audio/transcriptions protocol.
 
@@ -259,6 +263,82 @@ describe('openai ASR adapter against a local server', () => {
     expect(sizes.reduce((a, b) => a + b, 0)).toBeCloseTo(50, 2);
     for (const s of sizes) expect(s).toBeLessThanOrEqual(20);
     for (let i = 1; i < r.words.length; i++) expect(r.words[i].start).toBeGreaterThanOrEqual(r.words[i - 1].start);
+  });
+
+  describe('routing (CUTROOM_ASR_ROUTES): pocketsphinx for English, the local server for the rest', () => {
+    let t: TestApp;
+    let english: TestApp;
+    let speech: string;
+    beforeAll(async () => {
+      speech = (await makeSpeechWav(path.join(dir, 'route.wav'), [{ silence: 0.3 }, { testdata: 'austen0880' }, { silence: 0.5 }])).path;
+      t = await createTestApp({ workers: true, env: { CUTROOM_ASR_ROUTES: 'en=pocketsphinx,*=openai', CUTROOM_ASR_URL: base, CUTROOM_ASR_API_KEY: 'sk-test' } });
+      english = await createTestApp({ startQueue: true, env: { CUTROOM_ASR_ROUTES: 'en=pocketsphinx' } });
+    }, 120_000);
+    afterAll(async () => {
+      await t?.close();
+      await english?.close();
+    });
+
+    /** Uploads `speech`, asks for a transcription in `language`, waits for it; the transcript. */
+    async function transcribe(app: TestApp, key: string, language: string) {
+      const bytes = fs.readFileSync(speech);
+      const up = await app.api(key, 'POST', '/transcriptions/upload', { file_name: 'route.wav', file_size: bytes.length, content_type: 'audio/wav' });
+      const u = new URL(up.body.upload_url);
+      expect((await app.app.inject({ method: 'PUT', url: `${u.pathname}${u.search}`, headers: { 'content-type': 'audio/wav' }, payload: bytes })).statusCode).toBe(200);
+      const created = await app.api(key, 'POST', '/transcriptions', { media_id: up.body.media_id, source_language: language });
+      expect(created.status).toBe(202);
+      for (let i = 0; i < 600; i++) {
+        const row = (await app.api(key, 'GET', `/transcriptions/${created.body.id}`)).body;
+        if (row.status !== 'processing') {
+          expect(row.status).toBe('ready');
+          return { row, transcript: (await app.api(key, 'GET', `/transcriptions/${created.body.id}/transcript`)).body };
+        }
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      throw new Error('transcription still processing');
+    }
+
+    it('sends pt to the server, en to pocketsphinx, auto to the server\'s detection; the transcript reports the language used', async () => {
+      const ws = await t.workspace({ credits: 100 });
+      handler = (u, res) => json(res, 200, {
+        language: u.fields.language?.[0] ?? 'portuguese',
+        duration: 4,
+        words: [{ word: 'Olá', start: 0.5, end: 0.9 }, { word: 'mundo.', start: 0.9, end: 1.4 }],
+      });
+      const pt = await transcribe(t, ws.key, 'pt');
+      expect(uploads).toHaveLength(1);
+      expect(uploads[0].fields.language).toEqual(['pt']);
+      expect(pt.row.language).toBe('pt');
+      expect(pt.transcript).toMatchObject({ language: 'pt', cues: [{ text: 'Olá mundo.' }] });
+
+      const en = await transcribe(t, ws.key, 'en');
+      expect(uploads).toHaveLength(1); // pocketsphinx, not the server
+      expect(en.transcript.language).toBe('en');
+      expect(en.transcript.cues.map((c: { text: string }) => c.text).join(' ')).toMatch(/young man/);
+
+      // another workspace: an earlier transcript of the same bytes would answer `auto` from the cache
+      const auto = await transcribe(t, (await t.workspace({ credits: 100 })).key, 'auto');
+      expect(uploads).toHaveLength(2);
+      expect(uploads[1].fields.language).toBeUndefined();
+      expect(auto.row).toMatchObject({ source_language: 'auto', language: 'pt' });
+    }, 240_000);
+
+    it('with English routes only: pt is refused at creation, 400 VALIDATION_ERROR naming source_language, nothing charged', async () => {
+      const ws = await english.workspace({ credits: 20 });
+      const refusal = { code: 'VALIDATION_ERROR', extra: { errors: [{ field: 'source_language', rule: 'unsupported_by_engine' }] } };
+      const bytes = fs.readFileSync(speech);
+      const up = await english.api(ws.key, 'POST', '/transcriptions/upload', { file_name: 'route.wav', file_size: bytes.length, content_type: 'audio/wav' });
+      const u = new URL(up.body.upload_url);
+      await english.app.inject({ method: 'PUT', url: `${u.pathname}${u.search}`, headers: { 'content-type': 'audio/wav' }, payload: bytes });
+      const trn = await english.api(ws.key, 'POST', '/transcriptions', { media_id: up.body.media_id, source_language: 'pt' });
+      expect({ status: trn.status, body: trn.body }).toEqual({ status: 400, body: refusal });
+
+      const video = await readyVideo(english, ws.id, await makeVideo(path.join(dir, 'route.mp4'), { seconds: 70, width: 160, height: 90, fps: 5 }));
+      const clip = await english.api(ws.key, 'POST', '/clips', { video_id: video, source_language: 'pt' });
+      expect({ status: clip.status, body: clip.body }).toEqual({ status: 400, body: refusal });
+      expect((await english.api(ws.key, 'GET', '/balance')).body.balance).toBe(20);
+      expect((await english.api(ws.key, 'POST', '/clips', { video_id: video, source_language: 'en' })).status).toBe(201);
+    }, 120_000);
   });
 });
 

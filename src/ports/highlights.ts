@@ -10,6 +10,8 @@ export interface TimedWord {
   start: number;
   end: number;
   text: string;
+  /** 0..1 when the recogniser reports one; a content word under 0.5 is never a title word (docs/highlights.md). */
+  confidence?: number;
 }
 
 /** Clip length range (seconds) and how many clips at most. */

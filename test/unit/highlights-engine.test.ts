@@ -3,6 +3,7 @@ import {
   HIGHLIGHT_STRATEGIES, pickHighlights, pickHighlightsWithScorer, rankCandidates, resolveStrategy,
 } from '../../src/domain/highlights/highlight-engine.js';
 import type { HighlightClip, HighlightInput, HighlightScorer, TimedWord } from '../../src/ports/highlights.js';
+import { STOPWORDS, tokenize } from '../../src/domain/highlights/lexicon.js';
 import { FILLER, STRONG, speak, unpunctuate } from './highlights-fixture.js';
 
 /** Filler (~2 min), the strong stretch (~45 s), filler again (~3 min). */
@@ -68,6 +69,27 @@ describe('highlight engine', () => {
     expect(clips[0].end).toBeLessThanOrEqual(t.strong.end + 1);
     expect(clips[0].title).toBe('Why do ninety percent of new restaurants fail?');
     checkInvariants(clips, input, words);
+  });
+
+  it('never takes a title word the recogniser was unsure of (low-confidence content words)', () => {
+    const words = unpunctuate(t.words).map((w) => ({ ...w, confidence: 0.9 }));
+    // "ninety" and "restaurants" heard with a low confidence: the question is cut there
+    const unsure = words.map((w) => (w.text === 'ninety' || w.text === 'restaurants' ? { ...w, confidence: 0.2 } : w));
+    const sure = pickHighlights({ words, duration: t.duration });
+    expect(sure[0].title).toBe('Why do ninety percent of new restaurants fail?');
+    const clips = pickHighlights({ words: unsure, duration: t.duration });
+    expect(clips[0].start).toBe(sure[0].start); // the rating does not change, only the title
+    expect(clips[0].rating).toBe(sure[0].rating);
+    for (const c of clips) expect(c.title.toLowerCase()).not.toMatch(/\b(ninety|restaurants)\b/);
+    expect(clips[0].title.length).toBeGreaterThan(0);
+    // unsure stopwords do not count: a title may still hold them
+    const unsureStop = words.map((w) => (w.text === 'do' || w.text === 'of' ? { ...w, confidence: 0.1 } : w));
+    expect(pickHighlights({ words: unsureStop, duration: t.duration })[0].title).toBe('Why do ninety percent of new restaurants fail?');
+    // no content word sure anywhere: titles quote only function words, or the clip is titled by its time
+    const allUnsure = words.map((w) => ({ ...w, confidence: 0.1 }));
+    for (const c of pickHighlights({ words: allUnsure, duration: t.duration })) {
+      expect(/^Clip at \d+:\d\d$/.test(c.title) || tokenize(c.title).every((x) => STOPWORDS.has(x)), c.title).toBe(true);
+    }
   });
 
   it('respects every built-in strategy', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   HIGHLIGHT_WEIGHTS, capitalise, cleanTitleText, combineSignals, dropTrailingPhrases, iou, keyPhrase, makeTitle, roundRating,
-  suppressOverlaps, truncateWords,
+  isUnsureWord, suppressOverlaps, titleRuns, truncateWords,
 } from '../../src/domain/highlights/scoring.js';
 import { analyzeSentence } from '../../src/domain/highlights/signals.js';
 
@@ -89,5 +89,25 @@ describe('highlights: titles', () => {
     expect(makeTitle(sentences)).toBe('Why do 90 percent of people never save money?');
     expect(makeTitle([analyzeSentence({ text: 'um uh', boundary: 'end' }, false)])).toBe('');
     expect(makeTitle([])).toBe('');
+  });
+});
+
+describe('highlights: title words of a weak recogniser', () => {
+  const w = (text: string, confidence?: number) => ({ start: 0, end: 0.3, text, ...(confidence !== undefined ? { confidence } : {}) });
+
+  it('is unsure of a content word under 0.5, never of a stopword or a word without a confidence', () => {
+    expect(isUnsureWord(w('restaurants', 0.49))).toBe(true);
+    expect(isUnsureWord(w('restaurants', 0.5))).toBe(false);
+    expect(isUnsureWord(w('restaurants'))).toBe(false);
+    expect(isUnsureWord(w('the', 0.01))).toBe(false);
+    expect(isUnsureWord(w("don't", 0.01))).toBe(false);
+  });
+
+  it('cuts a sentence at unsure words into pieces of at least three words', () => {
+    const words = [w('why', 0.9), w('do', 0.9), w('most', 0.9), w('people', 0.2), w('never', 0.9), w('save', 0.8), w('money', 0.7), w('blows', 0.01), w('it', 0.9)];
+    expect(titleRuns(words).map((r) => r.map((x) => x.text).join(' '))).toEqual(['why do most', 'never save money']);
+    // a sentence the recogniser was sure of is one piece, however short
+    expect(titleRuns([w('hello', 0.9), w('there', 0.9)]).map((r) => r.length)).toEqual([2]);
+    expect(titleRuns([])).toEqual([]);
   });
 });

@@ -2,8 +2,8 @@ import type {
   HighlightClip, HighlightInput, HighlightScoreContext, HighlightScorer, HighlightStrategy, TimedWord,
 } from '../../ports/highlights.js';
 import { buildCandidates, type CandidateWindow } from './candidates.js';
-import { HIGHLIGHT_SCORING, cleanTitleText, combineSignals, keyPhrase, roundRating, sentenceStrength, suppressOverlaps } from './scoring.js';
-import { cleanWords, isPunctuated, splitSentences, SENTENCE_DEFAULTS, type Sentence } from './sentences.js';
+import { HIGHLIGHT_SCORING, cleanTitleText, combineSignals, keyPhrase, roundRating, sentenceStrength, suppressOverlaps, titleRuns } from './scoring.js';
+import { cleanWords, isPunctuated, joinWords, splitSentences, SENTENCE_DEFAULTS, type Sentence } from './sentences.js';
 import {
   analyzeSentence, cohesionSignal, completeThoughtSignal, emotionSignal, energySignal, hookSignal, loudnessStats,
   numbersSignal, questionSignal, sceneCutSignal, speechDensitySignal, type SentenceFeatures,
@@ -52,8 +52,8 @@ interface Analysis {
   /** Prefix offsets into `stems` per sentence (stems of sentence i are stems[offsets[i]..offsets[i+1]]). */
   stems: string[];
   offsets: number[];
-  /** Per sentence: strength as a title source, and its title (computed on first use; '' = unusable). */
-  strength: number[];
+  /** Per sentence: what a title may quote of it (see `titleSource`; null = nothing), and its title (computed on first use). */
+  sources: Array<TitleSource | null>;
   titles: Array<string | undefined>;
   loudness: ReturnType<typeof loudnessStats>;
   cuts: number[];
@@ -76,17 +76,40 @@ function analyze(input: HighlightInput, strategy: HighlightStrategy): Analysis {
     offsets.push(stems.length);
   }
   const cuts = (input.scene_cuts ?? []).filter((c) => Number.isFinite(c)).sort((a, b) => a - b);
-  const strength = features.map((f) => (cleanTitleText(f.text) ? sentenceStrength(f) : -Infinity));
+  const sources = sentences.map((s, i) => titleSource(s, features[i], punctuated));
   const titles = new Array<string | undefined>(sentences.length);
-  return { words, wordOffsets, sentences, features, stems, offsets, strength, titles, loudness: loudnessStats(input.loudness ?? []), cuts, duration };
+  return { words, wordOffsets, sentences, features, stems, offsets, sources, titles, loudness: loudnessStats(input.loudness ?? []), cuts, duration };
 }
 
-/** The extractive title of a window: the key phrase of its strongest sentence (earliest on ties); see `makeTitle`. */
+/** The text of a sentence a title may quote, whether it is a question, and its strength as a title source. */
+interface TitleSource {
+  text: string;
+  question: boolean;
+  strength: number;
+}
+
+/**
+ * What a title may quote of a sentence: the whole sentence when the recogniser was sure of its content
+ * words, else its strongest piece between the unsure ones (`titleRuns`); null when nothing is usable.
+ */
+function titleSource(s: Sentence, f: SentenceFeatures, punctuated: boolean): TitleSource | null {
+  const runs = titleRuns(s.words);
+  let best: TitleSource | null = null;
+  for (const run of runs) {
+    const rf = run.length === s.words.length ? f : analyzeSentence({ text: joinWords(run), boundary: s.boundary }, punctuated);
+    if (!cleanTitleText(rf.text)) continue;
+    const strength = sentenceStrength(rf);
+    if (!best || strength > best.strength + 1e-9) best = { text: rf.text, question: rf.question, strength };
+  }
+  return best;
+}
+
+/** The extractive title of a window: the key phrase of its strongest title source (earliest on ties); see `makeTitle`. */
 function windowTitle(a: Analysis, first: number, last: number): string {
   let best = -1;
-  for (let i = first; i <= last; i++) if (a.strength[i] > -Infinity && (best < 0 || a.strength[i] > a.strength[best] + 1e-9)) best = i;
+  for (let i = first; i <= last; i++) if (a.sources[i] && (best < 0 || a.sources[i]!.strength > a.sources[best]!.strength + 1e-9)) best = i;
   if (best < 0) return '';
-  a.titles[best] ??= keyPhrase(a.features[best].text, a.features[best].question);
+  a.titles[best] ??= keyPhrase(a.sources[best]!.text, a.sources[best]!.question);
   return a.titles[best]!;
 }
 

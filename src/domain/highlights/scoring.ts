@@ -1,3 +1,4 @@
+import type { TimedWord } from '../../ports/highlights.js';
 import { HOOK_WORDS, STOPWORDS, isNumberToken, tokenize } from './lexicon.js';
 import { clamp01, hookSignal, type SentenceFeatures } from './signals.js';
 
@@ -25,8 +26,13 @@ export const HIGHLIGHT_WEIGHTS: Readonly<Record<SignalName, { weight: number; ki
   scene: { weight: 0.03, kind: 'bonus' },
 };
 
-/** Overlap allowed between two kept clips (IoU; 0 = none) and the title length cap. */
-export const HIGHLIGHT_SCORING = { maxIou: 0, titleMaxChars: 60 } as const;
+/**
+ * Overlap allowed between two kept clips (IoU; 0 = none), the title length cap, and the title's word
+ * rule for weak recognisers: a content word heard with a confidence under `titleMinConfidence` is never
+ * in a title, and a piece of sentence left between such words is a title source only when it holds at
+ * least `titleMinWords` words.
+ */
+export const HIGHLIGHT_SCORING = { maxIou: 0, titleMaxChars: 60, titleMinConfidence: 0.5, titleMinWords: 3 } as const;
 
 /** The unrounded 0..10 rating of a set of signal values (unknown keys are ignored). */
 export function combineSignals(signals: Readonly<Record<string, number>>, weights = HIGHLIGHT_WEIGHTS): number {
@@ -163,6 +169,27 @@ export function keyPhrase(text: string, question: boolean, maxChars: number = HI
   const mark = question && first ? '?' : '';
   phrase = dropTrailingPhrases(phrase.replace(/[?!]$/, (m) => (mark ? '' : m)), maxChars - mark.length) + mark;
   return capitalise(truncateWords(phrase, maxChars));
+}
+
+/** True when the recogniser was unsure of a content word (a stopword, or a word without a confidence, never is). */
+export function isUnsureWord(w: TimedWord, minConfidence: number = HIGHLIGHT_SCORING.titleMinConfidence): boolean {
+  if (w.confidence === undefined || w.confidence >= minConfidence) return false;
+  return tokenize(w.text).some((t) => !STOPWORDS.has(t));
+}
+
+/**
+ * The pieces of a sentence a title may quote: the runs of words between unsure content words
+ * (`isUnsureWord`). A sentence without unsure words is one run, whatever its length; a piece cut out of
+ * a sentence counts only with at least `minWords` words.
+ */
+export function titleRuns(words: readonly TimedWord[], minWords: number = HIGHLIGHT_SCORING.titleMinWords): TimedWord[][] {
+  const runs: TimedWord[][] = [[]];
+  for (const w of words) {
+    if (isUnsureWord(w)) runs.push([]);
+    else runs[runs.length - 1].push(w);
+  }
+  if (runs.length === 1) return runs[0].length ? runs : [];
+  return runs.filter((r) => r.length >= minWords);
 }
 
 /** An extractive title: the key phrase of the window's strongest sentence (earliest on ties). */

@@ -36,7 +36,7 @@ const ABBREVIATIONS = new Set(['mr', 'mrs', 'ms', 'dr', 'prof', 'sr', 'jr', 'st'
 
 /**
  * Drops ASR markers, `(2)` alternate-pronunciation suffixes, empty and non-finite words; clamps to
- * [0, duration]; sorts by time; glues punctuation-only tokens to the previous word.
+ * [0, duration]; sorts by time; glues punctuation-only tokens to the previous word. Keeps confidences.
  */
 export function cleanWords(words: readonly TimedWord[], duration = Infinity): TimedWord[] {
   const kept: TimedWord[] = [];
@@ -46,7 +46,9 @@ export function cleanWords(words: readonly TimedWord[], duration = Infinity): Ti
     if (!text || ASR_MARKER.test(text)) continue;
     const start = Math.max(0, Math.min(w.start, w.end));
     if (start >= duration) continue;
-    kept.push({ start, end: Math.min(Math.max(w.start, w.end), duration), text });
+    const word: TimedWord = { start, end: Math.min(Math.max(w.start, w.end), duration), text };
+    if (w.confidence !== undefined && Number.isFinite(w.confidence)) word.confidence = w.confidence;
+    kept.push(word);
   }
   kept.sort((a, b) => a.start - b.start || a.end - b.end);
   const out: TimedWord[] = [];

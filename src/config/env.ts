@@ -35,18 +35,18 @@ export interface Config {
    * client address (Fastify's trustProxy); [] = none, the peer's address is the client's.
    */
   trustProxy: string[];
-  shutdownTimeoutMs: number;
   /**
    * On SIGTERM, the whole shutdown's limit: requests and running jobs get most of it to finish, the rest
    * goes back to the queue, and the process ends by this deadline in any case.
    */
-  /** Uploads above this size are sent in parts (spec: above 5 GB). */
+  shutdownTimeoutMs: number;
   /**
    * CUTROOM_JOB_LEASE_SECONDS: every process heartbeats several times per lease; the job runs and
    * `Idempotency-Key` claims of a process silent for half of it are taken over, so a dead worker's job
    * is running again on another worker within the lease (docs/operations.md).
    */
   jobLeaseSeconds: number;
+  /** Uploads above this size are sent in parts (spec: above 5 GB). */
   multipartThresholdBytes: number;
   /** Part size of multipart uploads; unset: 128 MiB (more when needed to stay within 10,000 parts). */
   multipartPartSizeBytes?: number;
@@ -133,13 +133,13 @@ export function loadConfig(env: Env = process.env): Config {
     authCacheMs: Math.round(number(env, 'CUTROOM_AUTH_CACHE_SECONDS', { fallback: 5, min: 0, max: 300 }) * 1000),
     trustProxy: trustedProxies(env),
     shutdownTimeoutMs: durationMs(env, 'CUTROOM_SHUTDOWN_TIMEOUT_MS', { fallback: 30000, min: 0 }),
+    jobLeaseSeconds: int(env, 'CUTROOM_JOB_LEASE_SECONDS', { fallback: 60, min: 3, max: 3600 }),
     multipartThresholdBytes: int(env, 'CUTROOM_MULTIPART_THRESHOLD_BYTES', { fallback: 5 * 1024 ** 3, min: 5 * MIB }),
     multipartPartSizeBytes:
       text(env, 'CUTROOM_MULTIPART_PART_SIZE_BYTES') === undefined ? undefined : int(env, 'CUTROOM_MULTIPART_PART_SIZE_BYTES', { fallback: 0, min: 5 * MIB }),
     storage: loadStorageConfig(env),
     sources: loadSourcesConfig(env),
     asr: loadAsrConfig(env),
-    jobLeaseSeconds: int(env, 'CUTROOM_JOB_LEASE_SECONDS', { fallback: 60, min: 3, max: 3600 }),
     llm: loadLlmConfig(env),
     publishing: loadPublishingConfig(env),
     workerConcurrency: int(env, 'CUTROOM_WORKER_CONCURRENCY', { fallback: 1, min: 1 }),

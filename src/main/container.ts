@@ -8,6 +8,8 @@ import { DrizzleSubmissionsRepository } from '../adapters/db/repositories/submis
 import { DrizzleTemplatesRepository } from '../adapters/db/repositories/templates.repository.js';
 import { DrizzleVideosRepository } from '../adapters/db/repositories/videos.repository.js';
 import { PgBossQueue } from '../adapters/queue/pgboss.queue.js';
+import { ProcessHeartbeat } from '../adapters/liveness/process-heartbeat.js';
+import { DrizzleIdempotencyRepository } from '../adapters/db/repositories/idempotency.repository.js';
 import { createRateLimiter } from '../adapters/rate-limit/rate-limiter.factory.js';
 import { PgNotifyAuthChanges } from '../adapters/auth-changes/pg-notify.auth-changes.js';
 import type { PlansService } from '../domain/plans/plans.service.js';
@@ -15,7 +17,7 @@ import { CreditsService } from '../domain/credits/credits.service.js';
 import type { WorkspacesService } from '../domain/workspaces/workspaces.service.js';
 import type { ApiKeysService } from '../domain/auth/api-keys.service.js';
 import type { AdminTokenService } from '../domain/auth/admin-token.service.js';
-import type { IdempotencyService } from '../domain/idempotency/idempotency.service.js';
+import { IdempotencyService } from '../domain/idempotency/idempotency.service.js';
 import { createAccounts } from './accounts.wiring.js';
 import type { JobQueue } from '../ports/queue.js';
 import type { RateLimiter } from '../ports/rate-limiter.js';
@@ -57,6 +59,8 @@ export interface Container {
   config: Config;
   logger: Logger;
   database: Database;
+  /** This process's row among the heartbeating processes (job leases and idempotency claims are held in its name). */
+  heartbeat: ProcessHeartbeat;
   queue: JobQueue;
   rateLimiter: RateLimiter;
   storage: Storage;
@@ -120,9 +124,12 @@ export async function createContainer(opts: ContainerOptions): Promise<Container
     opts.database ??
     (await openDatabase({ url: config.databaseUrl, dataDir: config.databaseUrl ? undefined : (opts.pgliteDir ?? `${config.dataDir}/pgdata`) }));
   const db = database.db;
+  const heartbeat = new ProcessHeartbeat({ db, logger, role: opts.role, leaseSeconds: config.jobLeaseSeconds });
+  await heartbeat.start();
   const queue = new PgBossQueue({
     database,
     logger,
+    heartbeat,
     supervise: opts.role !== 'api',
     pollingIntervalSeconds: opts.queuePollingSeconds,
   });
@@ -171,6 +178,7 @@ export async function createContainer(opts: ContainerOptions): Promise<Container
     config,
     logger,
     database,
+    heartbeat,
     queue,
     rateLimiter: rateLimits.limiter,
     storage,
@@ -179,6 +187,7 @@ export async function createContainer(opts: ContainerOptions): Promise<Container
     videos: videosService,
     credits,
     ...accounts,
+    idempotency: new IdempotencyService(new DrizzleIdempotencyRepository(db), heartbeat.id),
     templates: templatesService,
     asr,
     submissions,
@@ -203,6 +212,7 @@ export async function createContainer(opts: ContainerOptions): Promise<Container
       await compute.close();
       await authChanges?.close();
       await rateLimits.close();
+      await heartbeat.stop();
       await database.close();
     },
   };

@@ -35,8 +35,8 @@ export async function startService(role: Role, config: Config): Promise<RunningS
       // Embedded mode is one process: jobs still marked active and claims of earlier runs were cut off by a crash.
       const recovered = await c.queue.recoverOrphans();
       if (recovered > 0) logger.warn({ recovered }, 'returned jobs of a previous run to the queue');
-    }
       await c.heartbeat.forgetOthers();
+    }
     if (role !== 'api') {
       await registerHandlers(c.queue, buildHandlers(c));
       await registerSchedules(c.queue);
@@ -88,8 +88,8 @@ async function closeHttp(app: FastifyInstance, timeoutMs: number, logger: pino.L
  * process within CUTROOM_SHUTDOWN_TIMEOUT_MS (exit status 1 when the graceful shutdown did not finish).
  */
 export async function serve(role: Role): Promise<void> {
-  let timeoutMs: number;
   let service: RunningService;
+  let timeoutMs: number;
   try {
     const config = loadConfig();
     timeoutMs = config.shutdownTimeoutMs;
@@ -101,11 +101,11 @@ export async function serve(role: Role): Promise<void> {
     }
     throw err;
   }
+  const onSignal = (signal: string) => {
     setTimeout(() => {
       process.stderr.write(`cutroom: shutdown after ${signal} did not finish within ${timeoutMs} ms (CUTROOM_SHUTDOWN_TIMEOUT_MS); exiting\n`);
       process.exit(1);
     }, timeoutMs).unref();
-  const onSignal = (signal: string) => {
     service.shutdown().then(
       () => process.exit(0),
       (err) => {

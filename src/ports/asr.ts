@@ -1,6 +1,7 @@
 /**
  * Speech recognition (ASR). Engines: `pocketsphinx` (embedded, English) and `openai` (any
- * OpenAI-compatible `/v1/audio/transcriptions` server). See docs/asr.md.
+ * OpenAI-compatible `/v1/audio/transcriptions` server), one of them or both side by side, each
+ * language routed to its engine (CUTROOM_ASR_ROUTES). See docs/asr.md.
  *
  * All times are in seconds, absolute from the start of the audio file given to `transcribe`.
  */
@@ -9,7 +10,7 @@ export interface AsrWord {
   start: number;
   end: number;
   text: string;
-  /** 0..1 when the engine reports one. */
+  /** 0..1 when the engine reports one (pocketsphinx: the word's posterior probability). */
   confidence?: number;
 }
 
@@ -23,7 +24,7 @@ export interface AsrSegment {
 }
 
 export interface AsrResult {
-  /** ISO 639-1 code (`en`), the one asked for or the one the engine detected. */
+  /** ISO 639-1 code (`en`): the language the engine used, the one asked for or the one it detected. */
   language: string;
   /** Every word of every segment, in time order. */
   words: AsrWord[];

@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 # Debian packages the service and its tests use. Keep one per line with the reason.
 APT_PACKAGES=(
   ffmpeg                # ffmpeg + ffprobe of one Debian-maintained build (5.1): media probing, analysis, rendering
-  pocketsphinx          # embedded speech recognition engine (pocketsphinx_continuous), docs/asr.md
+  pocketsphinx          # embedded speech recognition engine (pocketsphinx_batch), docs/asr.md
   pocketsphinx-en-us    # its US English acoustic model, language model and dictionary
   pocketsphinx-testdata # human read-speech clips used by the speech test fixtures
   espeak-ng             # speech synthesis for the generated test fixtures

@@ -1,4 +1,4 @@
-import type { Db } from '../adapters/db/database.js';
+import type { Database } from '../adapters/db/database.js';
 import { DrizzleApiKeysRepository } from '../adapters/db/repositories/api-keys.repository.js';
 import { DrizzlePlansRepository } from '../adapters/db/repositories/plans.repository.js';
 import { DrizzleSettingsRepository } from '../adapters/db/repositories/settings.repository.js';
@@ -22,9 +22,10 @@ export interface AuthCacheWiring {
 /**
  * Plans, workspaces, API keys, the operator token and the URL signing secret; the auth cache the key, workspace and plan services share (it reads through their repositories).
  */
-export function createAccounts(db: Db, transactions: TransactionRunner, credits: CreditsService, auth: AuthCacheWiring) {
+export function createAccounts(database: Pick<Database, 'db' | 'sql'>, transactions: TransactionRunner, credits: CreditsService, auth: AuthCacheWiring) {
+  const { db } = database;
   const plansRepo = new DrizzlePlansRepository(db);
-  const workspacesRepo = new DrizzleWorkspacesRepository(db);
+  const workspacesRepo = new DrizzleWorkspacesRepository(db, database.sql);
   const keysRepo = new DrizzleApiKeysRepository(db);
   const settings = new DrizzleSettingsRepository(db);
   const authCache = new AuthCache(

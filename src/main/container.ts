@@ -141,7 +141,7 @@ export async function createContainer(opts: ContainerOptions): Promise<Container
   const authChanges = database.connectionString
     ? new PgNotifyAuthChanges({ connectionString: database.connectionString, sql: database.sql, onError: (err) => logger.warn({ err }, 'auth change listener') })
     : undefined;
-  const { signingSecret, authCache, ...accounts } = createAccounts(db, transactions, credits, { ttlMs: config.authCacheMs, bus: authChanges });
+  const { signingSecret, authCache, ...accounts } = createAccounts(database, transactions, credits, { ttlMs: config.authCacheMs, bus: authChanges });
   if (opts.role !== 'worker') await authCache.listen();
   const rateLimits = createRateLimiter({ store: config.rateLimitStore, redisUrl: config.redisUrl, db, onError: (err) => logger.warn({ err }, 'rate-limit store') });
   const storage = await createStorage({

@@ -28,7 +28,7 @@ describe.each(DB_KINDS)('WorkspacesService and settings on %s', (kind) => {
     database = await openTestDatabase(kind);
     const runner = createTransactionRunner(database.db);
     const plansRepo = new DrizzlePlansRepository(database.db);
-    const workspacesRepo = new DrizzleWorkspacesRepository(database.db);
+    const workspacesRepo = new DrizzleWorkspacesRepository(database.db, database.sql);
     // Held for a minute: only a drop can make the service see a change.
     const cache = new AuthCache({ key: async () => undefined, workspace: (id) => workspacesRepo.findWithPlan(id) }, { ttlMs: 60_000, now: Date.now });
     credits = new CreditsService(new DrizzleCreditsRepository(database.db), runner);

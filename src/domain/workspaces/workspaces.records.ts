@@ -14,6 +14,9 @@ export interface WorkspaceRow {
   createdAt: Date;
 }
 
+/** What GET /balance shows: the balance and the free-usage window. */
+export type WorkspaceBalance = Pick<WorkspaceRow, 'credits' | 'unlimited' | 'unlimitedUntil'>;
+
 export interface WorkspaceWithPlan {
   workspace: WorkspaceRow;
   plan: PlanRow;
@@ -28,6 +31,8 @@ export type WorkspaceChanges = Partial<Pick<WorkspaceRow, 'name' | 'planName' | 
 /** The workspaces aggregate's storage (src/adapters/db/repositories/workspaces.repository.ts). */
 export interface WorkspacesRepository {
   findWithPlan(id: string): Promise<WorkspaceWithPlan | undefined>;
+  /** The balance columns alone (the one read of GET /balance). */
+  findBalance(id: string): Promise<WorkspaceBalance | undefined>;
   count(): Promise<number>;
   insert(tx: Tx, workspace: NewWorkspace): Promise<void>;
   /** Applies `changes` (at least one field); false when there is no such workspace. */

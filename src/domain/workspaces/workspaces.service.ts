@@ -5,9 +5,9 @@ import { freeUsageUntil, isFreeUsageActive } from '../credits/credits.rules.js';
 import type { CreditsService } from '../credits/credits.service.js';
 import type { PlansRepository } from '../plans/plans.records.js';
 import type { AuthCache } from '../auth/auth-cache.js';
-import type { WorkspaceChanges, WorkspaceRow, WorkspaceWithPlan, WorkspacesRepository } from './workspaces.records.js';
+import type { WorkspaceBalance, WorkspaceChanges, WorkspaceWithPlan, WorkspacesRepository } from './workspaces.records.js';
 
-export type { WorkspaceRow, WorkspaceWithPlan } from './workspaces.records.js';
+export type { WorkspaceBalance, WorkspaceRow, WorkspaceWithPlan } from './workspaces.records.js';
 
 export function workspaceView({ workspace: w, plan }: WorkspaceWithPlan) {
   const until = freeUsageUntil(w);
@@ -25,7 +25,7 @@ export function workspaceView({ workspace: w, plan }: WorkspaceWithPlan) {
   };
 }
 
-export function balanceView(w: WorkspaceRow) {
+export function balanceView(w: WorkspaceBalance) {
   const until = freeUsageUntil(w);
   return {
     balance: w.credits,
@@ -46,6 +46,13 @@ export class WorkspacesService {
   /** The workspace with its plan, read now. */
   async get(id: string): Promise<WorkspaceWithPlan> {
     const row = await this.repo.findWithPlan(id);
+    if (!row) throw new DomainError('WORKSPACE_NOT_FOUND');
+    return row;
+  }
+
+  /** The balance and free-usage window as they are now: one read of three columns (GET /balance). */
+  async balance(id: string): Promise<WorkspaceBalance> {
+    const row = await this.repo.findBalance(id);
     if (!row) throw new DomainError('WORKSPACE_NOT_FOUND');
     return row;
   }

@@ -29,8 +29,7 @@ export function balanceRoutes(app: Api, deps: BalanceRoutesDeps) {
       },
     },
     async (req) => {
-      const { workspace } = await deps.workspaces.get(callerOf(req).workspace.id);
-      return balanceView(workspace);
+      return balanceView(await deps.workspaces.balance(callerOf(req).workspace.id));
     },
   );
 

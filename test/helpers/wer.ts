@@ -86,6 +86,33 @@ export function wordErrors(ref: string, hyp: string): WordErrors {
   return { errors: prev[h.length], words: r.length };
 }
 
+/**
+ * Which hypothesis words are right: aligns the normalised words as `wordErrors` counts them and marks
+ * each hypothesis token matched to an equal reference word. `hyp` is a list of recognised words (one
+ * entry each, which may normalise to several tokens; an entry is right when all its tokens are).
+ */
+export function correctWords(ref: string, hyp: readonly string[]): boolean[] {
+  const r = normalizeWords(ref);
+  const owner: number[] = [];
+  const h: string[] = [];
+  hyp.forEach((w, i) => normalizeWords(w).forEach((t) => (h.push(t), owner.push(i))));
+  const d = Array.from({ length: r.length + 1 }, (_, i) => Array.from({ length: h.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= r.length; i++) for (let j = 1; j <= h.length; j++) d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (r[i - 1] === h[j - 1] ? 0 : 1));
+  const right = new Array<boolean>(h.length).fill(false);
+  for (let i = r.length, j = h.length; i > 0 && j > 0; ) {
+    if (d[i][j] === d[i - 1][j - 1] + (r[i - 1] === h[j - 1] ? 0 : 1)) {
+      right[j - 1] = r[i - 1] === h[j - 1];
+      i--;
+      j--;
+    } else if (d[i][j] === d[i - 1][j] + 1) i--;
+    else j--;
+  }
+  const out = hyp.map(() => true);
+  right.forEach((ok, k) => (out[owner[k]] &&= ok));
+  hyp.forEach((w, i) => (normalizeWords(w).length === 0 ? (out[i] = false) : undefined));
+  return out;
+}
+
 /** errors / words over several utterances (0 when there are no reference words and no hypothesis). */
 export function errorRate(parts: readonly WordErrors[]): number {
   const errors = parts.reduce((n, p) => n + p.errors, 0);

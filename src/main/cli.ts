@@ -4,6 +4,8 @@ import { loadConfig, type Role } from '../config/env.js';
 import { openDatabase } from '../adapters/db/database.js';
 import { serve } from './serve.js';
 import { runAdmin } from './admin-cli.js';
+import { backup, BackupError, restore } from './backup.js';
+import { ADMIN_PREFIX, resolveConnection } from './admin-cli/client.js';
 
 const USAGE = `Usage: cutroom <command>
 
@@ -11,7 +13,41 @@ Commands:
   serve [--role all|api|worker]   Start the service (default role: all = API + workers + scheduler)
   migrate                         Apply database migrations and exit
   admin <resource> <action> ...   Operator commands over the admin API (cutroom admin --help)
+  backup <dir>                    Embedded mode: the database (dumped by the running service when it runs)
+                                  and the files into a new folder <dir>
+  restore <dir>                   Embedded mode: a backup into CUTROOM_DATA_DIR, which must hold no database
 `;
+
+/** The running service's database dump, over the admin API (its URL and token as `cutroom admin` finds them). */
+async function fetchDump(): Promise<Uint8Array> {
+  const conn = resolveConnection({}, process.env);
+  const res = await fetch(`${conn.baseUrl}${ADMIN_PREFIX}/backup/database`, { headers: { authorization: `Bearer ${conn.token}` } });
+  if (!res.ok) throw new BackupError(`the running service refused the dump: HTTP ${res.status} ${await res.text()}`);
+  return new Uint8Array(await res.arrayBuffer());
+}
+
+async function backupCommand(command: 'backup' | 'restore', args: string[]): Promise<number> {
+  const { positionals } = parseArgs({ args, allowPositionals: true, options: {} });
+  if (positionals.length !== 1) {
+    process.stderr.write(`cutroom: usage: cutroom ${command} <dir>\n`);
+    return 2;
+  }
+  const dir = positionals[0];
+  const log = (line: string) => process.stderr.write(`cutroom ${command}: ${line}\n`);
+  try {
+    const config = loadConfig();
+    const m = command === 'backup' ? await backup(config, dir, { fetchDump, log }) : await restore(config, dir, { log });
+    const files = m.storage === 'local' ? `${m.files.count} files (${m.files.bytes} bytes)` : 'files in the bucket';
+    process.stdout.write(`${command === 'backup' ? 'backed up' : 'restored'}: database (${m.mode} dump of ${m.created_at}), ${files}\n`);
+    return 0;
+  } catch (err) {
+    if (err instanceof BackupError) {
+      process.stderr.write(`cutroom ${command}: ${err.message}\n`);
+      return 1;
+    }
+    throw err;
+  }
+}
 
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -35,6 +71,9 @@ export async function main(argv: string[]): Promise<number> {
     }
     case 'admin':
       return runAdmin(rest);
+    case 'backup':
+    case 'restore':
+      return backupCommand(command, rest);
     case undefined:
     case '--help':
     case '-h':

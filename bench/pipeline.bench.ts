@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { submissions } from '../src/adapters/db/schema.js';
 import type { SubmissionRow } from '../src/domain/submissions/submissions.service.js';
@@ -7,6 +8,7 @@ import { createTestApp } from '../test/helpers/app.js';
 import { readyVideo } from '../test/helpers/videos.js';
 import { cachedTalkVideo } from './talk-video.js';
 import { childCpuSeconds } from './cpu.js';
+import { writeResults } from './results.js';
 
 /**
  * Clipping pipeline speed (issue 4): wall time ÷ video duration per stage, for a generated talk
@@ -113,6 +115,7 @@ async function main(): Promise<void> {
     const num = (v: number, n: number, digits = 1) => v.toFixed(digits).padStart(n);
     console.log(`\npipeline on ${d.toFixed(0)} s of video (wall s, ÷ video duration, CPU s of node + children):`);
     console.log(`  ${pad('stage', 16)}${'wall s'.padStart(9)}${'÷ video'.padStart(10)}${'CPU node'.padStart(11)}${'children'.padStart(10)}`);
+    const stages: Array<{ stage: string; wall_s: number; cpu_node_s: number; cpu_children_s: number | null }> = [];
     for (let i = 0; i < marks.length; i++) {
       const from = marks[i];
       const to = marks[i + 1] ?? end;
@@ -120,11 +123,14 @@ async function main(): Promise<void> {
       const wall = to.wall - from.wall;
       const kids = from.children === null || to.children === null ? '' : num(to.children - from.children, 10);
       console.log(`  ${pad(from.status, 16)}${num(wall, 9)}${num(wall / d, 10, 3)}${num(to.cpu - from.cpu, 11)}${kids}`);
+      stages.push({ stage: from.status, wall_s: wall, cpu_node_s: to.cpu - from.cpu, cpu_children_s: from.children === null || to.children === null ? null : to.children - from.children });
     }
     const total = end.wall - marks[0].wall;
     const totalKids = marks[0].children === null || end.children === null ? '' : num(end.children - marks[0].children, 10);
     console.log(`  ${pad('total', 16)}${num(total, 9)}${num(total / d, 10, 3)}${num(end.cpu - marks[0].cpu, 11)}${totalKids}`);
     console.log(`  = ${((total / d) * 60).toFixed(1)} s of pipeline per minute of video, ${(d / total).toFixed(2)}x real time`);
+    const file = writeResults('pipeline', { video_seconds: d, stages, total_wall_s: total, wall_per_video_minute_s: (total / d) * 60, clips: row.clipsCount });
+    console.log(`  written: ${path.relative(process.cwd(), file)}`);
 
     const transcript = row.transcript as { words: unknown[] } | null;
     const analysis = row.analysis as { detector?: string; fps?: number; sceneCuts?: number[]; cropPath9x16?: Array<{ x: number }> } | null;

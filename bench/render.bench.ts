@@ -11,6 +11,7 @@ import { editHash, makeEdit, type Edit } from '../src/domain/edits/edit.js';
 import { buildRenderCommand } from '../src/adapters/media/filter-graph.js';
 import { getBuiltinTemplate } from '../src/domain/edits/templates.js';
 import { childCpuSeconds } from './cpu.js';
+import { writeResults } from './results.js';
 
 /**
  * Render speed: a 60 s clip from a generated 1920x1080 source to 1080x1920 with bold-pop captions,
@@ -142,6 +143,19 @@ async function main(): Promise<void> {
     console.log(`  service time outside ffmpeg (checks, ffprobe, ASS, rename): median ${median(overhead).toFixed(0)} ms`);
     console.log(`  render speed ${(SECONDS / (median(service) / 1000)).toFixed(2)}x real time on ${os.cpus().length} cores (load average ${os.loadavg()[0].toFixed(1)})`);
     console.log(`  editHash of this edit (${edit.captions!.words.length} words, ${edit.layout.cropPath!.length} keyframes): ${hashUs.toFixed(0)} µs (the engine's part of a cache hit)`);
+    const file = writeResults('render', {
+      seconds: SECONDS,
+      rounds: ROUNDS,
+      service_wall_ms: service,
+      bare_wall_ms: plain,
+      service_cpu_s: serviceCpu,
+      bare_cpu_s: plainCpu,
+      wall_ratio: Number(ratio.toFixed(3)),
+      goal: GOAL,
+      outside_ffmpeg_ms_median: median(overhead),
+      edit_hash_us: Math.round(hashUs),
+    });
+    console.log(`written: ${path.relative(process.cwd(), file)}`);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

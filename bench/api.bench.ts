@@ -1,0 +1,258 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { writeResults } from './results.js';
+
+/**
+ * API speed: requests/s and latency of `GET /api/v1/balance` on real `cutroom serve` processes,
+ * against a bare Fastify route measured in the same run (the baseline: what Node and Fastify give on
+ * this machine) and `GET /healthz` (Fastify plus the service's hooks, no database):
+ *
+ *   - embedded: one `serve` process on a fresh data directory (PGlite);
+ *   - PostgreSQL: a scratch database on $BENCH_PG_URL, one `serve --role api` process, then two
+ *     processes on two ports hit at once by two load generators (summed); with the rate-limit
+ *     counters in Redis ($BENCH_REDIS_URL) and again in PostgreSQL (CUTROOM_RATE_LIMIT_STORE=database).
+ *
+ * $API_BENCH_STORES (redis,database) chooses the stores.
+ *
+ * Every run: $API_BENCH_CONNECTIONS (32) keep-alive connections for $API_BENCH_SECONDS (5) s after a
+ * 1 s warm-up, one key on a plan with an unlimited rate (set through the admin API). Loopback only.
+ * Prints requests/s, p50 and p99 and the ratio to the bare route; writes bench/results/api.json.
+ *
+ *   npm run bench -- api
+ */
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '..');
+const SECONDS = Math.max(1, Number(process.env.API_BENCH_SECONDS ?? 5));
+const CONNECTIONS = Math.max(1, Number(process.env.API_BENCH_CONNECTIONS ?? 32));
+const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+/** Where the PostgreSQL runs keep the rate-limit counters, one pair of runs each: redis, database. */
+const STORES = (process.env.API_BENCH_STORES ?? 'redis,database').split(',').map((s) => s.trim()).filter(Boolean) as Array<'redis' | 'database'>;
+const ADMIN_TOKEN = randomBytes(24).toString('base64url');
+const UNLIMITED = 2147483647;
+
+interface Measured {
+  name: string;
+  requests_per_s: number;
+  p50_ms: number;
+  p99_ms: number;
+  /** Answers other than 2xx, and socket errors and timeouts: 0 in a valid run. */
+  failed: number;
+  ratio_to_bare?: number;
+}
+
+const children: ChildProcess[] = [];
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** The environment of a child: ours without any Cutroom setting, plus `extra`. */
+function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CUTROOM_') && k !== 'DATABASE_URL' && k !== 'PORT'));
+  return { ...env, ...extra };
+}
+
+function start(args: string[], env: Record<string, string>): ChildProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: root, env: childEnv(env), stdio: ['ignore', 'ignore', 'pipe'] });
+  let err = '';
+  child.stderr!.on('data', (c: Buffer) => (err = (err + c.toString()).slice(-4000)));
+  child.on('exit', (code, signal) => {
+    if (code && !signal) process.stderr.write(`bench child ${args.join(' ')} exited ${code}: ${err}\n`);
+  });
+  children.push(child);
+  return child;
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+async function waitFor(url: string, child: ChildProcess, timeoutMs = 90_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (child.exitCode !== null) throw new Error(`the process for ${url} exited (${child.exitCode}) before answering`);
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs / 1000} s`);
+}
+
+/** Starts `cutroom serve` from the sources on a free port; resolves once /healthz answers. */
+async function serve(role: 'all' | 'api', env: Record<string, string>): Promise<{ base: string; child: ChildProcess }> {
+  const port = await freePort();
+  const child = start(['src/main/cli.ts', 'serve', '--role', role], {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    CUTROOM_ADMIN_TOKEN: ADMIN_TOKEN,
+    CUTROOM_LOG_LEVEL: 'warn',
+    ...env,
+  });
+  const base = `http://127.0.0.1:${port}`;
+  await waitFor(`${base}/healthz`, child);
+  return { base, child };
+}
+
+async function json(method: string, url: string, headers: Record<string, string>, body?: unknown): Promise<any> {
+  const res = await fetch(url, {
+    method,
+    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${text}`);
+  return text ? JSON.parse(text) : undefined;
+}
+
+/** The key written at the first start, its workspace moved to a plan without a rate limit. */
+async function unlimitedKey(base: string, dataDir: string): Promise<string> {
+  const key = fs.readFileSync(path.join(dataDir, 'api-key'), 'utf8').trim();
+  const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
+  const ws = await json('GET', `${base}/api/v1/workspace`, { 'x-api-key': key });
+  await json('POST', `${base}/admin/v1/plans`, admin, { name: 'bench-unlimited', rate_limit_per_minute: UNLIMITED, analysis_rate_limit_per_minute: UNLIMITED });
+  await json('PATCH', `${base}/admin/v1/workspaces/${ws.id}`, admin, { plan: 'bench-unlimited' });
+  const limit = (await fetch(`${base}/api/v1/balance`, { headers: { 'x-api-key': key } })).headers.get('x-ratelimit-limit');
+  if (limit !== String(UNLIMITED)) throw new Error(`the plan change did not reach the api process (X-RateLimit-Limit ${limit})`);
+  return key;
+}
+
+function run(url: string, headers: Record<string, string>, seconds: number): Promise<autocannon.Result> {
+  return autocannon({ url, headers, connections: CONNECTIONS, duration: seconds });
+}
+
+/** A 1 s warm-up, then the measured runs, one per URL, all at once; requests/s summed, latency of the first. */
+async function measure(name: string, urls: string[], headers: Record<string, string> = {}): Promise<Measured> {
+  await Promise.all(urls.map((u) => run(u, headers, 1)));
+  const results = await Promise.all(urls.map((u) => run(u, headers, SECONDS)));
+  const m: Measured = {
+    name,
+    requests_per_s: Math.round(results.reduce((s, r) => s + r.requests.average, 0)),
+    p50_ms: results[0].latency.p50,
+    p99_ms: Math.max(...results.map((r) => r.latency.p99)),
+    failed: results.reduce((s, r) => s + r.non2xx + r.errors + r.timeouts, 0),
+  };
+  console.log(
+    `  ${name.padEnd(72)}${String(m.requests_per_s).padStart(8)} req/s   p50 ${String(m.p50_ms).padStart(5)} ms   p99 ${String(m.p99_ms).padStart(6)} ms${m.failed ? `   FAILED ${m.failed}` : ''}`,
+  );
+  return m;
+}
+
+async function scratchDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `cutroom_bench_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(PG_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const a = new pg.Client({ connectionString: PG_URL });
+      await a.connect();
+      await a.query(`drop database if exists ${name} with (force)`);
+      await a.end();
+    },
+  };
+}
+
+/** One api process, then two, on one scratch database; `store` is where the rate-limit counters live. */
+async function postgresRuns(store: 'redis' | 'database'): Promise<{ single: Measured; pair: Measured }> {
+  const db = await scratchDatabase();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cutroom-bench-api-'));
+  const env: Record<string, string> = { DATABASE_URL: db.url, CUTROOM_DATA_DIR: dataDir, CUTROOM_RATE_LIMIT_STORE: store };
+  if (store === 'redis') env.CUTROOM_REDIS_URL = REDIS_URL;
+  const started: ChildProcess[] = [];
+  try {
+    const one = await serve('api', env);
+    started.push(one.child);
+    const key = await unlimitedKey(one.base, dataDir);
+    const headers = { 'x-api-key': key };
+    const label = store === 'redis' ? 'rate limits in Redis' : 'rate limits in PostgreSQL';
+    const single = await measure(`GET /api/v1/balance, PostgreSQL, 1 api process, ${label}`, [`${one.base}/api/v1/balance`], headers);
+    const two = await serve('api', env);
+    started.push(two.child);
+    const pair = await measure(
+      `GET /api/v1/balance, PostgreSQL, 2 api processes, ${label}`,
+      [`${one.base}/api/v1/balance`, `${two.base}/api/v1/balance`],
+      headers,
+    );
+    return { single, pair };
+  } finally {
+    await Promise.all(started.map(stop));
+    await db.drop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  const load = () => os.loadavg().map((l) => l.toFixed(2)).join(', ');
+  console.log(`machine: ${os.cpus().length} cores, node ${process.version}, load average at start ${load()} (1, 5, 15 min)`);
+  console.log(`${CONNECTIONS} keep-alive connections, ${SECONDS} s per run after a 1 s warm-up\n`);
+  const out: Measured[] = [];
+
+  const barePort = await freePort();
+  const bare = start(['bench/bare-fastify.ts'], { PORT: String(barePort) });
+  await waitFor(`http://127.0.0.1:${barePort}/bare`, bare);
+  const baseline = await measure('bare Fastify route (baseline)', [`http://127.0.0.1:${barePort}/bare`]);
+  out.push(baseline);
+  await stop(bare);
+
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cutroom-bench-api-'));
+  try {
+    const embedded = await serve('all', { CUTROOM_DATA_DIR: dataDir });
+    const key = await unlimitedKey(embedded.base, dataDir);
+    out.push(await measure('GET /healthz, embedded', [`${embedded.base}/healthz`]));
+    out.push(await measure('GET /api/v1/balance, embedded (PGlite)', [`${embedded.base}/api/v1/balance`], { 'x-api-key': key }));
+    await stop(embedded.child);
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+
+  const scaling: Record<string, number> = {};
+  for (const store of STORES) {
+    const { single, pair } = await postgresRuns(store);
+    out.push(single, pair);
+    scaling[`postgres_two_api_processes_over_one_${store}_rate_limits`] = Number((pair.requests_per_s / single.requests_per_s).toFixed(2));
+  }
+
+  for (const m of out) m.ratio_to_bare = Number((m.requests_per_s / baseline.requests_per_s).toFixed(3));
+  console.log('\nratio of requests/s to the bare route:');
+  for (const m of out) console.log(`  ${m.name.padEnd(72)}${m.ratio_to_bare!.toFixed(3).padStart(8)}`);
+  console.log('PostgreSQL mode, requests/s of two api processes ÷ one:');
+  for (const [k, v] of Object.entries(scaling)) console.log(`  ${k.padEnd(72)}${v.toFixed(2).padStart(8)}`);
+  console.log(`load average at end ${load()} (1, 5, 15 min)`);
+  const file = writeResults('api', { connections: CONNECTIONS, seconds: SECONDS, runs: out, scaling });
+  console.log(`written: ${path.relative(process.cwd(), file)}`);
+  if (out.some((m) => m.failed > 0)) throw new Error('some requests failed: the numbers above do not measure the answers');
+}
+
+try {
+  await main();
+} finally {
+  await Promise.all(children.map(stop));
+}

@@ -40,7 +40,8 @@ function namesReadBy(values: Record<string, string>): Set<string> {
   const names = new Set<string>();
   const env = new Proxy(values, {
     get(target, prop) {
-      if (typeof prop === 'string') names.add(prop);
+      if (typeof prop !== 'string') return undefined;
+      names.add(prop);
       return target[prop];
     },
   }) as Env;

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WorkerPool, WorkerPoolClosedError } from '../../src/adapters/workers/worker-pool.js';
@@ -57,6 +58,16 @@ describe('WorkerPool', () => {
     expect(after.map((a) => a.payload)).toEqual([1, 2]);
     expect(after.every((a) => a.threadId !== before.threadId)).toBe(true);
     expect(pool.threadCount).toBeLessThanOrEqual(2);
+  });
+
+  it.runIf(process.platform === 'linux')('runs its threads at the given priority, the event loop thread keeping its own', async () => {
+    const low = new WorkerPool({ entry, threads: 1, priority: 10 });
+    try {
+      expect(await low.run<typeof Tasks.priorities>('priorities', undefined)).toEqual({ thread: 10, process: os.getPriority() });
+      expect((await pool.run<typeof Tasks.priorities>('priorities', undefined)).thread).toBe(os.getPriority());
+    } finally {
+      await low.close();
+    }
   });
 
   it('names a task the entry does not have', async () => {

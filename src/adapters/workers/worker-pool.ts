@@ -14,6 +14,7 @@ import { deserializeError, type ResultMessage, type TaskContext, type TaskMessag
  *   task gets a new thread.
  * - Big buffers cross without a copy when listed in `transfer` (they are detached on the caller's side).
  * - An idle thread does not keep the process alive; `close()` ends every thread and rejects what waits.
+ * - With `priority`, the threads run below the event loop's thread when the CPU is short.
  *
  * Built on node:worker_threads rather than a pool library because a thread must be able to load
  * TypeScript sources (tests, tsx) as well as the compiled `dist/`: Node 20 ignores `--import` in a
@@ -28,6 +29,11 @@ export interface WorkerPoolOptions {
   threads?: number;
   /** Thread name prefix, seen in debuggers and heap snapshots. */
   name?: string;
+  /**
+   * The threads' scheduling priority (nice value, e.g. os.constants.priority.PRIORITY_BELOW_NORMAL), so
+   * that the event loop's thread gets a busy CPU first; Linux only (per-thread niceness), ignored elsewhere.
+   */
+  priority?: number;
 }
 
 export interface RunOptions {
@@ -175,6 +181,7 @@ export class WorkerPool {
       workerData: {
         thread: thread.href,
         entry: this.opts.entry.href,
+        priority: this.opts.priority,
         tsx: needsTsx ? import.meta.resolve('tsx/esm/api') : undefined,
       },
     });

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { serializeError, type ResultMessage, type TaskContext, type TaskMessage } from './worker-protocol.js';
 
@@ -11,7 +13,19 @@ type TaskFunction = (payload: unknown, ctx: TaskContext) => unknown;
 
 const port = parentPort;
 if (!port) throw new Error('worker-thread.ts runs inside a worker thread only');
-const { entry } = workerData as { entry: string };
+const { entry, priority } = workerData as { entry: string; priority?: number };
+
+/** Linux gives each thread its own niceness: setpriority on the thread's id (from /proc) changes this thread only. */
+function setThreadPriority(value: number): void {
+  try {
+    const tid = Number(fs.readFileSync('/proc/thread-self/stat', 'utf8').split(' ', 1)[0]);
+    if (Number.isInteger(tid) && tid > 0) os.setPriority(tid, value);
+  } catch {
+    // Not Linux: the thread keeps the process's priority.
+  }
+}
+
+if (priority !== undefined) setThreadPriority(priority);
 const tasks = (await import(entry)) as Record<string, unknown>;
 
 /** An AbortSignal that follows the shared flag (polled: the thread may be busy between steps). */

@@ -203,7 +203,7 @@ describe('OpenAPI', () => {
   it('documents the render routes with their error codes', async () => {
     const doc = (await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json();
     const p = doc.paths;
-    expect(Object.keys(p['/api/v1/clips/{videoId}/submissions/{submissionId}/clips/{clipId}/render'].post.responses).sort()).toEqual(['200', '202', '400', '401', '404', '409', '413', '429', '500']);
+    expect(Object.keys(p['/api/v1/clips/{videoId}/submissions/{submissionId}/clips/{clipId}/render'].post.responses).sort()).toEqual(['200', '202', '400', '401', '404', '409', '410', '413', '429', '500']);
     expect(p['/api/v1/renders'].post.responses['404'].description).toContain('EDITS_NOT_FOUND');
     expect(p['/api/v1/renders/{renderId}/download'].get.responses['410'].description).toContain('RENDER_FILE_EXPIRED');
     expect(p['/api/v1/renders/{renderId}/download'].get.responses['409'].description).toBe('RENDER_NOT_READY, RENDER_FAILED');

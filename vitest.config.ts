@@ -8,6 +8,8 @@ const E2E = [
   'test/integration/measured-duration.test.ts',
   'test/integration/asr-pocketsphinx.test.ts',
   'test/integration/sdk-pipeline.test.ts',
+  'test/integration/shutdown.test.ts',
+  'test/integration/scale-out-faults.test.ts',
 ];
 
 // `npx vitest run` runs every project; `npx vitest run --project unit` (or http, integration, e2e) one of them.

@@ -51,8 +51,8 @@ export async function startService(role: Role, config: Config): Promise<RunningS
       (stopping ??= (async () => {
         logger.info('shutting down');
         // Requests, then running jobs, get the time until `drained`; the rest of CUTROOM_SHUTDOWN_TIMEOUT_MS
-        // is kept for returning unfinished jobs to the queue and closing connections.
-        const drained = Date.now() + config.shutdownTimeoutMs - Math.min(5000, config.shutdownTimeoutMs / 4);
+        // is kept for returning unfinished jobs to the queue, closing connections and exiting.
+        const drained = Date.now() + config.shutdownTimeoutMs - Math.min(5000, config.shutdownTimeoutMs * 0.4);
         if (app) await closeHttp(app, drained - Date.now(), logger);
         await c.queue.stop({ graceful: true, timeoutMs: Math.max(0, drained - Date.now()) });
         await c.close();
@@ -102,10 +102,11 @@ export async function serve(role: Role): Promise<void> {
     throw err;
   }
   const onSignal = (signal: string) => {
+    // The last tenth of the limit (at most a second) is left for the exit itself.
     setTimeout(() => {
       process.stderr.write(`cutroom: shutdown after ${signal} did not finish within ${timeoutMs} ms (CUTROOM_SHUTDOWN_TIMEOUT_MS); exiting\n`);
       process.exit(1);
-    }, timeoutMs).unref();
+    }, timeoutMs - Math.min(1000, timeoutMs / 10)).unref();
     service.shutdown().then(
       () => process.exit(0),
       (err) => {

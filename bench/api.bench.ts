@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { processCpuSeconds } from './cpu.js';
 import { writeResults } from './results.js';
 
 /**
@@ -23,7 +24,8 @@ import { writeResults } from './results.js';
  *
  * Every run: $API_BENCH_CONNECTIONS (32) keep-alive connections for $API_BENCH_SECONDS (5) s after a
  * 1 s warm-up, one key on a plan with an unlimited rate (set through the admin API). Loopback only.
- * Prints requests/s, p50 and p99 and the ratio to the bare route; writes bench/results/api.json.
+ * Prints requests/s, p50 and p99, the serving processes' CPU time per request, and the ratios to the
+ * bare route; writes bench/results/api.json.
  *
  *   npm run bench -- api
  */
@@ -46,6 +48,11 @@ interface Measured {
   p99_ms: number;
   /** Answers other than 2xx, and socket errors and timeouts: 0 in a valid run. */
   failed: number;
+  /**
+   * CPU time of the serving processes per answered request (user + system, PostgreSQL and Redis not
+   * included): unlike requests/s, it hardly depends on what else the machine is running.
+   */
+  server_cpu_us_per_request: number | null;
   ratio_to_bare?: number;
 }
 
@@ -144,19 +151,33 @@ function run(url: string, headers: Record<string, string>, seconds: number): Pro
   return autocannon({ url, headers, connections: CONNECTIONS, duration: seconds });
 }
 
-/** A 1 s warm-up, then the measured runs, one per URL, all at once; requests/s summed, latency of the first. */
-async function measure(name: string, urls: string[], headers: Record<string, string> = {}): Promise<Measured> {
+/** CPU seconds the processes have used so far; null where /proc cannot tell. */
+function cpuOf(servers: ChildProcess[]): number | null {
+  const each = servers.map((c) => processCpuSeconds(c.pid!));
+  return each.some((c) => c === null) ? null : (each as number[]).reduce((a, b) => a + b, 0);
+}
+
+/**
+ * A 1 s warm-up, then the measured runs, one per URL, all at once; requests/s summed, latency of the
+ * first; `servers` are the processes answering (their CPU time is taken around the measured runs).
+ */
+async function measure(name: string, urls: string[], servers: ChildProcess[], headers: Record<string, string> = {}): Promise<Measured> {
   await Promise.all(urls.map((u) => run(u, headers, 1)));
+  const cpu0 = cpuOf(servers);
   const results = await Promise.all(urls.map((u) => run(u, headers, SECONDS)));
+  const cpu1 = cpuOf(servers);
+  const answered = results.reduce((s, r) => s + r['2xx'], 0);
   const m: Measured = {
     name,
     requests_per_s: Math.round(results.reduce((s, r) => s + r.requests.average, 0)),
     p50_ms: results[0].latency.p50,
     p99_ms: Math.max(...results.map((r) => r.latency.p99)),
     failed: results.reduce((s, r) => s + r.non2xx + r.errors + r.timeouts, 0),
+    server_cpu_us_per_request: cpu0 === null || cpu1 === null || answered === 0 ? null : Math.round(((cpu1 - cpu0) * 1e6) / answered),
   };
+  const cpu = m.server_cpu_us_per_request === null ? '' : `   server CPU ${String(m.server_cpu_us_per_request).padStart(5)} µs/req`;
   console.log(
-    `  ${name.padEnd(72)}${String(m.requests_per_s).padStart(8)} req/s   p50 ${String(m.p50_ms).padStart(5)} ms   p99 ${String(m.p99_ms).padStart(6)} ms${m.failed ? `   FAILED ${m.failed}` : ''}`,
+    `  ${name.padEnd(72)}${String(m.requests_per_s).padStart(8)} req/s   p50 ${String(m.p50_ms).padStart(5)} ms   p99 ${String(m.p99_ms).padStart(6)} ms${cpu}${m.failed ? `   FAILED ${m.failed}` : ''}`,
   );
   return m;
 }
@@ -193,12 +214,13 @@ async function postgresRuns(store: 'redis' | 'database'): Promise<{ single: Meas
     const key = await unlimitedKey(one.base, dataDir);
     const headers = { 'x-api-key': key };
     const label = store === 'redis' ? 'rate limits in Redis' : 'rate limits in PostgreSQL';
-    const single = await measure(`GET /api/v1/balance, PostgreSQL, 1 api process, ${label}`, [`${one.base}/api/v1/balance`], headers);
+    const single = await measure(`GET /api/v1/balance, PostgreSQL, 1 api process, ${label}`, [`${one.base}/api/v1/balance`], [one.child], headers);
     const two = await serve('api', env);
     started.push(two.child);
     const pair = await measure(
       `GET /api/v1/balance, PostgreSQL, 2 api processes, ${label}`,
       [`${one.base}/api/v1/balance`, `${two.base}/api/v1/balance`],
+      [one.child, two.child],
       headers,
     );
     return { single, pair };
@@ -218,7 +240,7 @@ async function main(): Promise<void> {
   const barePort = await freePort();
   const bare = start(['bench/bare-fastify.ts'], { PORT: String(barePort) });
   await waitFor(`http://127.0.0.1:${barePort}/bare`, bare);
-  const baseline = await measure('bare Fastify route (baseline)', [`http://127.0.0.1:${barePort}/bare`]);
+  const baseline = await measure('bare Fastify route (baseline)', [`http://127.0.0.1:${barePort}/bare`], [bare]);
   out.push(baseline);
   await stop(bare);
 
@@ -226,8 +248,8 @@ async function main(): Promise<void> {
   try {
     const embedded = await serve('all', { CUTROOM_DATA_DIR: dataDir });
     const key = await unlimitedKey(embedded.base, dataDir);
-    out.push(await measure('GET /healthz, embedded', [`${embedded.base}/healthz`]));
-    out.push(await measure('GET /api/v1/balance, embedded (PGlite)', [`${embedded.base}/api/v1/balance`], { 'x-api-key': key }));
+    out.push(await measure('GET /healthz, embedded', [`${embedded.base}/healthz`], [embedded.child]));
+    out.push(await measure('GET /api/v1/balance, embedded (PGlite)', [`${embedded.base}/api/v1/balance`], [embedded.child], { 'x-api-key': key }));
     await stop(embedded.child);
   } finally {
     fs.rmSync(dataDir, { recursive: true, force: true });
@@ -241,8 +263,12 @@ async function main(): Promise<void> {
   }
 
   for (const m of out) m.ratio_to_bare = Number((m.requests_per_s / baseline.requests_per_s).toFixed(3));
-  console.log('\nratio of requests/s to the bare route:');
-  for (const m of out) console.log(`  ${m.name.padEnd(72)}${m.ratio_to_bare!.toFixed(3).padStart(8)}`);
+  console.log('\nratio of requests/s to the bare route (and of its server CPU per request to each one\'s):');
+  for (const m of out) {
+    const b = baseline.server_cpu_us_per_request;
+    const cpuRatio = b === null || !m.server_cpu_us_per_request ? '' : (b / m.server_cpu_us_per_request).toFixed(3).padStart(8);
+    console.log(`  ${m.name.padEnd(72)}${m.ratio_to_bare!.toFixed(3).padStart(8)}${cpuRatio}`);
+  }
   console.log('PostgreSQL mode, requests/s of two api processes ÷ one:');
   for (const [k, v] of Object.entries(scaling)) console.log(`  ${k.padEnd(72)}${v.toFixed(2).padStart(8)}`);
   console.log(`load average at end ${load()} (1, 5, 15 min)`);

@@ -11,3 +11,15 @@ export function childCpuSeconds(): number | null {
     return null;
   }
 }
+
+/** CPU seconds (user + system) a running process has used so far (an api process under load); null off Linux. */
+export function processCpuSeconds(pid: number): number | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime are fields 14 and 15 (1-based), in clock ticks of 1/100 s.
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,57 @@
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { loadConfig } from '../src/config/env.js';
+import { startService } from '../src/main/serve.js';
+
+/**
+ * `cutroom serve` (role all: the embedded mode, API and jobs in one process) with the event loop
+ * watched, for bench/event-loop.bench.ts, which forks it. Over the IPC channel: `{ type: 'ready' }`
+ * once listening; on `{ type: 'reset' }` the counters start again; on `{ type: 'read' }` it answers
+ * `{ type: 'loop', ... }`: the event-loop delay (perf_hooks monitorEventLoopDelay, 10 ms resolution:
+ * how late a timer due every 10 ms fired) in ms, the event-loop utilisation (share of the time the
+ * loop was busy) and the process's CPU seconds (every thread) since the reset. SIGTERM shuts it down.
+ */
+
+export interface LoopStats {
+  type: 'loop';
+  delay_p50_ms: number;
+  delay_p99_ms: number;
+  delay_max_ms: number;
+  utilisation: number;
+  cpu_seconds: number;
+}
+
+const histogram = monitorEventLoopDelay({ resolution: 10 });
+histogram.enable();
+let elu = performance.eventLoopUtilization();
+let cpu = process.cpuUsage();
+
+const service = await startService('all', loadConfig());
+const send = (msg: unknown) => process.send?.(msg);
+
+process.on('message', (msg: { type: string }) => {
+  if (msg.type === 'reset') {
+    histogram.reset();
+    elu = performance.eventLoopUtilization();
+    cpu = process.cpuUsage();
+  } else if (msg.type === 'read') {
+    const ms = (ns: number) => Math.round(ns / 1e4) / 100;
+    const used = process.cpuUsage(cpu);
+    const stats: LoopStats = {
+      type: 'loop',
+      delay_p50_ms: ms(histogram.percentile(50)),
+      delay_p99_ms: ms(histogram.percentile(99)),
+      delay_max_ms: ms(histogram.max),
+      utilisation: Math.round(performance.eventLoopUtilization(elu).utilization * 1000) / 1000,
+      cpu_seconds: Math.round((used.user + used.system) / 1e4) / 100,
+    };
+    send(stats);
+  }
+});
+
+process.once('SIGTERM', () => {
+  service.shutdown().then(
+    () => process.exit(0),
+    () => process.exit(1),
+  );
+});
+send({ type: 'ready' });

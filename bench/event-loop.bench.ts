@@ -1,0 +1,240 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import type { LoopStats } from './event-loop-server.js';
+import { writeResults } from './results.js';
+import { cachedTalkVideo, type TalkVideo } from './talk-video.js';
+
+/**
+ * Does the API wait on job CPU work? One embedded `cutroom serve` process (bench/event-loop-server.ts:
+ * the service with its event loop watched) is loaded with `GET /api/v1/balance` at a fixed
+ * $EVENT_LOOP_BENCH_RATE (200) requests/s, first idle for 10 s, then while it runs a clipping
+ * submission of the generated talk (bench/talk-video.ts, $BENCH_MINUTES minutes, default 4) from
+ * POST /clips to `completed`. Measured: latency p50/p99/max and requests/s of the load, and the
+ * server's event-loop delay (p50/p99/max) and utilisation.
+ *
+ * Twice in the same run, each on a fresh data directory: with CUTROOM_COMPUTE_THREADS=0 (face
+ * detection, voice detection and diarization on the event loop: the code before the worker pool)
+ * and with the default pool (one thread per core). Prints both and the ratio; writes
+ * bench/results/event-loop.json. Target: p99 < 25 ms at 200 requests/s while the pipeline runs.
+ *
+ *   npm run bench -- event-loop        BENCH_MINUTES=4 EVENT_LOOP_BENCH_RATE=200 EVENT_LOOP_BENCH_NODE_ARGS=
+ */
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '..');
+const MINUTES = Number(process.env.BENCH_MINUTES ?? 4);
+const RATE = Number(process.env.EVENT_LOOP_BENCH_RATE ?? 200);
+const CONNECTIONS = 10;
+const IDLE_SECONDS = 10;
+/** More Node options for the server, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to see what still runs on its event loop. */
+const NODE_ARGS = (process.env.EVENT_LOOP_BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+const ADMIN_TOKEN = randomBytes(24).toString('base64url');
+const UNLIMITED = 2147483647;
+
+interface Load {
+  requests_per_s: number;
+  p50_ms: number;
+  p99_ms: number;
+  max_ms: number;
+  /** Answers other than 2xx, socket errors and timeouts: 0 in a valid run. */
+  failed: number;
+}
+
+interface ModeResult {
+  mode: string;
+  compute_threads: string;
+  idle: Load & { loop: LoopStats };
+  pipeline: Load & { loop: LoopStats; seconds: number; status: string };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** Our environment without any Cutroom setting, plus `extra`. */
+function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CUTROOM_') && k !== 'DATABASE_URL' && k !== 'PORT'));
+  return { ...env, ...extra };
+}
+
+function nextMessage<T>(child: ChildProcess, type: string, timeoutMs = 120_000): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => done(new Error(`no ${type} message from the server within ${timeoutMs / 1000} s`)), timeoutMs);
+    const onMessage = (m: { type?: string }) => m?.type === type && done(undefined, m as T);
+    const onExit = (code: number | null) => done(new Error(`the server exited (${code}) before its ${type} message`));
+    function done(err?: Error, value?: T) {
+      clearTimeout(timer);
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+      if (err) reject(err);
+      else resolve(value!);
+    }
+    child.on('message', onMessage);
+    child.on('exit', onExit);
+  });
+}
+
+async function json(method: string, url: string, headers: Record<string, string>, body?: unknown): Promise<any> {
+  const res = await fetch(url, {
+    method,
+    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${text}`);
+  return text ? JSON.parse(text) : undefined;
+}
+
+/** The key written at the first start, its workspace moved to a plan without a rate limit. */
+async function unlimitedKey(base: string, dataDir: string): Promise<string> {
+  const key = fs.readFileSync(path.join(dataDir, 'api-key'), 'utf8').trim();
+  const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
+  const ws = await json('GET', `${base}/api/v1/workspace`, { 'x-api-key': key });
+  await json('POST', `${base}/admin/v1/plans`, admin, { name: 'bench-unlimited', rate_limit_per_minute: UNLIMITED, analysis_rate_limit_per_minute: UNLIMITED });
+  await json('PATCH', `${base}/admin/v1/workspaces/${ws.id}`, admin, { plan: 'bench-unlimited' });
+  return key;
+}
+
+/** Uploads the video through the API and submits it; the submission's path under /clips. */
+async function submit(base: string, key: string, video: TalkVideo): Promise<string> {
+  const headers = { 'x-api-key': key };
+  const name = path.basename(video.path);
+  const up = await json('POST', `${base}/api/v1/videos/upload`, headers, { file_name: name, file_size: fs.statSync(video.path).size, content_type: 'video/mp4' });
+  const put = await fetch(up.upload_url, { method: 'PUT', headers: { 'content-type': 'video/mp4' }, body: fs.readFileSync(video.path) });
+  if (!put.ok) throw new Error(`PUT upload: ${put.status} ${await put.text()}`);
+  await json('POST', `${base}/api/v1/videos/upload/complete`, headers, { video_id: up.video_id, file_name: name });
+  const sub = await json('POST', `${base}/api/v1/clips`, headers, { video_id: up.video_id, source_language: 'en' });
+  return `/clips/${up.video_id}/submissions/${sub.id}`;
+}
+
+/** GET /api/v1/balance at RATE requests/s until `until` settles (or for `seconds`). */
+async function load(base: string, key: string, until: Promise<unknown> | number): Promise<Load> {
+  let instance: autocannon.Instance | undefined;
+  const result = new Promise<autocannon.Result>((resolve, reject) => {
+    instance = autocannon(
+      { url: `${base}/api/v1/balance`, headers: { 'x-api-key': key }, connections: CONNECTIONS, overallRate: RATE, duration: typeof until === 'number' ? until : 3600 },
+      (err, r) => (err ? reject(err) : resolve(r)),
+    );
+  });
+  if (typeof until !== 'number') {
+    await until.catch(() => {});
+    instance!.stop();
+  }
+  const r = await result;
+  return {
+    requests_per_s: Math.round(r.requests.total / Math.max(1e-9, r.duration)),
+    p50_ms: r.latency.p50,
+    p99_ms: r.latency.p99,
+    max_ms: r.latency.max,
+    failed: r.non2xx + r.errors + r.timeouts,
+  };
+}
+
+async function waitForSubmission(base: string, key: string, at: string): Promise<string> {
+  for (;;) {
+    const s = await json('GET', `${base}/api/v1${at}`, { 'x-api-key': key });
+    if (s.status === 'completed' || s.status === 'failed') return s.status === 'failed' ? `failed (${s.error_code ?? '?'})` : s.status;
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+function line(label: string, l: Load, loop: LoopStats): string {
+  return (
+    `  ${label.padEnd(26)}${String(l.requests_per_s).padStart(6)} req/s  p50 ${String(l.p50_ms).padStart(5)} ms  p99 ${String(l.p99_ms).padStart(6)} ms  max ${String(l.max_ms).padStart(6)} ms` +
+    `   loop delay p99 ${String(loop.delay_p99_ms).padStart(7)} ms  max ${String(loop.delay_max_ms).padStart(7)} ms  busy ${(loop.utilisation * 100).toFixed(0).padStart(3)} %` +
+    (l.failed ? `   FAILED ${l.failed}` : '')
+  );
+}
+
+async function runMode(mode: string, threads: string | undefined, video: TalkVideo): Promise<ModeResult> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cutroom-bench-loop-'));
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const child = fork(path.join(here, 'event-loop-server.ts'), [], {
+    cwd: root,
+    execArgv: ['--import', 'tsx', ...NODE_ARGS],
+    env: childEnv({
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      CUTROOM_DATA_DIR: dataDir,
+      CUTROOM_ADMIN_TOKEN: ADMIN_TOKEN,
+      CUTROOM_LOG_LEVEL: 'warn',
+      ...(threads === undefined ? {} : { CUTROOM_COMPUTE_THREADS: threads }),
+    }),
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  try {
+    await nextMessage(child, 'ready');
+    const key = await unlimitedKey(base, dataDir);
+    const read = () => {
+      const next = nextMessage<LoopStats>(child, 'loop');
+      child.send({ type: 'read' });
+      return next;
+    };
+
+    child.send({ type: 'reset' });
+    const idle = await load(base, key, IDLE_SECONDS);
+    const idleLoop = await read();
+    console.log(line(`${mode}, idle`, idle, idleLoop));
+
+    const at = await submit(base, key, video);
+    child.send({ type: 'reset' });
+    const t0 = performance.now();
+    const finished = waitForSubmission(base, key, at);
+    const busy = await load(base, key, finished);
+    const status = await finished;
+    const seconds = Math.round((performance.now() - t0) / 100) / 10;
+    const busyLoop = await read();
+    console.log(line(`${mode}, pipeline`, busy, busyLoop) + `   (submission ${status} in ${seconds} s)`);
+    return { mode, compute_threads: threads ?? String(os.availableParallelism()), idle: { ...idle, loop: idleLoop }, pipeline: { ...busy, loop: busyLoop, seconds, status } };
+  } finally {
+    await stop(child);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  const video = await cachedTalkVideo({ minutes: MINUTES });
+  console.log(
+    `machine: ${os.availableParallelism()} cores, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}; ` +
+      `GET /api/v1/balance at ${RATE} requests/s over ${CONNECTIONS} connections; talk video ${video.duration.toFixed(0)} s (${video.width}x${video.height})`,
+  );
+  const before = await runMode('on the event loop', '0', video);
+  const after = await runMode('worker threads', undefined, video);
+  const ratio = (a: number, b: number) => Math.round((a / Math.max(b, 1e-9)) * 10) / 10;
+  const ratios = {
+    p99_latency: ratio(before.pipeline.p99_ms, after.pipeline.p99_ms),
+    max_latency: ratio(before.pipeline.max_ms, after.pipeline.max_ms),
+    loop_delay_p99: ratio(before.pipeline.loop.delay_p99_ms, after.pipeline.loop.delay_p99_ms),
+  };
+  console.log(
+    `\nwhile the pipeline runs, on the event loop ÷ worker threads: p99 latency ${ratios.p99_latency}x, max latency ${ratios.max_latency}x, event-loop delay p99 ${ratios.loop_delay_p99}x; ` +
+      `worker threads p99 ${after.pipeline.p99_ms} ms (target < 25 ms)`,
+  );
+  const file = writeResults('event-loop', { rate: RATE, connections: CONNECTIONS, video_seconds: Math.round(video.duration), runs: [before, after], ratios });
+  console.log(`results: ${path.relative(root, file)}`);
+}
+
+await main();

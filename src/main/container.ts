@@ -154,7 +154,7 @@ export async function createContainer(opts: ContainerOptions): Promise<Container
   const resolvers = createSourceResolvers(config.sources, { probe: media });
   // Faces, voice detection and diarization run in worker threads (CUTROOM_COMPUTE_THREADS; 0: on the event loop).
   const compute = createCompute(config.computeThreads);
-  const asr = meteredAsr(createAsrEngine(config.asr), metrics);
+  const asr = meteredAsr(createAsrEngine(config.asr, { vad: compute.vad }), metrics);
   const templatesService = new TemplatesService(new DrizzleTemplatesRepository(db), transactions);
   const videosService = new VideosService(new DrizzleVideosRepository(db), storage, media, resolvers, {
     multipartThreshold: config.multipartThresholdBytes,

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config/env.js';
 
@@ -47,5 +48,15 @@ describe('CUTROOM_TRUST_PROXY', () => {
     for (const v of ['1', 'proxy.internal', '10.0.0.0/40', '127.0.0.1,yes']) {
       expect(refusal({ CUTROOM_TRUST_PROXY: v }), v).toMatch(/^CUTROOM_TRUST_PROXY: ".*" is not an IP address, a CIDR range/);
     }
+  });
+});
+
+describe('CUTROOM_COMPUTE_THREADS', () => {
+  it('defaults to one worker thread per core; 0 keeps the engines on the event loop; a negative count is refused', () => {
+    expect(loadConfig({}).computeThreads).toBe(os.availableParallelism());
+    expect(loadConfig({ CUTROOM_COMPUTE_THREADS: '0' }).computeThreads).toBe(0);
+    expect(loadConfig({ CUTROOM_COMPUTE_THREADS: '3' }).computeThreads).toBe(3);
+    expect(refusal({ CUTROOM_COMPUTE_THREADS: '-1' })).toMatch(/CUTROOM_COMPUTE_THREADS/);
+    expect(refusal({ CUTROOM_COMPUTE_THREADS: 'many' })).toMatch(/CUTROOM_COMPUTE_THREADS/);
   });
 });

@@ -95,8 +95,19 @@ describe('WorkerPool', () => {
     expect((await pool.run<typeof Tasks.echo>('echo', 'still here')).payload).toBe('still here');
   });
 
-  it('close() ends the threads and rejects what runs, what waits and what comes after', async () => {
+  it('close() stops a running task through its signal, then ends its thread', async () => {
     const closing = new WorkerPool({ entry, threads: 1 });
+    const spin = closing.run<typeof Tasks.spin>('spin', null).catch((e: unknown) => e);
+    await new Promise((r) => setTimeout(r, 200));
+    const t0 = performance.now();
+    await closing.close();
+    expect(performance.now() - t0).toBeLessThan(5000);
+    expect(closing.threadCount).toBe(0);
+    expect(await spin).toBeInstanceOf(WorkerPoolClosedError);
+  });
+
+  it('close() ends the threads and rejects what runs, what waits and what comes after', async () => {
+    const closing = new WorkerPool({ entry, threads: 1, closeTimeoutMs: 200 });
     const running = closing.run<typeof Tasks.hold>('hold', 60_000).catch((e: unknown) => e);
     const waiting = closing.run<typeof Tasks.echo>('echo', null).catch((e: unknown) => e);
     await new Promise((r) => setTimeout(r, 200));
@@ -147,6 +158,13 @@ describe('a process with a pool', () => {
   it('ends by itself once close() has ended a thread that was still busy', async () => {
     const r = await runNode(['--import', 'tsx', child, 'busy'], 30_000);
     expect(r.out).toContain('held task: WorkerPoolClosedError; threads: 0');
+    expect(r.code).toBe(0);
+  });
+
+  it('closes while Silero runs in a thread: the detection is rejected, the process lives and ends', async () => {
+    const long = await makeSpeechWav(path.join(dir, 'long.wav'), [{ silence: 900 }, { say: 'At the very end.', voice: 'en-us+m3' }, { silence: 0.5 }]);
+    const r = await runNode(['--import', 'tsx', child, 'closing', wav, long.path], 60_000);
+    expect(r.out).toContain('running detection: WorkerPoolClosedError; closed');
     expect(r.code).toBe(0);
   });
 

@@ -14,6 +14,9 @@ import { deserializeError, type ResultMessage, type TaskContext, type TaskMessag
  *   task gets a new thread.
  * - Big buffers cross without a copy when listed in `transfer` (they are detached on the caller's side).
  * - An idle thread does not keep the process alive; `close()` ends every thread and rejects what waits.
+ *   A thread is not ended in the middle of a task: a native engine whose thread goes away under a
+ *   running call (onnxruntime's asynchronous `run`) aborts the whole process. close() asks running tasks
+ *   to stop (their signal) and ends each thread once its task has returned (or after `closeTimeoutMs`).
  * - With `priority`, the threads run below the event loop's thread when the CPU is short.
  *
  * Built on node:worker_threads rather than a pool library because a thread must be able to load
@@ -34,6 +37,8 @@ export interface WorkerPoolOptions {
    * that the event loop's thread gets a busy CPU first; Linux only (per-thread niceness), ignored elsewhere.
    */
   priority?: number;
+  /** How long close() lets a running task stop by itself before its thread is ended anyway. Default 10 s. */
+  closeTimeoutMs?: number;
 }
 
 export interface RunOptions {
@@ -52,7 +57,9 @@ interface Pending {
   payload: unknown;
   transfer: ArrayBuffer[];
   signal?: AbortSignal;
-  abort?: Int32Array;
+  /** Set to 1 to ask the running task to stop (the caller's signal, or close()). */
+  abort: Int32Array;
+  settled: boolean;
   resolve(value: unknown): void;
   reject(err: unknown): void;
   cleanup(): void;
@@ -61,6 +68,8 @@ interface Pending {
 interface Thread {
   worker: Worker;
   task?: Pending;
+  /** While closing: called when the thread's task has returned or the thread is gone. */
+  onIdle?: () => void;
 }
 
 export class WorkerPoolClosedError extends Error {
@@ -112,7 +121,8 @@ export class WorkerPool {
         payload,
         transfer: opts.transfer ?? [],
         signal,
-        abort: signal ? new Int32Array(new SharedArrayBuffer(4)) : undefined,
+        abort: new Int32Array(new SharedArrayBuffer(4)),
+        settled: false,
         resolve: (v) => resolve(v as Awaited<ReturnType<F>>),
         reject,
         cleanup: () => signal?.removeEventListener('abort', onAbort),
@@ -122,7 +132,7 @@ export class WorkerPool {
         if (waiting >= 0) {
           this.queue.splice(waiting, 1);
           this.settle(task, () => reject(signal!.reason));
-        } else if (task.abort) {
+        } else {
           Atomics.store(task.abort, 0, 1);
         }
       };
@@ -136,18 +146,29 @@ export class WorkerPool {
   async close(): Promise<void> {
     this.closed = true;
     for (const task of this.queue.splice(0)) this.settle(task, () => task.reject(new WorkerPoolClosedError()));
-    const ending = [...this.threads].map(async (t) => {
-      const task = t.task;
-      t.task = undefined;
-      if (task) this.settle(task, () => task.reject(new WorkerPoolClosedError()));
-      await t.worker.terminate();
-    });
+    await Promise.all([...this.threads].map((t) => this.end(t)));
     this.threads.clear();
     this.idle.length = 0;
-    await Promise.all(ending);
   }
 
+  /** Ends a thread between tasks: a running task is rejected at once, asked to stop, and awaited (bounded). */
+  private async end(t: Thread): Promise<void> {
+    const task = t.task;
+    if (task) {
+      const between = new Promise<void>((resolve) => (t.onIdle = resolve));
+      Atomics.store(task.abort, 0, 1);
+      this.settle(task, () => task.reject(new WorkerPoolClosedError()));
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([between, new Promise((resolve) => (timer = setTimeout(resolve, this.opts.closeTimeoutMs ?? 10_000)))]);
+      clearTimeout(timer);
+    }
+    await t.worker.terminate();
+  }
+
+  /** Resolves or rejects a task once. */
   private settle(task: Pending, fn: () => void): void {
+    if (task.settled) return;
+    task.settled = true;
     task.cleanup();
     fn();
   }
@@ -197,6 +218,7 @@ export class WorkerPool {
     const task = t.task;
     if (!task || task.id !== msg.id) return;
     t.task = undefined;
+    if (t.onIdle) return t.onIdle();
     this.release(t);
     this.settle(task, () => {
       if (task.signal?.aborted) task.reject(task.signal.reason);
@@ -214,6 +236,7 @@ export class WorkerPool {
     const task = t.task;
     t.task = undefined;
     if (task) this.settle(task, () => task.reject(new Error(`worker thread failed during ${task.method}: ${cause.message}`, { cause })));
+    t.onIdle?.();
     void t.worker.terminate();
     this.dispatch();
   }

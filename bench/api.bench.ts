@@ -9,6 +9,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { processCpuSeconds } from './cpu.js';
 import { writeResults } from './results.js';
+import { json, unlimitedKey } from './service-client.js';
 
 /**
  * API speed: requests/s and latency of `GET /api/v1/balance` on real `cutroom serve` processes,
@@ -39,7 +40,6 @@ const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 /** Where the PostgreSQL runs keep the rate-limit counters, one pair of runs each: redis, database. */
 const STORES = (process.env.API_BENCH_STORES ?? 'redis,database').split(',').map((s) => s.trim()).filter(Boolean) as Array<'redis' | 'database'>;
 const ADMIN_TOKEN = randomBytes(24).toString('base64url');
-const UNLIMITED = 2147483647;
 
 interface Measured {
   name: string;
@@ -124,29 +124,6 @@ async function serve(role: 'all' | 'api', env: Record<string, string>): Promise<
   return { base, child };
 }
 
-async function json(method: string, url: string, headers: Record<string, string>, body?: unknown): Promise<any> {
-  const res = await fetch(url, {
-    method,
-    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${text}`);
-  return text ? JSON.parse(text) : undefined;
-}
-
-/** The key written at the first start, its workspace moved to a plan without a rate limit. */
-async function unlimitedKey(base: string, dataDir: string): Promise<string> {
-  const key = fs.readFileSync(path.join(dataDir, 'api-key'), 'utf8').trim();
-  const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
-  const ws = await json('GET', `${base}/api/v1/workspace`, { 'x-api-key': key });
-  await json('POST', `${base}/admin/v1/plans`, admin, { name: 'bench-unlimited', rate_limit_per_minute: UNLIMITED, analysis_rate_limit_per_minute: UNLIMITED });
-  await json('PATCH', `${base}/admin/v1/workspaces/${ws.id}`, admin, { plan: 'bench-unlimited' });
-  const limit = (await fetch(`${base}/api/v1/balance`, { headers: { 'x-api-key': key } })).headers.get('x-ratelimit-limit');
-  if (limit !== String(UNLIMITED)) throw new Error(`the plan change did not reach the api process (X-RateLimit-Limit ${limit})`);
-  return key;
-}
-
 function run(url: string, headers: Record<string, string>, seconds: number): Promise<autocannon.Result> {
   return autocannon({ url, headers, connections: CONNECTIONS, duration: seconds });
 }
@@ -211,7 +188,7 @@ async function postgresRuns(store: 'redis' | 'database'): Promise<{ single: Meas
   try {
     const one = await serve('api', env);
     started.push(one.child);
-    const key = await unlimitedKey(one.base, dataDir);
+    const key = await unlimitedKey(one.base, dataDir, ADMIN_TOKEN);
     const headers = { 'x-api-key': key };
     const label = store === 'redis' ? 'rate limits in Redis' : 'rate limits in PostgreSQL';
     const single = await measure(`GET /api/v1/balance, PostgreSQL, 1 api process, ${label}`, [`${one.base}/api/v1/balance`], [one.child], headers);
@@ -247,7 +224,7 @@ async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cutroom-bench-api-'));
   try {
     const embedded = await serve('all', { CUTROOM_DATA_DIR: dataDir });
-    const key = await unlimitedKey(embedded.base, dataDir);
+    const key = await unlimitedKey(embedded.base, dataDir, ADMIN_TOKEN);
     out.push(await measure('GET /healthz, embedded', [`${embedded.base}/healthz`], [embedded.child]));
     out.push(await measure('GET /api/v1/balance, embedded (PGlite)', [`${embedded.base}/api/v1/balance`], [embedded.child], { 'x-api-key': key }));
     await stop(embedded.child);

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import type { LoopStats } from './event-loop-server.js';
 import { writeResults } from './results.js';
+import { json, unlimitedKey } from './service-client.js';
 import { cachedTalkVideo, type TalkVideo } from './talk-video.js';
 
 /**
@@ -35,7 +36,6 @@ const IDLE_SECONDS = 10;
 /** More Node options for the server, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to see what still runs on its event loop. */
 const NODE_ARGS = (process.env.EVENT_LOOP_BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const ADMIN_TOKEN = randomBytes(24).toString('base64url');
-const UNLIMITED = 2147483647;
 
 interface Load {
   requests_per_s: number;
@@ -85,27 +85,6 @@ function nextMessage<T>(child: ChildProcess, type: string, timeoutMs = 120_000):
     child.on('message', onMessage);
     child.on('exit', onExit);
   });
-}
-
-async function json(method: string, url: string, headers: Record<string, string>, body?: unknown): Promise<any> {
-  const res = await fetch(url, {
-    method,
-    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${text}`);
-  return text ? JSON.parse(text) : undefined;
-}
-
-/** The key written at the first start, its workspace moved to a plan without a rate limit. */
-async function unlimitedKey(base: string, dataDir: string): Promise<string> {
-  const key = fs.readFileSync(path.join(dataDir, 'api-key'), 'utf8').trim();
-  const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
-  const ws = await json('GET', `${base}/api/v1/workspace`, { 'x-api-key': key });
-  await json('POST', `${base}/admin/v1/plans`, admin, { name: 'bench-unlimited', rate_limit_per_minute: UNLIMITED, analysis_rate_limit_per_minute: UNLIMITED });
-  await json('PATCH', `${base}/admin/v1/workspaces/${ws.id}`, admin, { plan: 'bench-unlimited' });
-  return key;
 }
 
 /** Uploads the video through the API and submits it; the submission's path under /clips. */
@@ -187,7 +166,7 @@ async function runMode(mode: string, threads: string | undefined, video: TalkVid
   });
   try {
     await nextMessage(child, 'ready');
-    const key = await unlimitedKey(base, dataDir);
+    const key = await unlimitedKey(base, dataDir, ADMIN_TOKEN);
     const read = () => {
       const next = nextMessage<LoopStats>(child, 'loop');
       child.send({ type: 'read' });

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { openDatabase, type Database } from '../../src/adapters/db/database.js';
+import { plans } from '../../src/adapters/db/schema.js';
 import { TEST_PG_URL } from './global-setup.js';
 
 export type DbKind = 'pglite' | 'postgres';
@@ -29,4 +30,23 @@ export async function openTestDatabase(kind: DbKind): Promise<Database & { url?:
       await a.end();
     },
   };
+}
+
+/** The plan `svc` the service-level tests run their workspaces on (inserted directly, no HTTP). */
+export async function insertTestPlan(db: Database['db'], over: Partial<typeof plans.$inferInsert> = {}) {
+  const [plan] = await db
+    .insert(plans)
+    .values({
+      name: 'svc',
+      maxVideoDuration: 3600,
+      maxUploadSize: 1 << 30,
+      renderExpiryHours: 24,
+      maxConcurrentRenders: 2,
+      dailyPostLimit: 2,
+      rateLimitPerMinute: 600,
+      analysisRateLimitPerMinute: 10,
+      ...over,
+    })
+    .returning();
+  return plan;
 }

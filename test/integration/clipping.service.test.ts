@@ -5,7 +5,7 @@ import { DrizzleCreditsRepository } from '../../src/adapters/db/repositories/cre
 import { DrizzleSubmissionsRepository } from '../../src/adapters/db/repositories/submissions.repository.js';
 import { DrizzleTemplatesRepository } from '../../src/adapters/db/repositories/templates.repository.js';
 import { DrizzleVideosRepository } from '../../src/adapters/db/repositories/videos.repository.js';
-import { plans, submissions, templates, workspaces } from '../../src/adapters/db/schema.js';
+import { submissions, templates, workspaces } from '../../src/adapters/db/schema.js';
 import { createTransactionRunner } from '../../src/adapters/db/transactions.js';
 import { ClipEditsService } from '../../src/domain/clips/clip-edits.service.js';
 import { CreditsService } from '../../src/domain/credits/credits.service.js';
@@ -14,7 +14,7 @@ import { editHash } from '../../src/domain/edits/edit.js';
 import { SubmissionsService } from '../../src/domain/submissions/submissions.service.js';
 import { TemplatesService } from '../../src/domain/templates/templates.service.js';
 import type { WorkspaceWithPlan } from '../../src/domain/workspaces/workspaces.service.js';
-import { DB_KINDS, openTestDatabase } from '../helpers/db.js';
+import { DB_KINDS, openTestDatabase, insertTestPlan } from '../helpers/db.js';
 import { FakeQueue } from '../helpers/fake-queue.js';
 
 /**
@@ -106,19 +106,7 @@ describe.each(DB_KINDS)('clipping services on %s', (kind) => {
     database = await openTestDatabase(kind);
     const db = database.db;
     const runner = createTransactionRunner(db);
-    const [plan] = await db
-      .insert(plans)
-      .values({
-        name: 'svc',
-        maxVideoDuration: 3600,
-        maxUploadSize: 1 << 30,
-        renderExpiryHours: 24,
-        maxConcurrentRenders: 2,
-        dailyPostLimit: 2,
-        rateLimitPerMinute: 600,
-        analysisRateLimitPerMinute: 10,
-      })
-      .returning();
+    const plan = await insertTestPlan(db);
     await db.insert(workspaces).values({ id: `ws_${kind}`, name: 'svc', planName: 'svc' });
     credits = new CreditsService(new DrizzleCreditsRepository(db), runner);
     await credits.adjust({ workspaceId: `ws_${kind}`, amount: 100, reason: 'test' });

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DrizzleCreditsRepository } from '../../src/adapters/db/repositories/credits.repository.js';
-import { plans, workspaces } from '../../src/adapters/db/schema.js';
+import { workspaces } from '../../src/adapters/db/schema.js';
 import { createTransactionRunner } from '../../src/adapters/db/transactions.js';
 import { CreditsService } from '../../src/domain/credits/credits.service.js';
 import { DomainError } from '../../src/domain/errors.js';
-import { DB_KINDS, openTestDatabase } from '../helpers/db.js';
+import { DB_KINDS, openTestDatabase, insertTestPlan } from '../helpers/db.js';
 
 /**
  * CreditsService on a real database, no HTTP in between: the ledger and the balance move together,
@@ -26,16 +26,7 @@ describe.each(DB_KINDS)('CreditsService on %s', (kind) => {
 
   beforeAll(async () => {
     database = await openTestDatabase(kind);
-    await database.db.insert(plans).values({
-      name: 'svc',
-      maxVideoDuration: 3600,
-      maxUploadSize: 1 << 30,
-      renderExpiryHours: 24,
-      maxConcurrentRenders: 2,
-      dailyPostLimit: 10,
-      rateLimitPerMinute: 600,
-      analysisRateLimitPerMinute: 10,
-    });
+    await insertTestPlan(database.db, { dailyPostLimit: 10 });
     runner = createTransactionRunner(database.db);
     credits = new CreditsService(new DrizzleCreditsRepository(database.db), runner);
   }, 120_000);

@@ -4,13 +4,13 @@ import { DrizzleClipsRepository } from '../../src/adapters/db/repositories/clips
 import { DrizzleConnectionsRepository } from '../../src/adapters/db/repositories/connections.repository.js';
 import { DrizzlePostsRepository } from '../../src/adapters/db/repositories/posts.repository.js';
 import { DrizzleRendersRepository } from '../../src/adapters/db/repositories/renders.repository.js';
-import { edits, plans, posts, renders, workspaces } from '../../src/adapters/db/schema.js';
+import { edits, posts, renders, workspaces } from '../../src/adapters/db/schema.js';
 import { createTransactionRunner } from '../../src/adapters/db/transactions.js';
 import { DomainError } from '../../src/domain/errors.js';
 import { PostsService } from '../../src/domain/publishing/posts.service.js';
 import { RendersService } from '../../src/domain/renders/renders.service.js';
 import type { WorkspaceWithPlan } from '../../src/domain/workspaces/workspaces.service.js';
-import { DB_KINDS, openTestDatabase } from '../helpers/db.js';
+import { DB_KINDS, openTestDatabase, insertTestPlan } from '../helpers/db.js';
 import { FakeQueue } from '../helpers/fake-queue.js';
 
 /**
@@ -64,19 +64,7 @@ describe.each(DB_KINDS)('renders and posts services on %s', (kind) => {
   beforeAll(async () => {
     database = await openTestDatabase(kind);
     const db = database.db;
-    const [plan] = await db
-      .insert(plans)
-      .values({
-        name: 'svc',
-        maxVideoDuration: 3600,
-        maxUploadSize: 1 << 30,
-        renderExpiryHours: 24,
-        maxConcurrentRenders: 2,
-        dailyPostLimit: 2,
-        rateLimitPerMinute: 600,
-        analysisRateLimitPerMinute: 10,
-      })
-      .returning();
+    const plan = await insertTestPlan(db);
     const [workspace] = await db.insert(workspaces).values({ id: `ws_${kind}`, name: 'svc', planName: 'svc' }).returning();
     ctx = { workspace, plan };
     for (const i of [1, 2, 3]) {

@@ -13,7 +13,7 @@ import { LocalStorage } from '../../src/adapters/storage/local.storage.js';
 import { CreditsService } from '../../src/domain/credits/credits.service.js';
 import { TranscriptionsService } from '../../src/domain/transcriptions/transcriptions.service.js';
 import type { WorkspaceWithPlan } from '../../src/domain/workspaces/workspaces.service.js';
-import { DB_KINDS, openTestDatabase } from '../helpers/db.js';
+import { DB_KINDS, openTestDatabase, insertTestPlan } from '../helpers/db.js';
 import { FakeQueue } from '../helpers/fake-queue.js';
 import { runFfmpeg } from '../helpers/media-fixtures.js';
 
@@ -80,16 +80,7 @@ describe.each(DB_KINDS)('transcriptions service on %s', (kind) => {
   beforeAll(async () => {
     database = await openTestDatabase(kind);
     storage = new LocalStorage({ dataDir: path.join(dir, kind), publicBaseUrl: 'http://127.0.0.1:9', signingSecret: 'test-secret' });
-    await database.db.insert(plans).values({
-      name: 'svc',
-      maxVideoDuration: 3600,
-      maxUploadSize: 1 << 30,
-      renderExpiryHours: 24,
-      maxConcurrentRenders: 2,
-      dailyPostLimit: 2,
-      rateLimitPerMinute: 600,
-      analysisRateLimitPerMinute: 10,
-    });
+    await insertTestPlan(database.db);
   }, 120_000);
 
   afterAll(async () => {

@@ -5,6 +5,7 @@ import { loadSourcesConfig, type SourcesConfig } from './sources.env.js';
 import { loadAsrConfig, type AsrConfig } from './asr.env.js';
 import { loadLlmConfig, type LlmConfig } from './llm.env.js';
 import { loadPublishingConfig, type PublishingConfig } from './publishing.env.js';
+import { loadWebhooksConfig, type WebhooksConfig } from './webhooks.env.js';
 import { ConfigError, addressList, durationMs, int, number, oneOf, parseUrl, secret, text, url, type Env } from './parse.js';
 
 export { ConfigError } from './parse.js';
@@ -60,6 +61,8 @@ export interface Config {
   llm: LlmConfig | undefined;
   /** Publishing networks, credentials key, post item retries (src/config/publishing.env.ts, docs/publishing.md). */
   publishing: PublishingConfig;
+  /** Webhook delivery: private addresses, timeout, retry schedule (src/config/webhooks.env.ts, docs/webhooks.md). */
+  webhooks: WebhooksConfig;
   /** Jobs each worker process runs at once (CUTROOM_WORKER_CONCURRENCY). */
   workerConcurrency: number;
   /**
@@ -142,6 +145,7 @@ export function loadConfig(env: Env = process.env): Config {
     asr: loadAsrConfig(env),
     llm: loadLlmConfig(env),
     publishing: loadPublishingConfig(env),
+    webhooks: loadWebhooksConfig(env),
     workerConcurrency: int(env, 'CUTROOM_WORKER_CONCURRENCY', { fallback: 1, min: 1 }),
     computeThreads: int(env, 'CUTROOM_COMPUTE_THREADS', { fallback: os.availableParallelism(), min: 0, max: 256 }),
   };

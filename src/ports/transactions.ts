@@ -13,4 +13,10 @@ export type Tx = { readonly [txBrand]: true };
 export interface TransactionRunner {
   /** Runs `fn` in one transaction: everything done with `tx` commits together, or nothing does. */
   run<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` once the transaction `tx` (opened by `run`) has committed; never when it rolls back.
+   * Errors of `fn` are its own (they are ignored). Answers false, and does nothing, for a `tx` it did
+   * not open.
+   */
+  afterCommit?(tx: Tx, fn: () => Promise<void>): boolean;
 }

@@ -5,6 +5,8 @@ import { loadSourcesConfig, type SourcesConfig } from './sources.env.js';
 import { loadAsrConfig, type AsrConfig } from './asr.env.js';
 import { loadLlmConfig, type LlmConfig } from './llm.env.js';
 import { loadPublishingConfig, type PublishingConfig } from './publishing.env.js';
+import { loadBillingConfig, type BillingConfig } from './billing.env.js';
+import { loadGenerationsConfig, type GenerationsConfig } from './generations.env.js';
 import { loadWebhooksConfig, type WebhooksConfig } from './webhooks.env.js';
 import { ConfigError, addressList, durationMs, int, number, oneOf, parseUrl, secret, text, url, type Env } from './parse.js';
 
@@ -61,6 +63,10 @@ export interface Config {
   llm: LlmConfig | undefined;
   /** Publishing networks, credentials key, post item retries (src/config/publishing.env.ts, docs/publishing.md). */
   publishing: PublishingConfig;
+  /** Paid work: the top-up URL of 402 answers (src/config/billing.env.ts). */
+  billing: BillingConfig;
+  /** Generations: image and output size limits, hosted polling and timeout (src/config/generations.env.ts, docs/generations.md). */
+  generations: GenerationsConfig;
   /** Webhook delivery: private addresses, timeout, retry schedule (src/config/webhooks.env.ts, docs/webhooks.md). */
   webhooks: WebhooksConfig;
   /** Jobs each worker process runs at once (CUTROOM_WORKER_CONCURRENCY). */
@@ -145,6 +151,8 @@ export function loadConfig(env: Env = process.env): Config {
     asr: loadAsrConfig(env),
     llm: loadLlmConfig(env),
     publishing: loadPublishingConfig(env),
+    billing: loadBillingConfig(env),
+    generations: loadGenerationsConfig(env),
     webhooks: loadWebhooksConfig(env),
     workerConcurrency: int(env, 'CUTROOM_WORKER_CONCURRENCY', { fallback: 1, min: 1 }),
     computeThreads: int(env, 'CUTROOM_COMPUTE_THREADS', { fallback: os.availableParallelism(), min: 0, max: 256 }),

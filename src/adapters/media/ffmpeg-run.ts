@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import diagnostics from 'node:diagnostics_channel';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import { ffmpegPath } from './binaries.js';
 import type { LocalMedia } from './container.js';
 
@@ -50,6 +50,8 @@ export interface FfmpegRunOptions {
   stderrTailLines?: number;
   /** `pipe` exposes stdout as a stream (raw frames); default `ignore`. */
   stdout?: 'ignore' | 'pipe';
+  /** `pipe` exposes stdin as a stream (raw frames written by the caller, read with `-i pipe:0`); default `ignore`. */
+  stdin?: 'ignore' | 'pipe';
   /** Overrides the binary (default: binaries.ts, `FFMPEG_PATH` or `ffmpeg` on PATH). */
   binary?: string;
 }
@@ -77,6 +79,8 @@ export class FfmpegError extends Error {
 export interface FfmpegProcess {
   /** Raw stdout when `stdout: 'pipe'` was asked; reading slowly slows ffmpeg down (pipe back-pressure). */
   stdout: Readable | null;
+  /** stdin when `stdin: 'pipe'` was asked (end it when the input is complete). */
+  stdin?: Writable | null;
   /** Resolves when ffmpeg exits with 0; rejects with FfmpegError otherwise. */
   done: Promise<FfmpegResult>;
   /** Kills ffmpeg now (SIGKILL); `done` then rejects with reason `aborted`. */
@@ -189,7 +193,9 @@ export function startFfmpeg(args: string[], opts: FfmpegRunOptions = {}): Ffmpeg
   if (opts.signal?.aborted) {
     return { stdout: null, done: Promise.reject(new FfmpegError('ffmpeg aborted before start', 'aborted')), kill() {} };
   }
-  const child = spawn(bin, argv, { env: process.env, stdio: ['ignore', opts.stdout === 'pipe' ? 'pipe' : 'ignore', 'pipe', 'pipe'], windowsHide: true });
+  const child = spawn(bin, argv, { env: process.env, stdio: [opts.stdin === 'pipe' ? 'pipe' : 'ignore', opts.stdout === 'pipe' ? 'pipe' : 'ignore', 'pipe', 'pipe'], windowsHide: true });
+  // A caller writing to stdin learns of ffmpeg's end through `done`, not through an EPIPE crash.
+  child.stdin?.on('error', () => {});
 
   const kill = (why: FfmpegFailure) => {
     if (child.exitCode !== null || child.signalCode !== null) return;
@@ -240,7 +246,7 @@ export function startFfmpeg(args: string[], opts: FfmpegRunOptions = {}): Ffmpeg
   });
   // A caller that only reads stdout must not crash the process with an unhandled rejection.
   done.catch(() => {});
-  return { stdout: child.stdout ?? null, done, kill: () => kill('aborted') };
+  return { stdout: child.stdout ?? null, stdin: child.stdin ?? null, done, kill: () => kill('aborted') };
 }
 
 /** Runs ffmpeg to completion (stdout ignored). */

@@ -5,3 +5,4 @@
 export { faceDetect, faceLoad } from '../faces/human.tasks.js';
 export { vadDetect } from '../vad/silero.tasks.js';
 export { diarize } from '../diarization/embedded.tasks.js';
+export { imageCutout, imageMotion, imageUpscale } from '../images/images.tasks.js';

@@ -1,0 +1,174 @@
+import type { TaskContext } from '../workers/worker-protocol.js';
+import { blurRaw, decodeImage, encodePng, resizeRaw, type RawImage } from './image-format.js';
+import { renderMotion, outputSize, type Motion } from './motion.js';
+import { SelfieSegmenter } from './segmenter.js';
+import { EsrganSlim, UPSCALE_FACTOR } from './upscaler.js';
+
+/**
+ * The embedded image models as worker-thread tasks (src/adapters/workers/compute.worker.ts): each thread
+ * loads a model on first use and keeps it; files cross the thread boundary as paths (the thread reads
+ * and writes them itself). Also run on the event loop when the pool has no threads (0).
+ */
+
+let upscaler: Promise<EsrganSlim> | undefined;
+let segmenter: Promise<SelfieSegmenter> | undefined;
+
+function loadUpscaler(): Promise<EsrganSlim> {
+  upscaler ??= EsrganSlim.load();
+  upscaler.catch(() => (upscaler = undefined));
+  return upscaler;
+}
+
+function loadSegmenter(): Promise<SelfieSegmenter> {
+  segmenter ??= SelfieSegmenter.load();
+  segmenter.catch(() => (segmenter = undefined));
+  return segmenter;
+}
+
+export interface ImageOut {
+  width: number;
+  height: number;
+  /** The engine that ran (`esrgan-slim-x4/wasm`). */
+  engine: string;
+}
+
+/** upscale-x4: the image 4× larger with ESRGAN slim, as PNG at `outFile`. */
+export async function imageUpscale(task: { file: string; outFile: string }, ctx: TaskContext = {}): Promise<ImageOut> {
+  const model = await loadUpscaler();
+  const src = await decodeImage(task.file);
+  const rgb = await model.upscale(src.data, src.width, src.height, ctx.signal);
+  const width = src.width * UPSCALE_FACTOR;
+  const height = src.height * UPSCALE_FACTOR;
+  await encodePng({ width, height, channels: 3, data: Buffer.from(rgb.buffer, rgb.byteOffset, rgb.byteLength) }, task.outFile);
+  return { width, height, engine: `esrgan-slim-x4/${model.backend}` };
+}
+
+/** The matte of an RGB image at its own size: one byte per pixel, edges softened a little. */
+async function matteOf(src: RawImage): Promise<Buffer> {
+  const model = await loadSegmenter();
+  const small = await resizeRaw(src, model.inputWidth, model.inputHeight, 'linear');
+  const m = model.segment(small.data);
+  const up = await resizeRaw({ width: model.inputWidth, height: model.inputHeight, channels: 3, data: Buffer.from(grey3(m)) }, src.width, src.height, 'linear');
+  const soft = await blurRaw(up, Math.max(0.6, Math.min(src.width, src.height) / 400));
+  const out = Buffer.alloc(src.width * src.height);
+  for (let i = 0; i < out.length; i++) out[i] = soft.data[i * 3];
+  return out;
+}
+
+function grey3(m: Uint8Array): Uint8Array {
+  const out = new Uint8Array(m.length * 3);
+  for (let i = 0; i < m.length; i++) out[i * 3] = out[i * 3 + 1] = out[i * 3 + 2] = m[i];
+  return out;
+}
+
+/** cutout: the person/foreground on transparency (PNG with alpha), or on a solid colour. */
+export async function imageCutout(task: { file: string; outFile: string; background: [number, number, number] | null }): Promise<ImageOut & { coverage: number }> {
+  const src = await decodeImage(task.file);
+  const matte = await matteOf(src);
+  let sum = 0;
+  for (const v of matte) sum += v;
+  const coverage = sum / 255 / matte.length;
+  if (task.background) {
+    const [r, g, b] = task.background;
+    const out = Buffer.alloc(src.width * src.height * 3);
+    for (let i = 0; i < matte.length; i++) {
+      const a = matte[i] / 255;
+      out[i * 3] = src.data[i * 3] * a + r * (1 - a) + 0.5;
+      out[i * 3 + 1] = src.data[i * 3 + 1] * a + g * (1 - a) + 0.5;
+      out[i * 3 + 2] = src.data[i * 3 + 2] * a + b * (1 - a) + 0.5;
+    }
+    await encodePng({ width: src.width, height: src.height, channels: 3, data: out }, task.outFile);
+  } else {
+    await encodePng(withAlpha(src, matte), task.outFile);
+  }
+  return { width: src.width, height: src.height, engine: 'mediapipe-selfie-segmentation', coverage };
+}
+
+function withAlpha(src: RawImage, matte: Uint8Array): RawImage {
+  const out = Buffer.alloc(src.width * src.height * 4);
+  for (let i = 0; i < matte.length; i++) {
+    out[i * 4] = src.data[i * 3];
+    out[i * 4 + 1] = src.data[i * 3 + 1];
+    out[i * 4 + 2] = src.data[i * 3 + 2];
+    out[i * 4 + 3] = matte[i];
+  }
+  return { width: src.width, height: src.height, channels: 4, data: out };
+}
+
+/**
+ * The background plate of a parallax: the subject's area filled from its surroundings (a normalised
+ * blur of the image weighted by the inverse matte), so the moving foreground does not uncover a copy
+ * of itself.
+ */
+async function backgroundPlate(src: RawImage, matte: Uint8Array): Promise<RawImage> {
+  const n = matte.length;
+  const weighted = Buffer.alloc(n * 3);
+  const weight = Buffer.alloc(n * 3);
+  // The matte grown a little (its soft edge still holds subject colours).
+  for (let i = 0; i < n; i++) {
+    const keep = matte[i] < 24 ? 1 : 0;
+    weighted[i * 3] = src.data[i * 3] * keep;
+    weighted[i * 3 + 1] = src.data[i * 3 + 1] * keep;
+    weighted[i * 3 + 2] = src.data[i * 3 + 2] * keep;
+    weight[i * 3] = weight[i * 3 + 1] = weight[i * 3 + 2] = keep * 255;
+  }
+  const sigma = Math.max(4, Math.min(src.width, src.height) / 12);
+  const [bw, bm] = await Promise.all([blurRaw({ ...src, channels: 3, data: weighted }, sigma), blurRaw({ ...src, channels: 3, data: weight }, sigma)]);
+  const out = Buffer.from(src.data);
+  for (let i = 0; i < n; i++) {
+    const a = matte[i] / 255;
+    if (a <= 0) continue;
+    const w = bm.data[i * 3] / 255;
+    for (let k = 0; k < 3; k++) {
+      const fill = w > 0.02 ? bw.data[i * 3 + k] / w : src.data[i * 3 + k];
+      out[i * 3 + k] = Math.min(255, src.data[i * 3 + k] * (1 - a) + fill * a + 0.5);
+    }
+  }
+  return { width: src.width, height: src.height, channels: 3, data: out };
+}
+
+export interface MotionTask {
+  file: string;
+  outFile: string;
+  motion: Motion;
+  seconds: number;
+  fps: number;
+  /** `16:9`, `9:16`, `1:1`, `4:5`. */
+  aspect: string;
+  /** The output's short side in pixels. */
+  short: number;
+  parallax: boolean;
+  timeoutMs?: number;
+}
+
+/** camera-motion and parallax: an MP4 of the move over the image. */
+export async function imageMotion(task: MotionTask, ctx: TaskContext = {}): Promise<{ width: number; height: number; frames: number; engine: string }> {
+  const { width, height } = outputSize(task.aspect, task.short);
+  // The image at a size where the tightest window of the move still has about one source pixel per output pixel.
+  const scale = 1.5;
+  const cover = { width: Math.round(width * scale), height: Math.round(height * scale) };
+  const src = await decodeImage(task.file);
+  const factor = Math.max(cover.width / src.width, cover.height / src.height);
+  const target = { width: Math.max(2, Math.round(src.width * factor)), height: Math.max(2, Math.round(src.height * factor)) };
+  const image = factor === 1 ? src : await resizeRaw(src, target.width, target.height);
+  let background = image;
+  let foreground: RawImage | undefined;
+  if (task.parallax) {
+    const matte = await matteOf(image);
+    background = await backgroundPlate(image, matte);
+    foreground = withAlpha(image, matte);
+  }
+  const { frames } = await renderMotion({
+    background,
+    foreground,
+    motion: task.motion,
+    seconds: task.seconds,
+    fps: task.fps,
+    width,
+    height,
+    outFile: task.outFile,
+    signal: ctx.signal,
+    timeoutMs: task.timeoutMs,
+  });
+  return { width, height, frames, engine: task.parallax ? 'parallax/selfie-segmentation+ffmpeg' : 'camera-motion/ffmpeg' };
+}

@@ -1,0 +1,66 @@
+import fs from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import * as tf from '@tensorflow/tfjs-core';
+import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
+
+/**
+ * TensorFlow.js for the image models (upscaler, segmentation): the WebAssembly backend from
+ * @tensorflow/tfjs-backend-wasm's own `.wasm` files, the CPU backend as the fallback. The same tfjs-core
+ * instance the face detector's Human bundle uses (it requires tfjs-core and the wasm backend from
+ * node_modules), so a compute thread that runs both has one engine and one backend.
+ */
+
+const require = createRequire(import.meta.url);
+export type Tf = typeof tf;
+
+let ready: Promise<Tf> | undefined;
+
+function wasmDirUrl(): string {
+  return pathToFileURL(path.dirname(require.resolve('@tensorflow/tfjs-backend-wasm'))).href.replace(/\/?$/, '/');
+}
+
+/** tfjs with the wasm backend active (cpu when wasm cannot start), once per thread. */
+export function tfReady(): Promise<Tf> {
+  ready ??= (async () => {
+    const active = tf.getBackend();
+    if (active === 'wasm' || active === 'cpu') return tf;
+    try {
+      setWasmPaths(wasmDirUrl(), false);
+      if (await tf.setBackend('wasm')) {
+        await tf.ready();
+        return tf;
+      }
+    } catch {
+      // fall through to cpu
+    }
+    await import('@tensorflow/tfjs-backend-cpu');
+    await tf.setBackend('cpu');
+    await tf.ready();
+    return tf;
+  })();
+  ready.catch(() => (ready = undefined));
+  return ready;
+}
+
+/** A converted model's JSON and its weights, read from local files (model.json + shards beside it). */
+export interface LocalModel {
+  json: any;
+  weights: Map<string, tf.Tensor>;
+}
+
+/** Reads `model.json` and its weight shards from disk into tensors by weight name. */
+export async function readModelFiles(t: Tf, modelJson: string): Promise<LocalModel> {
+  const json = JSON.parse(await fs.readFile(modelJson, 'utf8'));
+  const weights = new Map<string, tf.Tensor>();
+  for (const group of json.weightsManifest ?? []) {
+    const parts: Buffer[] = [];
+    for (const p of group.paths) parts.push(await fs.readFile(path.join(path.dirname(modelJson), p)));
+    const all = Buffer.concat(parts);
+    const buf = all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength) as ArrayBuffer;
+    const decoded = t.io.decodeWeights(buf, group.weights);
+    for (const [name, tensor] of Object.entries(decoded)) weights.set(name, tensor);
+  }
+  return { json, weights };
+}

@@ -1,0 +1,112 @@
+import zlib from 'node:zlib';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SharpImageInspector } from '../../src/adapters/images/image-inspector.js';
+import { MAX_IMAGE_PIXELS, decodeImage, encodePng } from '../../src/adapters/images/image-format.js';
+import { EsrganSlim } from '../../src/adapters/images/upscaler.js';
+import { SelfieSegmenter } from '../../src/adapters/images/segmenter.js';
+import { pattern, portraitScene, PORTRAIT } from '../helpers/generation-fixtures.js';
+
+/**
+ * The image adapters on real bytes: recognition of PNG, JPEG and WebP from the bytes, refusal of
+ * other and broken files and of a decompression bomb before any pixel is allocated; the ESRGAN slim
+ * upscaler (4×, faithful to the input, tiles joined without seams); the selfie segmentation matte.
+ */
+
+const inspector = new SharpImageInspector();
+
+/** A PNG whose header claims `w`×`h` with almost no data (a decompression bomb's shape). */
+function claimedPng(w: number, h: number): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(zlib.crc32 ? zlib.crc32(body) >>> 0 : 0);
+    return Buffer.concat([len, body, crc]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(w, 0);
+  ihdr.writeUInt32BE(h, 4);
+  ihdr[8] = 8;
+  ihdr[9] = 2;
+  return Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), chunk('IHDR', ihdr), chunk('IDAT', zlib.deflateSync(Buffer.alloc(1024))), chunk('IEND', Buffer.alloc(0))]);
+}
+
+describe('image recognition', () => {
+  it('answers the format and size of PNG, JPEG and WebP', async () => {
+    for (const format of ['png', 'jpeg', 'webp'] as const) {
+      const check = await inspector.inspect(await pattern(33, 21, format));
+      expect(check).toEqual({ ok: true, info: { format, contentType: `image/${format}`, width: 33, height: 21 } });
+    }
+  });
+
+  it('refuses GIF, SVG, TIFF and text as not images, a truncated PNG as undecodable', async () => {
+    const gif = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#fff' } }).gif().toBuffer();
+    const tiff = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#fff' } }).tiff().toBuffer();
+    for (const bytes of [gif, tiff, Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="9" height="9"/>'), Buffer.from('plain text')]) {
+      expect(await inspector.inspect(bytes)).toEqual({ ok: false, reason: 'not_an_image' });
+    }
+    const png = await pattern(64, 64, 'png');
+    expect(await inspector.inspect(png.subarray(0, png.length / 2))).toEqual({ ok: false, reason: 'undecodable' });
+  });
+
+  it('refuses a PNG claiming 100000×100000 pixels without decoding it', async () => {
+    const before = process.memoryUsage().rss;
+    expect(await inspector.inspect(claimedPng(100_000, 100_000))).toEqual({ ok: false, reason: 'too_many_pixels', maxPixels: MAX_IMAGE_PIXELS });
+    expect(process.memoryUsage().rss - before).toBeLessThan(200 * 1024 * 1024);
+  });
+
+  it('decodes to raw pixels and encodes PNG again, unchanged', async () => {
+    const raw = await decodeImage(await pattern(20, 10, 'png'));
+    expect(raw).toMatchObject({ width: 20, height: 10, channels: 3 });
+    const again = await decodeImage((await encodePng(raw))!);
+    expect(again.data.equals(raw.data)).toBe(true);
+  });
+});
+
+describe('ESRGAN slim ×4', () => {
+  let model: EsrganSlim;
+  beforeAll(async () => {
+    model = await EsrganSlim.load();
+  });
+  afterAll(() => model?.dispose());
+
+  it('makes the image 4× larger and stays faithful to it (its reduction is close to the input)', async () => {
+    const src = await decodeImage(await sharp(PORTRAIT).resize(48, 48).png().toBuffer());
+    const out = await model.upscale(src.data, 48, 48);
+    expect(out.length).toBe(192 * 192 * 3);
+    const reduced = await sharp(Buffer.from(out), { raw: { width: 192, height: 192, channels: 3 } }).resize(48, 48, { kernel: 'cubic' }).raw().toBuffer();
+    let diff = 0;
+    for (let i = 0; i < reduced.length; i++) diff += Math.abs(reduced[i] - src.data[i]);
+    expect(diff / reduced.length).toBeLessThan(6);
+    expect(model.backend).toBe('wasm');
+  }, 60_000);
+
+  it('joins tiles without seams: a 120×40 image (two tiles) gives what one pass over it gives', async () => {
+    const src = await decodeImage(await pattern(120, 40, 'png'));
+    const tiled = await model.upscale(src.data, 120, 40);
+    const whole = model.forward((await import('@tensorflow/tfjs-core')).tensor4d(Float32Array.from(src.data), [1, 40, 120, 3]));
+    const ref = Uint8Array.from(await whole.data(), (v) => Math.round(v));
+    whole.dispose();
+    let maxDiff = 0;
+    for (let i = 0; i < ref.length; i++) maxDiff = Math.max(maxDiff, Math.abs(ref[i] - tiled[i]));
+    expect(maxDiff).toBeLessThanOrEqual(2);
+  }, 60_000);
+});
+
+describe('selfie segmentation', () => {
+  it('finds the person in the middle of the scene and not the corners', async () => {
+    const seg = await SelfieSegmenter.load();
+    try {
+      const small = await decodeImage(await portraitScene(640, 480), { resize: { width: seg.inputWidth, height: seg.inputHeight, fit: 'fill' } });
+      const m = seg.segment(small.data);
+      const at = (x: number, y: number) => m[Math.round(y * seg.inputHeight) * seg.inputWidth + Math.round(x * seg.inputWidth)];
+      expect(at(0.5, 0.6)).toBeGreaterThan(200);
+      expect(at(0.03, 0.03)).toBeLessThan(60);
+      expect(at(0.97, 0.05)).toBeLessThan(60);
+    } finally {
+      seg.dispose();
+    }
+  }, 60_000);
+});

@@ -5,6 +5,7 @@ import { loadSourcesConfig, type SourcesConfig } from './sources.env.js';
 import { loadAsrConfig, type AsrConfig } from './asr.env.js';
 import { loadLlmConfig, type LlmConfig } from './llm.env.js';
 import { loadPublishingConfig, type PublishingConfig } from './publishing.env.js';
+import { loadMonitorsConfig, type MonitorsConfig } from './monitors.env.js';
 import { loadBillingConfig, type BillingConfig } from './billing.env.js';
 import { loadGenerationsConfig, type GenerationsConfig } from './generations.env.js';
 import { loadWebhooksConfig, type WebhooksConfig } from './webhooks.env.js';
@@ -63,6 +64,8 @@ export interface Config {
   llm: LlmConfig | undefined;
   /** Publishing networks, credentials key, post item retries (src/config/publishing.env.ts, docs/publishing.md). */
   publishing: PublishingConfig;
+  /** Monitors: poll interval, live batch length, stall time, Twitch credentials (src/config/monitors.env.ts, docs/monitors.md). */
+  monitors: MonitorsConfig;
   /** Paid work: the top-up URL of 402 answers (src/config/billing.env.ts). */
   billing: BillingConfig;
   /** Generations: image and output size limits, hosted polling and timeout (src/config/generations.env.ts, docs/generations.md). */
@@ -151,6 +154,7 @@ export function loadConfig(env: Env = process.env): Config {
     asr: loadAsrConfig(env),
     llm: loadLlmConfig(env),
     publishing: loadPublishingConfig(env),
+    monitors: loadMonitorsConfig(env),
     billing: loadBillingConfig(env),
     generations: loadGenerationsConfig(env),
     webhooks: loadWebhooksConfig(env),

@@ -16,6 +16,7 @@ import type { RenderRoutesDeps } from './routes/renders.routes.js';
 import type { ConnectionRoutesDeps } from './routes/connections.routes.js';
 import type { PostRoutesDeps } from './routes/posts.routes.js';
 import type { TranscriptionRoutesDeps } from './routes/transcriptions.routes.js';
+import type { MonitorRoutesDeps } from './routes/monitors.routes.js';
 import type { AdminPlanRoutesDeps } from './admin/plans.admin.routes.js';
 import type { AdminWorkspaceRoutesDeps } from './admin/workspaces.admin.routes.js';
 import type { AdminKeyRoutesDeps } from './admin/keys.admin.routes.js';
@@ -38,6 +39,7 @@ export interface AppDeps
     ConnectionRoutesDeps,
     PostRoutesDeps,
     TranscriptionRoutesDeps,
+    MonitorRoutesDeps,
     AdminPlanRoutesDeps,
     AdminWorkspaceRoutesDeps,
     AdminKeyRoutesDeps,

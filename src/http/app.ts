@@ -24,6 +24,7 @@ import { connectionRoutes } from './routes/connections.routes.js';
 import { publishedRoutes } from './routes/published.routes.js';
 import { publishedDir } from '../shared/published-files.js';
 import { transcriptionRoutes } from './routes/transcriptions.routes.js';
+import { monitorRoutes } from './routes/monitors.routes.js';
 import { adminPlanRoutes } from './admin/plans.admin.routes.js';
 import { adminWorkspaceRoutes } from './admin/workspaces.admin.routes.js';
 import { adminKeyRoutes } from './admin/keys.admin.routes.js';
@@ -88,6 +89,7 @@ export async function buildApp(c: AppDeps, opts: AppOptions = {}): Promise<Fasti
       connectionRoutes(api, c);
       postRoutes(api, c);
       transcriptionRoutes(api, c);
+      monitorRoutes(api, c);
     },
     { prefix: API_PREFIX },
   );

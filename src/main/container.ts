@@ -54,6 +54,10 @@ import { meteredAsr, reportFfmpegRuns } from '../adapters/metrics/tool.metrics.j
 import { readQueueDepth } from '../adapters/queue/queue-depth.js';
 import type { SubmissionRetention } from '../domain/submissions/submissions.retention.js';
 import { createRetention } from './retention.wiring.js';
+import { createMonitors } from './monitors.wiring.js';
+import type { MonitorsService } from '../domain/monitors/monitors.service.js';
+import type { MonitorPoller } from '../domain/monitors/monitor-poller.js';
+import type { LiveBatchProcessor } from '../domain/monitors/live-batches.js';
 
 export interface Container {
   config: Config;
@@ -101,6 +105,12 @@ export interface Container {
   metrics: MetricsRegistry;
   /** Purges finished submissions past their plan's retention (job submission.expire, used by workers). */
   submissionRetention: SubmissionRetention;
+  /** Channel monitors, their broadcasts and clips (docs/monitors.md). */
+  monitors: MonitorsService;
+  /** Watches monitors' channels and records live broadcasts (jobs monitor.poll, monitor.revive; used by workers). */
+  monitorPoller: MonitorPoller;
+  /** Clips live batches (job monitor.batch; used by workers). */
+  liveBatches: LiveBatchProcessor;
   /** The embedded database's dump for `cutroom backup` against a running service; null on PostgreSQL. */
   databaseDump: { dump(): Promise<Uint8Array> } | null;
   close(): Promise<void>;
@@ -206,6 +216,22 @@ export async function createContainer(opts: ContainerOptions): Promise<Container
     ...createTranscriptions({ config, logger, database, storage, queue, transactions, media, credits, asr, vad: compute.vad, diarizer: compute.diarizer }),
     metrics,
     submissionRetention: createRetention({ database, storage, transactions, logger }),
+    ...createMonitors({
+      config,
+      logger,
+      database,
+      storage,
+      queue,
+      transactions,
+      media,
+      credits,
+      checks: {
+        checkStrategy: async (ws, id) => void (await templatesService.getStrategy(ws, id)),
+        checkTemplate: async (ws, id) => void (await templatesService.getTemplate(ws, id)),
+        supportsLanguage: (lang) => asr.supportsLanguage(lang),
+      },
+      services: () => container,
+    }),
     databaseDump: database.dump ? { dump: () => database.dump!() } : null,
     async close() {
       stopFfmpegReports();

@@ -21,6 +21,12 @@ export interface JobPayloads {
   'transcription.process': { transcriptionId: string };
   /** Publishes one post item (render reuse or wait, upload with a resume state, retries with backoff). */
   'post.publish_item': { itemId: string; token?: string };
+  /** One check of a monitor's channel (run `seq` of its watching chain); sends the chain's next run. */
+  'monitor.poll': { monitorId: string; seq: number };
+  /** Restarts the watching chain of monitors that are on but were not checked for long (every minute). */
+  'monitor.revive': Record<string, never>;
+  /** Cuts a recorded live batch, clips it with the submission pipeline and settles its credits. */
+  'monitor.batch': { batchId: string };
 }
 
 export type JobName = keyof JobPayloads;
@@ -64,6 +70,14 @@ export const JOBS = {
    * job again after a backoff instead.
    */
   'post.publish_item': { options: { retryLimit: 3, retryDelaySeconds: 2, expireInSeconds: 2 * 3600 } },
+  /** A check is short (a feed, a playlist and its new segments); a lost run is retried at once. The monitor's lease and chain number keep one watcher per monitor. */
+  'monitor.poll': { options: { retryLimit: 2, retryDelaySeconds: 1, expireInSeconds: 15 * 60 } },
+  'monitor.revive': { schedule: '* * * * *' },
+  /** Like a submission: a batch may take a while to clip; one queued job per batch. */
+  'monitor.batch': {
+    options: { expireInSeconds: 4 * 3600, retryLimit: 2, retryDelaySeconds: 2 },
+    singletonKey: (p: JobPayloads['monitor.batch']) => `monitor-batch:${p.batchId}`,
+  },
 } as const satisfies { readonly [N in JobName]: JobDefinition<N> };
 
 /** The table seen through its general type (what a function of any job name reads). */

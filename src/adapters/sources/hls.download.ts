@@ -207,8 +207,8 @@ async function checkHosts(uris: string[], ctx: DownloadContext): Promise<void> {
   }
 }
 
-/** Segment GETs for the downloader: fetchAttempt's status rules, withRetries' backoff, SOURCE_* errors. */
-function downloadIo(ctx: DownloadContext): HlsIo {
+/** Segment GETs for the downloader (and the live recorder): fetchAttempt's status rules, withRetries' backoff, SOURCE_* errors. */
+export function downloadIo(ctx: DownloadContext): HlsIo {
   return {
     async get(url, headers) {
       const a = await fetchAttempt(url, ctx, { headers });

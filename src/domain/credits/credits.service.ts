@@ -117,15 +117,20 @@ export class CreditsService {
     });
   }
 
-  /** Gives back what a job was charged; a no-op when it was never charged or already refunded. */
-  refund(input: { workspaceId: string; jobType: string; jobId: string; reason: string }, tx?: Tx): Promise<LedgerRow | null> {
+  /**
+   * Gives back what a job was charged; a no-op when it was never charged or already refunded. `amount`
+   * gives back only part of the charge (a live batch that ended shorter than it was charged for); a job
+   * is still refunded at most once.
+   */
+  refund(input: { workspaceId: string; jobType: string; jobId: string; reason: string; amount?: number }, tx?: Tx): Promise<LedgerRow | null> {
+    if (input.amount !== undefined && (!Number.isInteger(input.amount) || input.amount < 0)) throw new Error('refund amount must be a non-negative integer');
     return this.inTx(tx, async (t) => {
       const ws = await this.lockWorkspace(t, input.workspaceId);
       const charge = await this.repo.findJobEntry(t, input.workspaceId, 'charge', input.jobType, input.jobId);
       if (!charge) return null;
       const done = await this.repo.findJobEntry(t, input.workspaceId, 'refund', input.jobType, input.jobId);
       if (done) return done;
-      const amount = -charge.amount;
+      const amount = Math.min(-charge.amount, input.amount ?? -charge.amount);
       const balanceAfter = charge.waived ? ws.credits : ws.credits + amount;
       if (!charge.waived) await this.repo.setBalance(t, ws.id, balanceAfter);
       const entry = await this.repo.insertEntry(t, {

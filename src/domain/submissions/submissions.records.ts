@@ -30,6 +30,10 @@ export interface SubmissionRow {
   finishedAt: Date | null;
   /** When the retention sweep purged the source, previews and stage results: the API answers 410 SUBMISSION_EXPIRED. */
   expiredAt: Date | null;
+  /** The monitor that made it (a video monitor's upload, or a live monitor's batch); null for POST /clips. */
+  monitorId: string | null;
+  /** A live monitor's batch (docs/monitors.md): internal, not listed by GET /clips. */
+  liveBatch: boolean;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -37,7 +41,8 @@ export interface SubmissionRow {
 export type NewSubmission = Pick<
   SubmissionRow,
   'id' | 'workspaceId' | 'videoId' | 'status' | 'timeframeStart' | 'timeframeEnd' | 'strategyId' | 'templateId' | 'sourceLanguage' | 'creditsCharged'
->;
+> &
+  Partial<Pick<SubmissionRow, 'monitorId' | 'liveBatch'>>;
 
 /** What a stage records when it moves a submission on. */
 export type StageChanges = Partial<
@@ -60,8 +65,8 @@ export interface SubmissionsRepository {
   get(id: string): Promise<SubmissionRow | undefined>;
   /** The submission when it belongs to the workspace and the video. */
   findInWorkspace(workspaceId: string, videoId: string, id: string): Promise<SubmissionRow | undefined>;
-  /** The workspace's submissions, newest first. */
-  list(workspaceId: string, filter: { status?: string; videoId?: string }, page: PageRequest): Promise<{ rows: SubmissionRow[]; total: number }>;
+  /** The workspace's submissions, newest first (a live monitor's batches left out). */
+  list(workspaceId: string, filter: { status?: string; videoId?: string; monitorId?: string }, page: PageRequest): Promise<{ rows: SubmissionRow[]; total: number }>;
   /** How many submissions are queued that were created before `createdAt`, and the seconds of video they hold. */
   queuedBefore(createdAt: Date): Promise<{ count: number; seconds: number }>;
   /** The submission, locked until `tx` ends. */

@@ -45,6 +45,8 @@ export interface SubmissionView {
   estimated_time?: number;
   waiting_reason?: string;
   waiting_until?: string;
+  /** The video monitor that made it; null for POST /clips. */
+  monitor_id: string | null;
   created_at: string;
 }
 
@@ -61,8 +63,11 @@ export class SubmissionsService {
     private readonly storage: Pick<Storage, 'presignGet'>,
   ) {}
 
-  /** POST /clips: checks everything, then creates the submission and charges it in one transaction. */
-  async create(ctx: WorkspaceWithPlan, input: SubmissionInput): Promise<SubmissionRow> {
+  /**
+   * POST /clips: checks everything, then creates the submission and charges it in one transaction. A video
+   * monitor's upload is created the same way, with `origin.monitorId`.
+   */
+  async create(ctx: WorkspaceWithPlan, input: SubmissionInput, origin: { monitorId?: string } = {}): Promise<SubmissionRow> {
     const ws = ctx.workspace;
     const video = await this.videos.get(ws.id, input.video_id);
     if (video.status !== 'ready') throw new DomainError('FILE_NOT_FOUND');
@@ -106,6 +111,7 @@ export class SubmissionsService {
         templateId: input.template_id ?? null,
         sourceLanguage: language,
         creditsCharged: charge.charged,
+        monitorId: origin.monitorId ?? null,
       });
     });
     await enqueueAfterCommit(this.queue, { name: 'submission.process', payload: { submissionId: id } }, (code) => this.fail(row, code));
@@ -120,8 +126,8 @@ export class SubmissionsService {
     return row;
   }
 
-  list(workspaceId: string, filter: { status?: string; video_id?: string }, page: PageRequest): Promise<{ rows: SubmissionRow[]; total: number }> {
-    return this.repo.list(workspaceId, { status: filter.status, videoId: filter.video_id }, page);
+  list(workspaceId: string, filter: { status?: string; video_id?: string; monitor_id?: string }, page: PageRequest): Promise<{ rows: SubmissionRow[]; total: number }> {
+    return this.repo.list(workspaceId, { status: filter.status, videoId: filter.video_id, monitorId: filter.monitor_id }, page);
   }
 
   /** Position in the shared line (1 = next) and the seconds of video ahead, for queued submissions. */
@@ -139,6 +145,7 @@ export class SubmissionsService {
       credits_charged: row.creditsCharged,
       error_code: row.errorCode,
       clips_count: row.clipsCount,
+      monitor_id: row.monitorId ?? null,
       created_at: row.createdAt.toISOString(),
     };
     if (row.status === 'queued') {

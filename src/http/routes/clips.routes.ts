@@ -108,7 +108,9 @@ export function clipRoutes(app: Api, deps: ClipRoutesDeps) {
         operationId: 'listSubmissions',
         tags,
         summary: 'List submissions',
-        description: 'Newest first, including those made by video monitors. `status` and `video_id` filter the list.',
+        description:
+          'Newest first, including those made by video monitors (`monitor_id` set; null for POST /clips). `status`, `video_id` and `monitor_id` filter the list. ' +
+          'A live monitor’s batches are not submissions of this list: their clips are read through GET /monitors/{id}/broadcasts/{broadcastId}/clips.',
         querystring: SubmissionListQuery,
         response: { 200: answer(SubmissionListSchema, 'One page of submissions.') },
       },

@@ -15,6 +15,7 @@ export const SubmissionSchema = Type.Object(
     estimated_time: Type.Optional(Type.Integer({ description: 'While `queued`: seconds until done.' })),
     waiting_reason: Type.Optional(Type.String()),
     waiting_until: Type.Optional(IsoDate),
+    monitor_id: Type.Union([Type.String(), Type.Null()], { description: 'The video monitor that made it (docs/monitors.md); null for POST /clips.' }),
     created_at: IsoDate,
   },
   { $id: 'Submission' },
@@ -53,6 +54,7 @@ export const SubmissionListQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
   status: Type.Optional(Type.Union(SUBMISSION_STATES.map((s) => Type.Literal(s)))),
   video_id: Type.Optional(Type.String()),
+  monitor_id: Type.Optional(Type.String({ description: 'Only the submissions of this monitor.' })),
 });
 
 export const SubmissionListSchema = Type.Object({ submissions: Type.Array(SubmissionSchema), pagination: PaginationSchema }, { $id: 'SubmissionList' });

@@ -3,6 +3,8 @@ import type { SubmissionRetention } from '../../domain/submissions/submissions.r
 import type { RenderProcessor } from '../../domain/renders/renders.processor.js';
 import type { PostItemProcessor } from '../../domain/publishing/post-items.processor.js';
 import type { TranscriptionProcessor } from '../../domain/transcriptions/transcriptions.processor.js';
+import type { MonitorPoller } from '../../domain/monitors/monitor-poller.js';
+import type { LiveBatchProcessor } from '../../domain/monitors/live-batches.js';
 import type { Metrics } from '../../ports/metrics.js';
 import type { JobHandler } from '../../ports/queue.js';
 import type { JobName } from '../../shared/jobs.js';
@@ -14,6 +16,7 @@ import { submissionExpiryHandler } from './retention.handler.js';
 import { renderExpiryHandler, renderHandler } from './render.handler.js';
 import { postItemHandler } from './post.handler.js';
 import { transcriptionHandler } from './transcription.handler.js';
+import { monitorBatchHandler, monitorPollHandler, monitorReviveHandler } from './monitor.handler.js';
 
 /** What the job handlers run on (the container in src/main provides it). */
 export interface HandlersDeps extends MaintenanceHandlerDeps {
@@ -22,6 +25,10 @@ export interface HandlersDeps extends MaintenanceHandlerDeps {
   renderProcessor: RenderProcessor;
   postItems: PostItemProcessor;
   transcriptionProcessor: TranscriptionProcessor;
+  /** Watches monitors' channels and records live broadcasts (jobs monitor.poll, monitor.revive). */
+  monitorPoller: MonitorPoller;
+  /** Clips live batches (job monitor.batch). */
+  liveBatches: LiveBatchProcessor;
   /** Each run is timed and counted by outcome (src/jobs/metered.ts). */
   metrics: Metrics;
 }
@@ -36,6 +43,9 @@ export function buildHandlers(deps: HandlersDeps): HandlerMap {
     'render.expire': renderExpiryHandler(deps.renderProcessor),
     'post.publish_item': postItemHandler(deps.postItems),
     'transcription.process': transcriptionHandler(deps.transcriptionProcessor),
+    'monitor.poll': monitorPollHandler(deps.monitorPoller),
+    'monitor.revive': monitorReviveHandler(deps.monitorPoller),
+    'monitor.batch': monitorBatchHandler(deps.liveBatches),
   };
   const wrap = <N extends JobName>(name: N) => metered(name, handlers[name] as JobHandler<N>, deps.metrics);
   return Object.fromEntries(Object.keys(handlers).map((name) => [name, wrap(name as JobName)])) as HandlerMap;

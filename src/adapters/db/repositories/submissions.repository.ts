@@ -47,8 +47,9 @@ export class DrizzleSubmissionsRepository implements SubmissionsRepository {
     return row;
   }
 
-  async list(workspaceId: string, filter: { status?: string; videoId?: string }, page: PageRequest): Promise<{ rows: SubmissionRow[]; total: number }> {
-    const conds: SQL[] = [eq(submissions.workspaceId, workspaceId)];
+  async list(workspaceId: string, filter: { status?: string; videoId?: string; monitorId?: string }, page: PageRequest): Promise<{ rows: SubmissionRow[]; total: number }> {
+    const conds: SQL[] = [eq(submissions.workspaceId, workspaceId), eq(submissions.liveBatch, false)];
+    if (filter.monitorId) conds.push(eq(submissions.monitorId, filter.monitorId));
     if (filter.status) conds.push(eq(submissions.status, filter.status));
     if (filter.videoId) conds.push(eq(submissions.videoId, filter.videoId));
     const where = and(...conds);

@@ -10,6 +10,8 @@ const E2E = [
   'test/integration/sdk-pipeline.test.ts',
   'test/integration/shutdown.test.ts',
   'test/integration/scale-out-faults.test.ts',
+  'test/integration/monitor-feed.test.ts',
+  'test/integration/monitor-live.test.ts',
 ];
 
 // `npx vitest run` runs every project; `npx vitest run --project unit` (or http, integration, e2e) one of them.

@@ -16,6 +16,8 @@ import type { RenderRoutesDeps } from './routes/renders.routes.js';
 import type { ConnectionRoutesDeps } from './routes/connections.routes.js';
 import type { PostRoutesDeps } from './routes/posts.routes.js';
 import type { TranscriptionRoutesDeps } from './routes/transcriptions.routes.js';
+import type { GenerationRoutesDeps } from './routes/generations.routes.js';
+import type { AdminGenerationModelRoutesDeps } from './admin/generation-models.admin.routes.js';
 import type { MonitorRoutesDeps } from './routes/monitors.routes.js';
 import type { AdminPlanRoutesDeps } from './admin/plans.admin.routes.js';
 import type { AdminWorkspaceRoutesDeps } from './admin/workspaces.admin.routes.js';
@@ -39,6 +41,8 @@ export interface AppDeps
     ConnectionRoutesDeps,
     PostRoutesDeps,
     TranscriptionRoutesDeps,
+    GenerationRoutesDeps,
+    AdminGenerationModelRoutesDeps,
     MonitorRoutesDeps,
     AdminPlanRoutesDeps,
     AdminWorkspaceRoutesDeps,

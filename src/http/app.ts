@@ -24,6 +24,9 @@ import { connectionRoutes } from './routes/connections.routes.js';
 import { publishedRoutes } from './routes/published.routes.js';
 import { publishedDir } from '../shared/published-files.js';
 import { transcriptionRoutes } from './routes/transcriptions.routes.js';
+import { generationImageRoutes, generationRoutes } from './routes/generations.routes.js';
+import { adminGenerationModelRoutes } from './admin/generation-models.admin.routes.js';
+import { multipartScope } from './plugins/multipart.js';
 import { monitorRoutes } from './routes/monitors.routes.js';
 import { adminPlanRoutes } from './admin/plans.admin.routes.js';
 import { adminWorkspaceRoutes } from './admin/workspaces.admin.routes.js';
@@ -89,6 +92,8 @@ export async function buildApp(c: AppDeps, opts: AppOptions = {}): Promise<Fasti
       connectionRoutes(api, c);
       postRoutes(api, c);
       transcriptionRoutes(api, c);
+      generationRoutes(api, c);
+      await multipartScope(api, (s) => generationImageRoutes(s, c));
       monitorRoutes(api, c);
     },
     { prefix: API_PREFIX },
@@ -104,6 +109,7 @@ export async function buildApp(c: AppDeps, opts: AppOptions = {}): Promise<Fasti
       adminKeyRoutes(admin, c);
       adminTemplateRoutes(admin, c);
       adminConnectionRoutes(admin, c);
+      adminGenerationModelRoutes(admin, c);
       adminBackupRoutes(admin, c);
     },
     { prefix: '/admin/v1' },

@@ -25,6 +25,7 @@ function writeSecret(dir: string, name: string, value: string): string {
 export async function bootstrap(c: Container): Promise<BootstrapResult> {
   await c.plans.ensureDefault();
   await c.templates.ensureBuiltins();
+  await c.generations.seedEmbedded();
   const result: BootstrapResult = {};
   result.adminToken = await c.adminToken.init(c.config.adminToken);
   if (result.adminToken) writeSecret(c.config.dataDir, 'admin-token', result.adminToken);

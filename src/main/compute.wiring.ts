@@ -5,6 +5,7 @@ import { WorkerFaceDetector } from '../adapters/faces/worker.face-detector.js';
 import { SileroVad } from '../adapters/vad/silero.vad.js';
 import { WorkerVad } from '../adapters/vad/worker.vad.js';
 import { createComputePool } from '../adapters/workers/compute.pool.js';
+import type { WorkerPool } from '../adapters/workers/worker-pool.js';
 import type { Diarizer } from '../ports/diarizer.js';
 import type { FaceDetector } from '../ports/face-detector.js';
 import type { Vad } from '../ports/vad.js';
@@ -15,6 +16,8 @@ export interface Compute {
   faces(): Promise<FaceDetector>;
   vad: Vad;
   diarizer: Diarizer;
+  /** The threads other engines post their tasks to (the embedded image models); null with 0 threads. */
+  pool: WorkerPool | null;
   /** Frees the models and ends the threads. */
   close(): Promise<void>;
 }
@@ -32,6 +35,7 @@ export function createCompute(threads: number): Compute {
       faces: () => (detector ??= HumanFaceDetector.create({})),
       vad,
       diarizer: new EmbeddedDiarizer(),
+      pool: null,
       async close() {
         await vad.close();
         await (await detector?.catch(() => undefined))?.close();
@@ -44,6 +48,7 @@ export function createCompute(threads: number): Compute {
     faces: () => (detector ??= WorkerFaceDetector.create(pool, {})),
     vad: new WorkerVad(pool),
     diarizer: new WorkerDiarizer(pool),
+    pool,
     close: () => pool.close(),
   };
 }

@@ -54,6 +54,9 @@ import { meteredAsr, reportFfmpegRuns } from '../adapters/metrics/tool.metrics.j
 import { readQueueDepth } from '../adapters/queue/queue-depth.js';
 import type { SubmissionRetention } from '../domain/submissions/submissions.retention.js';
 import { createRetention } from './retention.wiring.js';
+import { createGenerations } from './generations.wiring.js';
+import type { GenerationsService } from '../domain/generations/generations.service.js';
+import type { GenerationProcessor } from '../domain/generations/generations.processor.js';
 import { createMonitors } from './monitors.wiring.js';
 import type { MonitorsService } from '../domain/monitors/monitors.service.js';
 import type { MonitorPoller } from '../domain/monitors/monitor-poller.js';
@@ -99,6 +102,10 @@ export interface Container {
   transcriptions: TranscriptionsService;
   /** Runs transcription jobs (used by workers). */
   transcriptionProcessor: TranscriptionProcessor;
+  /** Generations: the model catalog, reference images, priced generations. */
+  generations: GenerationsService;
+  /** Runs generation jobs (used by workers). */
+  generationProcessor: GenerationProcessor;
   /** Voice activity detection (Silero VAD, loaded on first use). */
   vad: Vad;
   /** This process's Prometheus metrics (GET /metrics). */
@@ -214,6 +221,7 @@ export async function createContainer(opts: ContainerOptions): Promise<Container
       workspaces: { get: (id) => container.workspaces.get(id) },
     }),
     ...createTranscriptions({ config, logger, database, storage, queue, transactions, media, credits, asr, vad: compute.vad, diarizer: compute.diarizer }),
+    ...createGenerations({ config, logger, database, storage, queue, transactions, media, credits, pool: compute.pool }),
     metrics,
     submissionRetention: createRetention({ database, storage, transactions, logger }),
     ...createMonitors({

@@ -21,6 +21,8 @@ export interface JobPayloads {
   'transcription.process': { transcriptionId: string };
   /** Publishes one post item (render reuse or wait, upload with a resume state, retries with backoff). */
   'post.publish_item': { itemId: string; token?: string };
+  /** Runs one generation (embedded engine or hosted provider): queued → processing → ready, or failed with a refund. */
+  'generation.process': { generationId: string };
   /** One check of a monitor's channel (run `seq` of its watching chain); sends the chain's next run. */
   'monitor.poll': { monitorId: string; seq: number };
   /** Restarts the watching chain of monitors that are on but were not checked for long (every minute). */
@@ -70,6 +72,14 @@ export const JOBS = {
    * job again after a backoff instead.
    */
   'post.publish_item': { options: { retryLimit: 3, retryDelaySeconds: 2, expireInSeconds: 2 * 3600 } },
+  /**
+   * A hosted generation polls its provider up to CUTROOM_GENERATION_TIMEOUT_MS (6 h at most); a retry
+   * after a crash resumes the provider's job. One queued job per generation.
+   */
+  'generation.process': {
+    options: { expireInSeconds: 7 * 3600, retryLimit: 2, retryDelaySeconds: 5 },
+    singletonKey: (p: JobPayloads['generation.process']) => `generation:${p.generationId}`,
+  },
   /** A check is short (a feed, a playlist and its new segments); a lost run is retried at once. The monitor's lease and chain number keep one watcher per monitor. */
   'monitor.poll': { options: { retryLimit: 2, retryDelaySeconds: 1, expireInSeconds: 15 * 60 } },
   'monitor.revive': { schedule: '* * * * *' },

@@ -15,6 +15,8 @@ export const WEBHOOK_EVENT_TYPES: string[] = [
   'post.completed',
   'post.partial',
   'post.failed',
+  'generation.ready',
+  'generation.failed',
 ];
 
 /** Subscribes an endpoint to every event, those added later included. */

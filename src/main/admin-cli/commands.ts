@@ -10,6 +10,7 @@ import {
   type PlanAnswer,
   type WorkspaceAnswer,
 } from './format.js';
+import { GENERATION_MODEL_COMMANDS } from './generation-models.commands.js';
 
 export type Values = Record<string, string | boolean | string[] | undefined>;
 
@@ -368,4 +369,5 @@ export const COMMANDS: Command[] = [
       output(ws, () => `Free usage for ${ws.id}: ${freeUsage(ws)}.\n${workspaceDetails(ws)}`);
     },
   },
+  ...GENERATION_MODEL_COMMANDS,
 ];

@@ -16,6 +16,7 @@ import type { RenderRoutesDeps } from './routes/renders.routes.js';
 import type { ConnectionRoutesDeps } from './routes/connections.routes.js';
 import type { PostRoutesDeps } from './routes/posts.routes.js';
 import type { TranscriptionRoutesDeps } from './routes/transcriptions.routes.js';
+import type { WebhookRoutesDeps } from './routes/webhooks.routes.js';
 import type { GenerationRoutesDeps } from './routes/generations.routes.js';
 import type { AdminGenerationModelRoutesDeps } from './admin/generation-models.admin.routes.js';
 import type { MonitorRoutesDeps } from './routes/monitors.routes.js';
@@ -41,6 +42,7 @@ export interface AppDeps
     ConnectionRoutesDeps,
     PostRoutesDeps,
     TranscriptionRoutesDeps,
+    WebhookRoutesDeps,
     GenerationRoutesDeps,
     AdminGenerationModelRoutesDeps,
     MonitorRoutesDeps,

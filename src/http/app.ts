@@ -24,6 +24,7 @@ import { connectionRoutes } from './routes/connections.routes.js';
 import { publishedRoutes } from './routes/published.routes.js';
 import { publishedDir } from '../shared/published-files.js';
 import { transcriptionRoutes } from './routes/transcriptions.routes.js';
+import { webhookRoutes } from './routes/webhooks.routes.js';
 import { generationImageRoutes, generationRoutes } from './routes/generations.routes.js';
 import { adminGenerationModelRoutes } from './admin/generation-models.admin.routes.js';
 import { multipartScope } from './plugins/multipart.js';
@@ -92,6 +93,7 @@ export async function buildApp(c: AppDeps, opts: AppOptions = {}): Promise<Fasti
       connectionRoutes(api, c);
       postRoutes(api, c);
       transcriptionRoutes(api, c);
+      webhookRoutes(api, c);
       generationRoutes(api, c);
       await multipartScope(api, (s) => generationImageRoutes(s, c));
       monitorRoutes(api, c);

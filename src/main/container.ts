@@ -54,6 +54,10 @@ import { meteredAsr, reportFfmpegRuns } from '../adapters/metrics/tool.metrics.j
 import { readQueueDepth } from '../adapters/queue/queue-depth.js';
 import type { SubmissionRetention } from '../domain/submissions/submissions.retention.js';
 import { createRetention } from './retention.wiring.js';
+import { createWebhooks } from './webhooks.wiring.js';
+import type { WebhooksService } from '../domain/webhooks/webhooks.service.js';
+import type { WebhookDeliveryProcessor } from '../domain/webhooks/webhook-delivery.processor.js';
+import type { EventPublisher } from '../domain/webhooks/events.js';
 import { createGenerations } from './generations.wiring.js';
 import type { GenerationsService } from '../domain/generations/generations.service.js';
 import type { GenerationProcessor } from '../domain/generations/generations.processor.js';
@@ -112,6 +116,12 @@ export interface Container {
   metrics: MetricsRegistry;
   /** Purges finished submissions past their plan's retention (job submission.expire, used by workers). */
   submissionRetention: SubmissionRetention;
+  /** Webhook endpoints (POST/GET/DELETE /webhooks) and their deliveries. */
+  webhooks: WebhooksService;
+  /** How every service announces its events (webhooks: docs/webhooks.md); the same object as `webhooks`. */
+  events: EventPublisher;
+  /** Sends webhook deliveries (jobs webhook.deliver, webhook.dispatch; used by workers). */
+  webhookDelivery: WebhookDeliveryProcessor;
   /** Channel monitors, their broadcasts and clips (docs/monitors.md). */
   monitors: MonitorsService;
   /** Watches monitors' channels and records live broadcasts (jobs monitor.poll, monitor.revive; used by workers). */
@@ -177,6 +187,9 @@ export async function createContainer(opts: ContainerOptions): Promise<Container
     multipartThreshold: config.multipartThresholdBytes,
     partSize: (size) => (config.multipartPartSizeBytes ? Math.max(config.multipartPartSizeBytes, Math.ceil(size / 10_000)) : choosePartSize(size)),
   });
+  // Events are announced through the webhooks' publisher, built before the services that announce them.
+  const { webhooks, webhookDelivery } = createWebhooks({ config, logger, database, queue, transactions });
+  const events: EventPublisher = webhooks;
   const submissions = new SubmissionsService(
     new DrizzleSubmissionsRepository(db),
     new DrizzleClipsRepository(db),
@@ -190,6 +203,7 @@ export async function createContainer(opts: ContainerOptions): Promise<Container
       supportsLanguage: (lang) => asr.supportsLanguage(lang),
     },
     storage,
+    events,
   );
   const container: Container = {
     config,
@@ -208,8 +222,8 @@ export async function createContainer(opts: ContainerOptions): Promise<Container
     templates: templatesService,
     asr,
     submissions,
-    pipeline: createPipeline({ config, logger, database, storage, queue, transactions, media, asr, submissions, templates: templatesService, workspaces: accounts.workspaces, faces: compute.faces }),
-    ...createRenders({ config, logger, database, storage, queue, transactions, submissions, templates: templatesService }),
+    pipeline: createPipeline({ config, logger, database, storage, queue, transactions, media, asr, submissions, templates: templatesService, workspaces: accounts.workspaces, faces: compute.faces, events }),
+    ...createRenders({ config, logger, database, storage, queue, transactions, submissions, templates: templatesService, events }),
     ...createPosts({
       config,
       logger,
@@ -219,11 +233,15 @@ export async function createContainer(opts: ContainerOptions): Promise<Container
       transactions,
       renders: { renderEdit: (ctx, editId) => container.renders.renderEdit(ctx, editId) },
       workspaces: { get: (id) => container.workspaces.get(id) },
+      events,
     }),
-    ...createTranscriptions({ config, logger, database, storage, queue, transactions, media, credits, asr, vad: compute.vad, diarizer: compute.diarizer }),
+    ...createTranscriptions({ config, logger, database, storage, queue, transactions, media, credits, asr, vad: compute.vad, diarizer: compute.diarizer, events }),
     ...createGenerations({ config, logger, database, storage, queue, transactions, media, credits, pool: compute.pool }),
     metrics,
     submissionRetention: createRetention({ database, storage, transactions, logger }),
+    webhooks,
+    events,
+    webhookDelivery,
     ...createMonitors({
       config,
       logger,

@@ -26,6 +26,7 @@ import type { TemplatesService } from '../domain/templates/templates.service.js'
 import type { WorkspacesService } from '../domain/workspaces/workspaces.service.js';
 import { SubmissionPipeline } from '../domain/submissions/pipeline.js';
 import type { TransactionRunner } from '../ports/transactions.js';
+import type { EventPublisher } from '../domain/webhooks/events.js';
 
 export interface PipelineWiring {
   config: Config;
@@ -41,6 +42,8 @@ export interface PipelineWiring {
   workspaces: Pick<WorkspacesService, 'get'>;
   /** The face detector, loaded on first use (compute.wiring.ts). */
   faces(): Promise<FaceDetector>;
+  /** Announces `submission.completed` (webhooks). */
+  events?: EventPublisher;
 }
 
 /**
@@ -91,6 +94,7 @@ export function createPipeline(w: PipelineWiring): SubmissionPipeline {
       return { id: t.id, captions: t.config.captions, layout: t.config.layout };
     },
     renderPreview: (input, output, start, end) => renderPreview(input, output, start, end),
+    events: w.events,
   });
 }
 

@@ -18,6 +18,7 @@ import { PostsService } from '../domain/publishing/posts.service.js';
 import type { JobQueue } from '../ports/queue.js';
 import type { Storage } from '../ports/storage.js';
 import type { TransactionRunner } from '../ports/transactions.js';
+import type { EventPublisher } from '../domain/webhooks/events.js';
 
 export interface PostsWiring {
   config: Config;
@@ -28,6 +29,8 @@ export interface PostsWiring {
   transactions: TransactionRunner;
   renders: PostItemProcessorDeps['renders'];
   workspaces: PostItemProcessorDeps['workspaces'];
+  /** Announces `post.completed`, `post.partial`, `post.failed` (webhooks). */
+  events?: EventPublisher;
 }
 
 /** Publishers of every network, connections (sealed credentials), posts and the post item worker. */
@@ -56,6 +59,7 @@ export function createPosts(w: PostsWiring) {
     maxAttempts: p.maxAttempts,
     retryBaseMs: p.retryBaseMs,
     renderWaitMs: p.renderWaitMs,
+    events: w.events,
   });
   return { publishers, connections, posts, postItems };
 }

@@ -16,6 +16,7 @@ import type { TemplatesService } from '../domain/templates/templates.service.js'
 import type { JobQueue } from '../ports/queue.js';
 import type { Storage } from '../ports/storage.js';
 import type { TransactionRunner } from '../ports/transactions.js';
+import type { EventPublisher } from '../domain/webhooks/events.js';
 
 export interface RendersWiring {
   config: Config;
@@ -26,6 +27,8 @@ export interface RendersWiring {
   transactions: TransactionRunner;
   submissions: SubmissionsService;
   templates: TemplatesService;
+  /** Announces `render.completed` (webhooks). */
+  events?: EventPublisher;
 }
 
 /**
@@ -67,6 +70,7 @@ export function createRenders(w: RendersWiring) {
     files: new NodeLocalFiles(os.tmpdir()),
     engine: createRenderEngine(w.config),
     logger: w.logger,
+    events: w.events,
   });
   return { clipEdits, renders, renderProcessor };
 }

@@ -16,6 +16,7 @@ import type { Storage } from '../ports/storage.js';
 import type { TransactionRunner } from '../ports/transactions.js';
 import type { Diarizer } from '../ports/diarizer.js';
 import type { Vad } from '../ports/vad.js';
+import type { EventPublisher } from '../domain/webhooks/events.js';
 
 export interface TranscriptionsWiring {
   config: Config;
@@ -29,6 +30,8 @@ export interface TranscriptionsWiring {
   asr: AsrEngine;
   vad: Vad;
   diarizer: Diarizer;
+  /** Announces `transcription.ready` and `transcription.failed` (webhooks). */
+  events?: EventPublisher;
 }
 
 /** 16 kHz mono WAV of [start, end) of the input (jobs pass the measured duration); false when it has no sound track. */
@@ -67,6 +70,7 @@ export function createTranscriptions(w: TranscriptionsWiring) {
         return (await vad.detect(wav)).length > 0;
       }),
     singleUploadMaxBytes: w.config.multipartThresholdBytes,
+    events: w.events,
   });
   const transcriptionProcessor = new TranscriptionProcessor({
     repo,

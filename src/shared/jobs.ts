@@ -21,6 +21,10 @@ export interface JobPayloads {
   'transcription.process': { transcriptionId: string };
   /** Publishes one post item (render reuse or wait, upload with a resume state, retries with backoff). */
   'post.publish_item': { itemId: string; token?: string };
+  /** One attempt of one webhook delivery (signed, POSTed); a failed attempt sends the next one at its time. */
+  'webhook.deliver': { deliveryId: string };
+  /** Sends again the webhook deliveries whose job went missing (every minute). */
+  'webhook.dispatch': Record<string, never>;
   /** Runs one generation (embedded engine or hosted provider): queued → processing → ready, or failed with a refund. */
   'generation.process': { generationId: string };
   /** One check of a monitor's channel (run `seq` of its watching chain); sends the chain's next run. */
@@ -72,6 +76,13 @@ export const JOBS = {
    * job again after a backoff instead.
    */
   'post.publish_item': { options: { retryLimit: 3, retryDelaySeconds: 2, expireInSeconds: 2 * 3600 } },
+  /**
+   * An attempt records its own failure and schedules the next (the retry schedule of docs/webhooks.md);
+   * the job's retries only cover a crash or a database error around it. An attempt lasts at most the
+   * sender's timeout (60 s at most) and reading an excerpt.
+   */
+  'webhook.deliver': { options: { retryLimit: 2, retryDelaySeconds: 5, expireInSeconds: 5 * 60 } },
+  'webhook.dispatch': { schedule: '* * * * *' },
   /**
    * A hosted generation polls its provider up to CUTROOM_GENERATION_TIMEOUT_MS (6 h at most); a retry
    * after a crash resumes the provider's job. One queued job per generation.

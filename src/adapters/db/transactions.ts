@@ -1,10 +1,11 @@
 import type { TransactionRunner, Tx } from '../../ports/transactions.js';
 import type { Db, Executor } from './database.js';
 
+// What to run after each open transaction commits (afterCommit), keyed by its Drizzle transaction.
+const pending = new WeakMap<object, Array<() => Promise<void>>>();
+
 /** The one way a transaction is opened: Drizzle's, handed to the domain as an opaque `Tx`. */
 export function createTransactionRunner(db: Db): TransactionRunner {
-  // What to run after each open transaction commits (afterCommit), keyed by its Drizzle transaction.
-  const pending = new WeakMap<object, Array<() => Promise<void>>>();
   return {
     async run(fn) {
       const hooks: Array<() => Promise<void>> = [];

@@ -40,7 +40,9 @@ export interface SafeFetchOptions {
   maxRedirects?: number;
   /** false: answer a redirect itself (its Location unchecked) instead of following it. Default true. */
   followRedirects?: boolean;
-  method?: 'GET' | 'HEAD';
+  method?: 'GET' | 'HEAD' | 'POST';
+  /** The request's body (POST; webhooks). A body is never sent again to a redirect's target: pass `followRedirects: false`. */
+  body?: string | Buffer;
   headers?: Record<string, string>;
   signal?: AbortSignal;
   resolve?: ResolveAll;
@@ -150,7 +152,15 @@ interface Hop {
   abort: () => void;
 }
 
-function requestOnce(url: URL, pin: ResolvedAddress, method: string, headers: Record<string, string>, timeoutMs: number, signal?: AbortSignal): Promise<Hop> {
+function requestOnce(
+  url: URL,
+  pin: ResolvedAddress,
+  method: string,
+  headers: Record<string, string>,
+  timeoutMs: number,
+  signal?: AbortSignal,
+  body?: string | Buffer,
+): Promise<Hop> {
   return new Promise((resolve, reject) => {
     const mod = url.protocol === 'https:' ? https : http;
     const host = urlHost(url);
@@ -196,7 +206,7 @@ function requestOnce(url: URL, pin: ResolvedAddress, method: string, headers: Re
       resolve({ res, abort: () => res.destroy() });
     });
     if (signal?.aborted) onAbort();
-    else req.end();
+    else req.end(body);
   });
 }
 
@@ -246,7 +256,7 @@ export async function safeFetch(rawUrl: string, opts: SafeFetchOptions = {}): Pr
 
   for (;;) {
     const pin = await resolveAllowed(url, opts);
-    const { res } = await requestOnce(url, pin, method, headers, timeoutMs, opts.signal);
+    const { res } = await requestOnce(url, pin, method, headers, timeoutMs, opts.signal, opts.body);
     const status = res.statusCode ?? 0;
     const location = res.headers.location;
     if (REDIRECTS.has(status) && location && opts.followRedirects !== false) {

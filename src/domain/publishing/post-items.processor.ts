@@ -12,6 +12,7 @@ import { effectiveStatus } from '../renders/renders.rules.js';
 import type { RendersService } from '../renders/renders.service.js';
 import type { WorkspacesService } from '../workspaces/workspaces.service.js';
 import type { ConnectionsService } from './connections.service.js';
+import { noEvents, type EventPublisher } from '../webhooks/events.js';
 import { refreshPostStatus } from './posts.checks.js';
 import type { PostItemRow, PostsRepository } from './posts.records.js';
 import { CANCELLED, CONNECTION_REVOKED, PUBLISH_FAILED, RENDER_FAILED, notYetDue, retryDelayMs } from './posts.rules.js';
@@ -39,6 +40,8 @@ export interface PostItemProcessorDeps {
   /** How often an item waiting for its render looks again. */
   renderWaitMs: number;
   now?: () => Date;
+  /** Announces `post.completed`, `post.partial` and `post.failed` (webhooks) when an item's end settles the post. */
+  events?: EventPublisher;
 }
 
 export interface ItemJob {
@@ -232,8 +235,12 @@ export class PostItemProcessor {
   ): Promise<void> {
     await this.d.tx.run(async (tx) => {
       await this.d.posts.lockPost(tx, item.postId);
+      const before = (await this.d.posts.getPost(item.postId, tx))?.status;
       await this.d.posts.updateItem(item.id, { ...change, errorCode: change.errorCode ?? null, runToken: null, updatedAt: this.now() }, { status: 'processing', runToken: token }, tx);
-      await refreshPostStatus(this.d.posts, item.postId, tx);
+      const after = await refreshPostStatus(this.d.posts, item.postId, tx);
+      if (after !== before && (after === 'completed' || after === 'partial' || after === 'failed')) {
+        await (this.d.events ?? noEvents).publish(item.workspaceId, `post.${after}`, { id: item.postId, status: after }, tx);
+      }
     });
   }
 }

@@ -4,6 +4,7 @@ import type { LocalFiles } from '../../ports/local-files.js';
 import type { Storage } from '../../ports/storage.js';
 import { retryOrFail, type Attempt } from '../jobs/retry.js';
 import type { Edit } from '../edits/edit.js';
+import { noEvents, type EventPublisher } from '../webhooks/events.js';
 import type { EditsReader, RendersRepository } from './renders.records.js';
 import {
   ProgressThrottle,
@@ -33,6 +34,8 @@ export interface RenderProcessorDeps {
   engine: RenderEngine;
   logger: Logger;
   now?: () => Date;
+  /** Announces `render.completed` (webhooks). */
+  events?: EventPublisher;
 }
 
 export interface SweepResult {
@@ -81,6 +84,7 @@ export class RenderProcessor {
         const done = await this.d.repo.complete(renderId, { storageKey: key, size: result.sizeBytes, completedAt, expiresAt: expiryFrom(completedAt, hours) });
         // Given up meanwhile (RENDER_LOST): nobody will ever point at this file.
         if (!done) await this.d.storage.delete(key);
+        else await (this.d.events ?? noEvents).publish(row.workspaceId, 'render.completed', { id: row.id, edit_id: row.editId, status: 'completed' });
       } catch (err) {
         await progress.settle();
         const code = renderErrorCode(err);

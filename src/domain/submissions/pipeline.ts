@@ -5,7 +5,8 @@ import { DomainError, errorCodeOf } from '../errors.js';
 import type { Storage } from '../../ports/storage.js';
 import type { JobQueue } from '../../ports/queue.js';
 import type { LocalFiles } from '../../ports/local-files.js';
-import type { TransactionRunner } from '../../ports/transactions.js';
+import type { TransactionRunner, Tx } from '../../ports/transactions.js';
+import { noEvents, type EventPublisher } from '../webhooks/events.js';
 import type { AsrEngine, AsrWord } from '../../ports/asr.js';
 import type { HighlightClip, HighlightScorer, HighlightStrategy } from '../../ports/highlights.js';
 import { toSourceTimeline, type RangedAnalysis, type VideoAnalysis } from '../analysis/video-analysis.js';
@@ -53,6 +54,8 @@ export interface PipelineDeps {
   strategy(workspaceId: string, id: string | null): Promise<HighlightStrategy>;
   template(workspaceId: string, id: string | null): Promise<EditTemplate & { id: string }>;
   renderPreview(input: string, output: string, start: number, end: number): Promise<void>;
+  /** Announces `submission.completed` (webhooks) in the transaction that completes the submission. */
+  events?: EventPublisher;
 }
 
 interface Transcript {
@@ -105,8 +108,8 @@ export function highlightStretch(
 export class SubmissionPipeline {
   constructor(private readonly d: PipelineDeps) {}
 
-  private async advance(row: SubmissionRow, from: SubmissionState, changes: StageChanges = {}): Promise<SubmissionRow> {
-    const next = await this.d.repo.transition(row.id, from, nextState(from), changes, new Date());
+  private async advance(row: SubmissionRow, from: SubmissionState, changes: StageChanges = {}, tx?: Tx): Promise<SubmissionRow> {
+    const next = await this.d.repo.transition(row.id, from, nextState(from), changes, new Date(), tx);
     if (!next) throw new DomainError('SUBMISSION_STATE_CHANGED');
     return next;
   }
@@ -261,6 +264,10 @@ export class SubmissionPipeline {
         await this.d.clips.setPreview(clip.id, key);
       }
     }
-    await this.advance(row, 'finalizing', { clipsCount: rows.length, finishedAt: new Date() });
+    await this.d.transactions.run(async (tx) => {
+      await this.advance(row, 'finalizing', { clipsCount: rows.length, finishedAt: new Date() }, tx);
+      const data = { id: row.id, video_id: row.videoId, status: 'completed', clips_count: rows.length };
+      await (this.d.events ?? noEvents).publish(row.workspaceId, 'submission.completed', data, tx);
+    });
   }
 }

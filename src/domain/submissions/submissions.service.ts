@@ -9,6 +9,7 @@ import type { VideosService } from '../videos/videos.service.js';
 import type { JobQueue } from '../../ports/queue.js';
 import type { Storage } from '../../ports/storage.js';
 import type { TransactionRunner } from '../../ports/transactions.js';
+import { noEvents, type EventPublisher } from '../webhooks/events.js';
 import type { ClipListOrder, ClipRow, ClipsRepository } from '../clips/clips.records.js';
 import { estimateSeconds, isFinished, resolveTimeframe, type SubmissionState } from './submission.rules.js';
 import type { SubmissionRow, SubmissionsRepository } from './submissions.records.js';
@@ -61,6 +62,8 @@ export class SubmissionsService {
     private readonly checks: SubmissionChecks,
     /** Signs the clips' preview URLs. */
     private readonly storage: Pick<Storage, 'presignGet'>,
+    /** Announces `submission.failed` (webhooks); `submission.completed` is the pipeline's. */
+    private readonly events: EventPublisher = noEvents,
   ) {}
 
   /**
@@ -181,8 +184,12 @@ export class SubmissionsService {
   /** Ends a submission in `failed` with a code and gives its credits back (once). */
   async fail(row: Pick<SubmissionRow, 'id' | 'workspaceId'>, errorCode: string): Promise<void> {
     await this.tx.run(async (tx) => {
-      await this.repo.failIfUnfinished(tx, row.id, errorCode, new Date());
+      const failed = await this.repo.failIfUnfinished(tx, row.id, errorCode, new Date());
       await this.credits.refund({ workspaceId: row.workspaceId, jobType: SUBMISSION_JOB, jobId: row.id, reason: `submission failed: ${errorCode}` }, tx);
+      if (failed) {
+        const data = { id: row.id, video_id: failed.videoId, status: 'failed', error_code: errorCode };
+        await this.events.publish(row.workspaceId, 'submission.failed', data, tx);
+      }
     });
   }
 

@@ -9,6 +9,7 @@ import type { JobQueue } from '../../ports/queue.js';
 import type { Storage } from '../../ports/storage.js';
 import type { MediaInfo, MediaProbe } from '../../ports/media.js';
 import type { TransactionRunner, Tx } from '../../ports/transactions.js';
+import { noEvents, type EventPublisher } from '../webhooks/events.js';
 import { toTranscript, type Cue, type Transcript } from '../transcripts/cues.js';
 import { formatTranscript, TRANSCRIPT_FORMATS, transcriptFileName, type TranscriptFormat } from '../transcripts/formats.js';
 import {
@@ -86,6 +87,8 @@ export interface TranscriptionsDeps {
   hasSpeech(file: string, seconds: number): Promise<boolean>;
   /** Largest single-PUT upload (the multipart threshold of videos): transcription uploads are never in parts. */
   singleUploadMaxBytes: number;
+  /** Announces `transcription.ready` and `transcription.failed` (webhooks) in the transaction that ends the run. */
+  events?: EventPublisher;
 }
 
 /** `EN-us` -> `en`, `auto`/absent -> `auto` (pure). */
@@ -340,8 +343,15 @@ export class TranscriptionsService {
   }
 
   /** processing -> ready with the cues (no-op when it already left processing). */
-  async finishReady(r: Pick<TranscriptionRow, 'id'>, language: string, cues: Cue[]): Promise<void> {
-    await this.d.repo.finish(r.id, { status: 'ready', language, cues, errorCode: null, finishedAt: new Date() });
+  async finishReady(r: Pick<TranscriptionRow, 'id' | 'workspaceId'>, language: string, cues: Cue[]): Promise<void> {
+    await this.d.transactions.run(async (tx) => {
+      if (!(await this.d.repo.finish(r.id, { status: 'ready', language, cues, errorCode: null, finishedAt: new Date() }, tx))) return;
+      await this.events.publish(r.workspaceId, 'transcription.ready', { id: r.id, status: 'ready', language, error_code: null }, tx);
+    });
+  }
+
+  private get events(): EventPublisher {
+    return this.d.events ?? noEvents;
   }
 
   /** processing -> no_speech (or failed with a code), the charge refunded once; `credits_charged` becomes 0. */
@@ -360,6 +370,9 @@ export class TranscriptionsService {
         { workspaceId: r.workspaceId, jobType: TRANSCRIPTION_JOB, jobId: r.id, reason: status === 'no_speech' ? 'transcription found no speech' : `transcription failed: ${errorCode}` },
         tx,
       );
+      // No speech is a result like any other: `transcription.ready` with status `no_speech`.
+      const type = status === 'failed' ? 'transcription.failed' : 'transcription.ready';
+      await this.events.publish(r.workspaceId, type, { id: r.id, status, language: end.language, error_code: end.errorCode }, tx);
     });
   }
 

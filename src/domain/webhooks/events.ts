@@ -9,7 +9,6 @@ export const WEBHOOK_EVENT_TYPES: string[] = [
   'submission.completed',
   'submission.failed',
   'render.completed',
-  'render.failed',
   'transcription.ready',
   'transcription.failed',
   'post.completed',

@@ -3,6 +3,7 @@ import type { SubmissionRetention } from '../../domain/submissions/submissions.r
 import type { RenderProcessor } from '../../domain/renders/renders.processor.js';
 import type { PostItemProcessor } from '../../domain/publishing/post-items.processor.js';
 import type { TranscriptionProcessor } from '../../domain/transcriptions/transcriptions.processor.js';
+import type { WebhookDeliveryProcessor } from '../../domain/webhooks/webhook-delivery.processor.js';
 import type { GenerationProcessor } from '../../domain/generations/generations.processor.js';
 import type { MonitorPoller } from '../../domain/monitors/monitor-poller.js';
 import type { LiveBatchProcessor } from '../../domain/monitors/live-batches.js';
@@ -17,6 +18,7 @@ import { submissionExpiryHandler } from './retention.handler.js';
 import { renderExpiryHandler, renderHandler } from './render.handler.js';
 import { postItemHandler } from './post.handler.js';
 import { transcriptionHandler } from './transcription.handler.js';
+import { webhookDeliverHandler, webhookDispatchHandler } from './webhook.handler.js';
 import { generationHandler } from './generation.handler.js';
 import { monitorBatchHandler, monitorPollHandler, monitorReviveHandler } from './monitor.handler.js';
 
@@ -27,6 +29,8 @@ export interface HandlersDeps extends MaintenanceHandlerDeps {
   renderProcessor: RenderProcessor;
   postItems: PostItemProcessor;
   transcriptionProcessor: TranscriptionProcessor;
+  /** Webhook deliveries (jobs webhook.deliver, webhook.dispatch). */
+  webhookDelivery: Pick<WebhookDeliveryProcessor, 'deliver' | 'sweep'>;
   /** Runs generations (job generation.process). */
   generationProcessor: GenerationProcessor;
   /** Watches monitors' channels and records live broadcasts (jobs monitor.poll, monitor.revive). */
@@ -47,6 +51,8 @@ export function buildHandlers(deps: HandlersDeps): HandlerMap {
     'render.expire': renderExpiryHandler(deps.renderProcessor),
     'post.publish_item': postItemHandler(deps.postItems),
     'transcription.process': transcriptionHandler(deps.transcriptionProcessor),
+    'webhook.deliver': webhookDeliverHandler(deps.webhookDelivery),
+    'webhook.dispatch': webhookDispatchHandler(deps.webhookDelivery),
     'generation.process': generationHandler(deps.generationProcessor),
     'monitor.poll': monitorPollHandler(deps.monitorPoller),
     'monitor.revive': monitorReviveHandler(deps.monitorPoller),

@@ -1,6 +1,21 @@
-import { UsageError, parseBooleanFlag, parseNumberFlag } from './args.js';
-import type { Command, Values } from './commands.js';
+import { UsageError, parseBooleanFlag, parseNumberFlag, type OptionSpec } from './args.js';
+import type { AdminClient } from './client.js';
 import { keyValues, table } from './format.js';
+
+type Values = Record<string, string | boolean | string[] | undefined>;
+
+/** The shape of commands.ts's Command (restated here: commands.ts imports this module). */
+interface Command {
+  resource: string;
+  action: string;
+  args: string[];
+  synopsis: string;
+  summary: string;
+  optionHelp: string[];
+  example: string;
+  options: Record<string, OptionSpec>;
+  run(ctx: { client: AdminClient; values: Values; args: Record<string, string>; output(json: unknown, human: () => string): void }): Promise<void>;
+}
 
 /** `cutroom admin generation-models …`: the generation catalog (docs/generations.md). */
 
@@ -54,7 +69,7 @@ function json(flag: string, raw: string | undefined): unknown {
   }
 }
 
-const PUT_OPTIONS = {
+const PUT_OPTIONS: Record<string, OptionSpec> = {
   name: { type: 'string' },
   kind: { type: 'string' },
   provider: { type: 'string' },
@@ -69,7 +84,7 @@ const PUT_OPTIONS = {
   inputs: { type: 'string' },
   options: { type: 'string' },
   enabled: { type: 'string' },
-} as const;
+};
 
 export const GENERATION_MODEL_COMMANDS: Command[] = [
   {

@@ -80,15 +80,17 @@ export class DrizzleSubmissionsRepository implements SubmissionsRepository {
     await executor(this.db, tx).delete(submissions).where(eq(submissions.id, id));
   }
 
-  async failIfUnfinished(tx: Tx, id: string, errorCode: string, at: Date): Promise<void> {
-    await executor(this.db, tx)
+  async failIfUnfinished(tx: Tx, id: string, errorCode: string, at: Date): Promise<{ videoId: string } | undefined> {
+    const [row] = await executor(this.db, tx)
       .update(submissions)
       .set({ status: 'failed', errorCode, waitingReason: null, waitingUntil: null, finishedAt: at, updatedAt: at })
-      .where(and(eq(submissions.id, id), notInArray(submissions.status, [...FINISHED_STATES])));
+      .where(and(eq(submissions.id, id), notInArray(submissions.status, [...FINISHED_STATES])))
+      .returning({ videoId: submissions.videoId });
+    return row;
   }
 
-  async transition(id: string, from: SubmissionState, to: SubmissionState, changes: StageChanges, at: Date): Promise<SubmissionRow | undefined> {
-    const [row] = await this.db
+  async transition(id: string, from: SubmissionState, to: SubmissionState, changes: StageChanges, at: Date, tx?: Tx): Promise<SubmissionRow | undefined> {
+    const [row] = await executor(this.db, tx)
       .update(submissions)
       .set({ ...changes, status: to, updatedAt: at })
       .where(and(eq(submissions.id, id), eq(submissions.status, from)))

@@ -12,6 +12,7 @@ const E2E = [
   'test/integration/scale-out-faults.test.ts',
   'test/integration/monitor-feed.test.ts',
   'test/integration/monitor-live.test.ts',
+  'test/integration/generations-chain.test.ts',
 ];
 
 // `npx vitest run` runs every project; `npx vitest run --project unit` (or http, integration, e2e) one of them.

@@ -236,7 +236,7 @@ export async function createContainer(opts: ContainerOptions): Promise<Container
       events,
     }),
     ...createTranscriptions({ config, logger, database, storage, queue, transactions, media, credits, asr, vad: compute.vad, diarizer: compute.diarizer, events }),
-    ...createGenerations({ config, logger, database, storage, queue, transactions, media, credits, pool: compute.pool }),
+    ...createGenerations({ config, logger, database, storage, queue, transactions, media, credits, pool: compute.pool, events }),
     metrics,
     submissionRetention: createRetention({ database, storage, transactions, logger }),
     webhooks,

@@ -47,8 +47,13 @@ describe('the OpenAPI document served at /api/v1/openapi.json', () => {
         env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
       }).catch((err: { stdout?: string }) => ({ stdout: err.stdout ?? '' }));
       const report = JSON.parse(stdout);
-      expect(report.problems.map((p: any) => `${p.severity} ${p.ruleId}: ${p.message} at ${p.location?.[0]?.pointer}`)).toEqual([]);
-      expect(report.totals).toEqual({ errors: 0, warnings: 0, ignored: 0 });
+      // The specification fixes both POST /personas/presets/{presetId} and POST /personas/{personaId}/…, which redocly
+      // calls ambiguous (a persona whose id is `presets`); persona ids start with `prs_`, so no request is.
+      const specAmbiguity = /^warn no-ambiguous-paths: .*`\/api\/v1\/personas\/presets\/\{presetId\}` and `\/api\/v1\/personas\/\{personaId\}\/[a-z]+`/;
+      const problems = report.problems.map((p: any) => `${p.severity} ${p.ruleId}: ${p.message} at ${p.location?.[0]?.pointer}`);
+      const known = problems.filter((p: string) => specAmbiguity.test(p));
+      expect(problems.filter((p: string) => !specAmbiguity.test(p))).toEqual([]);
+      expect(report.totals).toEqual({ errors: 0, warnings: known.length, ignored: 0 });
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
@@ -111,6 +116,11 @@ describe('the OpenAPI document served at /api/v1/openapi.json', () => {
   it('gives every JSON request body an example, and names the answers’ schemas as components', () => {
     for (const [m, p, op] of operations()) {
       if (!op.requestBody) continue;
+      // multipart/form-data uploads (files) document their parts instead.
+      if (op.requestBody.content['multipart/form-data']) {
+        expect(op.requestBody.content['multipart/form-data'].schema, `${m} ${p}`).toBeDefined();
+        continue;
+      }
       expect(op.requestBody.content['application/json'].example, `${m} ${p}`).toBeDefined();
     }
     expect(doc.paths['/api/v1/renders/{renderId}'].get.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Render' });

@@ -36,6 +36,8 @@ COPY --from=build /app/dist ./dist
 COPY package.json ./
 COPY bin ./bin
 COPY drizzle ./drizzle
+# Model files of the embedded generation models (ESRGAN slim, MediaPipe selfie segmentation) with their licences.
+COPY assets ./assets
 
 # The image's non-root user (uid 1000) owns the data directory and nothing else.
 RUN mkdir -p /data && chown node:node /data

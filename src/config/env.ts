@@ -9,6 +9,7 @@ import { loadMonitorsConfig, type MonitorsConfig } from './monitors.env.js';
 import { loadBillingConfig, type BillingConfig } from './billing.env.js';
 import { loadGenerationsConfig, type GenerationsConfig } from './generations.env.js';
 import { loadWebhooksConfig, type WebhooksConfig } from './webhooks.env.js';
+import { loadPersonasConfig, type PersonasConfig } from './personas.env.js';
 import { ConfigError, addressList, durationMs, int, number, oneOf, parseUrl, secret, text, url, type Env } from './parse.js';
 
 export { ConfigError } from './parse.js';
@@ -72,6 +73,8 @@ export interface Config {
   generations: GenerationsConfig;
   /** Webhook delivery: private addresses, timeout, retry schedule (src/config/webhooks.env.ts, docs/webhooks.md). */
   webhooks: WebhooksConfig;
+  /** Personas: photo and source size ceilings, the head swap's output width (src/config/personas.env.ts, docs/personas.md). */
+  personas: PersonasConfig;
   /** Jobs each worker process runs at once (CUTROOM_WORKER_CONCURRENCY). */
   workerConcurrency: number;
   /**
@@ -158,6 +161,7 @@ export function loadConfig(env: Env = process.env): Config {
     billing: loadBillingConfig(env),
     generations: loadGenerationsConfig(env),
     webhooks: loadWebhooksConfig(env),
+    personas: loadPersonasConfig(env),
     workerConcurrency: int(env, 'CUTROOM_WORKER_CONCURRENCY', { fallback: 1, min: 1 }),
     computeThreads: int(env, 'CUTROOM_COMPUTE_THREADS', { fallback: os.availableParallelism(), min: 0, max: 256 }),
   };

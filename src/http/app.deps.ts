@@ -16,10 +16,13 @@ import type { RenderRoutesDeps } from './routes/renders.routes.js';
 import type { ConnectionRoutesDeps } from './routes/connections.routes.js';
 import type { PostRoutesDeps } from './routes/posts.routes.js';
 import type { TranscriptionRoutesDeps } from './routes/transcriptions.routes.js';
-import type { WebhookRoutesDeps } from './routes/webhooks.routes.js';
 import type { GenerationRoutesDeps } from './routes/generations.routes.js';
 import type { AdminGenerationModelRoutesDeps } from './admin/generation-models.admin.routes.js';
+import type { WebhookRoutesDeps } from './routes/webhooks.routes.js';
 import type { MonitorRoutesDeps } from './routes/monitors.routes.js';
+import type { PersonaRoutesDeps } from './routes/personas.routes.js';
+import type { PersonaFaceRoutesDeps } from './routes/persona-faces.routes.js';
+import type { AdminPersonaRoutesDeps } from './admin/personas.admin.routes.js';
 import type { AdminPlanRoutesDeps } from './admin/plans.admin.routes.js';
 import type { AdminWorkspaceRoutesDeps } from './admin/workspaces.admin.routes.js';
 import type { AdminKeyRoutesDeps } from './admin/keys.admin.routes.js';
@@ -42,10 +45,13 @@ export interface AppDeps
     ConnectionRoutesDeps,
     PostRoutesDeps,
     TranscriptionRoutesDeps,
-    WebhookRoutesDeps,
     GenerationRoutesDeps,
     AdminGenerationModelRoutesDeps,
+    WebhookRoutesDeps,
     MonitorRoutesDeps,
+    PersonaRoutesDeps,
+    PersonaFaceRoutesDeps,
+    AdminPersonaRoutesDeps,
     AdminPlanRoutesDeps,
     AdminWorkspaceRoutesDeps,
     AdminKeyRoutesDeps,

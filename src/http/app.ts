@@ -24,11 +24,14 @@ import { connectionRoutes } from './routes/connections.routes.js';
 import { publishedRoutes } from './routes/published.routes.js';
 import { publishedDir } from '../shared/published-files.js';
 import { transcriptionRoutes } from './routes/transcriptions.routes.js';
-import { webhookRoutes } from './routes/webhooks.routes.js';
 import { generationImageRoutes, generationRoutes } from './routes/generations.routes.js';
 import { adminGenerationModelRoutes } from './admin/generation-models.admin.routes.js';
-import { multipartScope } from './plugins/multipart.js';
+import { webhookRoutes } from './routes/webhooks.routes.js';
 import { monitorRoutes } from './routes/monitors.routes.js';
+import { personaRoutes } from './routes/personas.routes.js';
+import { personaFaceRoutes } from './routes/persona-faces.routes.js';
+import { multipartScope } from './plugins/multipart.js';
+import { adminPersonaRoutes } from './admin/personas.admin.routes.js';
 import { adminPlanRoutes } from './admin/plans.admin.routes.js';
 import { adminWorkspaceRoutes } from './admin/workspaces.admin.routes.js';
 import { adminKeyRoutes } from './admin/keys.admin.routes.js';
@@ -93,9 +96,11 @@ export async function buildApp(c: AppDeps, opts: AppOptions = {}): Promise<Fasti
       connectionRoutes(api, c);
       postRoutes(api, c);
       transcriptionRoutes(api, c);
-      webhookRoutes(api, c);
       generationRoutes(api, c);
       await multipartScope(api, (s) => generationImageRoutes(s, c));
+      personaRoutes(api, c);
+      await multipartScope(api, (s) => personaFaceRoutes(s, c));
+      webhookRoutes(api, c);
       monitorRoutes(api, c);
     },
     { prefix: API_PREFIX },
@@ -113,6 +118,7 @@ export async function buildApp(c: AppDeps, opts: AppOptions = {}): Promise<Fasti
       adminConnectionRoutes(admin, c);
       adminGenerationModelRoutes(admin, c);
       adminBackupRoutes(admin, c);
+      adminPersonaRoutes(admin, c);
     },
     { prefix: '/admin/v1' },
   );

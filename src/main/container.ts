@@ -65,6 +65,11 @@ import { createMonitors } from './monitors.wiring.js';
 import type { MonitorsService } from '../domain/monitors/monitors.service.js';
 import type { MonitorPoller } from '../domain/monitors/monitor-poller.js';
 import type { LiveBatchProcessor } from '../domain/monitors/live-batches.js';
+import { createPersonas } from './personas.wiring.js';
+import type { PersonasService } from '../domain/personas/personas.service.js';
+import type { PersonaVideosService } from '../domain/personas/persona-videos.service.js';
+import type { PersonaProcessor } from '../domain/personas/personas.processor.js';
+import type { PersonaPricesService } from '../domain/personas/persona-prices.service.js';
 
 export interface Container {
   config: Config;
@@ -128,6 +133,14 @@ export interface Container {
   monitorPoller: MonitorPoller;
   /** Clips live batches (job monitor.batch; used by workers). */
   liveBatches: LiveBatchProcessor;
+  /** Personas: catalog, faces, portraits, versions, presets (docs/personas.md). */
+  personas: PersonasService;
+  /** Persona sources, swap quotes and persona videos. */
+  personaVideos: PersonaVideosService;
+  /** Runs persona portraits and swaps (jobs persona.portrait, persona.swap; used by workers). */
+  personaProcessor: PersonaProcessor;
+  /** The operator's persona prices (admin API). */
+  personaPrices: PersonaPricesService;
   /** The embedded database's dump for `cutroom backup` against a running service; null on PostgreSQL. */
   databaseDump: { dump(): Promise<Uint8Array> } | null;
   close(): Promise<void>;
@@ -257,6 +270,19 @@ export async function createContainer(opts: ContainerOptions): Promise<Container
         supportsLanguage: (lang) => asr.supportsLanguage(lang),
       },
       services: () => container,
+    }),
+    ...createPersonas({
+      config,
+      logger,
+      database,
+      storage,
+      queue,
+      transactions,
+      media,
+      credits,
+      services: () => container,
+      events,
+      pool: compute.pool,
     }),
     databaseDump: database.dump ? { dump: () => database.dump!() } : null,
     async close() {

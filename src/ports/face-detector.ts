@@ -30,3 +30,19 @@ export interface FaceDetector {
   /** Frees models and tensors; the detector is not used afterwards. */
   close(): Promise<void>;
 }
+
+/** A face with its mesh, in the frame's pixels: 468 points ([x, y]), empty when the mesh was not found. */
+export interface MeshFace {
+  box: { x: number; y: number; width: number; height: number };
+  score: number;
+  mesh: Array<[number, number]>;
+}
+
+/** Face mesh detection (the persona engines): the faces of a frame with their 468 points. */
+export interface FaceMesher {
+  readonly name: string;
+  /** Best score first. The mesher may take the frame's pixels (moved to a worker thread). */
+  detectMesh(frame: RgbFrame): Promise<MeshFace[]>;
+  /** The mesh's triangles: indices into the 468 points, three per triangle. */
+  readonly triangles: readonly number[];
+}

@@ -25,14 +25,18 @@ export interface JobPayloads {
   'webhook.deliver': { deliveryId: string };
   /** Sends again the webhook deliveries whose job went missing (every minute). */
   'webhook.dispatch': Record<string, never>;
-  /** Runs one generation (embedded engine or hosted provider): queued → processing → ready, or failed with a refund. */
-  'generation.process': { generationId: string };
   /** One check of a monitor's channel (run `seq` of its watching chain); sends the chain's next run. */
   'monitor.poll': { monitorId: string; seq: number };
   /** Restarts the watching chain of monitors that are on but were not checked for long (every minute). */
   'monitor.revive': Record<string, never>;
   /** Cuts a recorded live batch, clips it with the submission pipeline and settles its credits. */
   'monitor.batch': { batchId: string };
+  /** Runs one generation (embedded engine or hosted provider): queued → processing → ready, or failed with a refund. */
+  'generation.process': { generationId: string };
+  /** Makes one persona portrait: a new current version, or failed with a refund. */
+  'persona.portrait': { portraitId: string };
+  /** Makes one persona video (head swap): its MP4 and edit, or failed with a refund. */
+  'persona.swap': { videoId: string };
 }
 
 export type JobName = keyof JobPayloads;
@@ -83,6 +87,14 @@ export const JOBS = {
    */
   'webhook.deliver': { options: { retryLimit: 2, retryDelaySeconds: 5, expireInSeconds: 5 * 60 } },
   'webhook.dispatch': { schedule: '* * * * *' },
+  /** A check is short (a feed, a playlist and its new segments); a lost run is retried at once. The monitor's lease and chain number keep one watcher per monitor. */
+  'monitor.poll': { options: { retryLimit: 2, retryDelaySeconds: 1, expireInSeconds: 15 * 60 } },
+  'monitor.revive': { schedule: '* * * * *' },
+  /** Like a submission: a batch may take a while to clip; one queued job per batch. */
+  'monitor.batch': {
+    options: { expireInSeconds: 4 * 3600, retryLimit: 2, retryDelaySeconds: 2 },
+    singletonKey: (p: JobPayloads['monitor.batch']) => `monitor-batch:${p.batchId}`,
+  },
   /**
    * A hosted generation polls its provider up to CUTROOM_GENERATION_TIMEOUT_MS (6 h at most); a retry
    * after a crash resumes the provider's job. One queued job per generation.
@@ -91,13 +103,15 @@ export const JOBS = {
     options: { expireInSeconds: 7 * 3600, retryLimit: 2, retryDelaySeconds: 5 },
     singletonKey: (p: JobPayloads['generation.process']) => `generation:${p.generationId}`,
   },
-  /** A check is short (a feed, a playlist and its new segments); a lost run is retried at once. The monitor's lease and chain number keep one watcher per monitor. */
-  'monitor.poll': { options: { retryLimit: 2, retryDelaySeconds: 1, expireInSeconds: 15 * 60 } },
-  'monitor.revive': { schedule: '* * * * *' },
-  /** Like a submission: a batch may take a while to clip; one queued job per batch. */
-  'monitor.batch': {
-    options: { expireInSeconds: 4 * 3600, retryLimit: 2, retryDelaySeconds: 2 },
-    singletonKey: (p: JobPayloads['monitor.batch']) => `monitor-batch:${p.batchId}`,
+  /** A portrait takes seconds; a retry after a crash draws it again. One queued job per portrait. */
+  'persona.portrait': {
+    options: { expireInSeconds: 1800, retryLimit: 2, retryDelaySeconds: 2 },
+    singletonKey: (p: JobPayloads['persona.portrait']) => `persona-portrait:${p.portraitId}`,
+  },
+  /** A swap of up to 30 s of video; a retry after a crash starts it again. One queued job per video. */
+  'persona.swap': {
+    options: { expireInSeconds: 3 * 3600, retryLimit: 2, retryDelaySeconds: 5 },
+    singletonKey: (p: JobPayloads['persona.swap']) => `persona-swap:${p.videoId}`,
   },
 } as const satisfies { readonly [N in JobName]: JobDefinition<N> };
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { io } from '@tensorflow/tfjs-core';
 import type { Config, Human } from '@vladmandic/human';
-import type { FaceBox, FaceDetector, RgbFrame } from '../../ports/face-detector.js';
+import type { FaceBox, FaceDetector, MeshFace, RgbFrame } from '../../ports/face-detector.js';
 
 /**
  * Face detection with @vladmandic/human: its BlazeFace detector only (mesh, iris, emotion, body,
@@ -27,6 +27,8 @@ export interface HumanFaceDetectorOptions {
   maxFaces?: number;
   /** When the wasm backend cannot start, use cpu instead of failing. Default true. */
   fallbackToCpu?: boolean;
+  /** Also run the face mesh model (468 points per face, `detectMesh`). Default false. */
+  mesh?: boolean;
 }
 
 const require = createRequire(import.meta.url);
@@ -49,7 +51,7 @@ export function humanAssetUrls(): { modelBasePath: string; wasmPath: string } {
 }
 
 /** The Human configuration: face detector only (pure; unit-tested). */
-export function humanConfig(opts: { backend: HumanBackend; minConfidence: number; maxFaces: number; modelBasePath: string; wasmPath: string }): Partial<Config> {
+export function humanConfig(opts: { backend: HumanBackend; minConfidence: number; maxFaces: number; modelBasePath: string; wasmPath: string; mesh?: boolean }): Partial<Config> {
   const off = { enabled: false };
   return {
     backend: opts.backend,
@@ -74,8 +76,8 @@ export function humanConfig(opts: { backend: HumanBackend; minConfidence: number
         minConfidence: opts.minConfidence,
         minSize: 0,
         iouThreshold: 0.1,
-        // 1 = the detector's own box, not enlarged for the mesh model.
-        scale: 1,
+        // 1 = the detector's own box, not enlarged for the mesh model (which needs the default 1.4 margin).
+        scale: opts.mesh ? 1.4 : 1,
         // Human's own `square` padding maps boxes back wrongly on the y axis (3.3.6); the frame is
         // letterboxed here instead (see detectNow), so the 256x256 model input does not squash faces.
         square: false,
@@ -83,7 +85,7 @@ export function humanConfig(opts: { backend: HumanBackend; minConfidence: number
         skipTime: 0,
         return: false,
       },
-      mesh: off,
+      mesh: opts.mesh ? { enabled: true, modelPath: 'facemesh.json' } : off,
       attention: off,
       iris: off,
       description: off,
@@ -174,7 +176,7 @@ async function withoutProcessHooks<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-async function startHuman(backend: HumanBackend, opts: Required<Omit<HumanFaceDetectorOptions, 'backend' | 'fallbackToCpu'>>): Promise<Human> {
+async function startHuman(backend: HumanBackend, opts: Required<Omit<HumanFaceDetectorOptions, 'backend' | 'fallbackToCpu' | 'mesh'>> & { mesh: boolean }): Promise<Human> {
   const bundle = require(path.join(humanRoot(), 'dist', 'human.node-wasm.js')) as { Human: HumanCtor };
   if (backend === 'cpu') require('@tensorflow/tfjs-backend-cpu');
   const human = new bundle.Human(humanConfig({ backend, ...opts, ...humanAssetUrls() }));
@@ -186,6 +188,7 @@ async function startHuman(backend: HumanBackend, opts: Required<Omit<HumanFaceDe
   if (!loaded.some((m) => m.includes('blazeface') || m === 'facedetect')) {
     throw new Error(`blazeface model did not load from ${humanAssetUrls().modelBasePath} (loaded: ${loaded.join(', ') || 'none'})`);
   }
+  if (opts.mesh && !loaded.some((m) => m.includes('facemesh'))) throw new Error(`facemesh model did not load (loaded: ${loaded.join(', ')})`);
   return human;
 }
 
@@ -205,7 +208,7 @@ export class HumanFaceDetector implements FaceDetector {
   /** Loads the model (about 0.1 s with wasm). Throws when no backend can start. */
   static async create(opts: HumanFaceDetectorOptions = {}): Promise<HumanFaceDetector> {
     const backend: HumanBackend = opts.backend ?? 'wasm';
-    const tuning = { minConfidence: opts.minConfidence ?? 0.6, maxFaces: opts.maxFaces ?? 10 };
+    const tuning = { minConfidence: opts.minConfidence ?? 0.6, maxFaces: opts.maxFaces ?? 10, mesh: opts.mesh ?? false };
     try {
       return new HumanFaceDetector(await startHuman(backend, tuning), backend);
     } catch (err) {
@@ -221,7 +224,50 @@ export class HumanFaceDetector implements FaceDetector {
     return run;
   }
 
+  /**
+   * The faces with their mesh (a detector created with `mesh: true`): box and 468 points in the frame's
+   * pixels, best score first. Faces whose mesh was not found have an empty `mesh`.
+   */
+  detectMesh(frame: RgbFrame): Promise<MeshFace[]> {
+    const run = this.queue.then(() => this.meshNow(frame));
+    this.queue = run.catch(() => {});
+    return run;
+  }
+
+  /** The triangles of the 468-point mesh (indices, three per triangle). */
+  get triangulation(): number[] {
+    return [...((this.human as unknown as { faceTriangulation: number[] }).faceTriangulation ?? [])];
+  }
+
+  private async meshNow(frame: RgbFrame): Promise<MeshFace[]> {
+    return this.withResult(frame, (result) => {
+      const out: MeshFace[] = [];
+      for (const f of result.face) {
+        const b = toFaceBox(fromLetterbox(f.boxRaw, frame.width, frame.height), f.boxScore ?? f.score);
+        if (!b) continue;
+        const mesh = (f.mesh ?? []).slice(0, 468).map((p) => [p[0], p[1]] as [number, number]);
+        out.push({
+          box: { x: b.x * frame.width, y: b.y * frame.height, width: b.width * frame.width, height: b.height * frame.height },
+          score: b.score,
+          mesh: mesh.length === 468 && mesh.every((p) => Number.isFinite(p[0]) && Number.isFinite(p[1])) ? mesh : [],
+        });
+      }
+      return out.sort((a, b) => b.score - a.score);
+    });
+  }
+
   private async detectNow(frame: RgbFrame): Promise<FaceBox[]> {
+    return this.withResult(frame, (result) => {
+      const boxes: FaceBox[] = [];
+      for (const f of result.face) {
+        const b = toFaceBox(fromLetterbox(f.boxRaw, frame.width, frame.height), f.boxScore ?? f.score);
+        if (b) boxes.push(b);
+      }
+      return boxes.sort((a, b) => b.score - a.score);
+    });
+  }
+
+  private async withResult<T>(frame: RgbFrame, read: (result: Awaited<ReturnType<Human['detect']>>) => T): Promise<T> {
     if (this.closed) throw new Error('face detector is closed');
     const { width, height, data } = frame;
     if (!(width > 0 && height > 0) || data.length !== width * height * 3) {
@@ -236,12 +282,7 @@ export class HumanFaceDetector implements FaceDetector {
     try {
       const result = await this.human.detect(input);
       if (result.error) throw new Error(`face detection failed: ${result.error}`);
-      const boxes: FaceBox[] = [];
-      for (const f of result.face) {
-        const b = toFaceBox(fromLetterbox(f.boxRaw, width, height), f.boxScore ?? f.score);
-        if (b) boxes.push(b);
-      }
-      return boxes.sort((a, b) => b.score - a.score);
+      return read(result);
     } finally {
       tf.dispose(input);
     }

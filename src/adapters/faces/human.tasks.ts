@@ -1,4 +1,4 @@
-import type { FaceBox } from '../../ports/face-detector.js';
+import type { FaceBox, MeshFace } from '../../ports/face-detector.js';
 import { HumanFaceDetector, type HumanFaceDetectorOptions } from './human.face-detector.js';
 
 /**
@@ -36,4 +36,16 @@ export interface FaceDetectTask {
 export async function faceDetect(task: FaceDetectTask): Promise<{ name: string; boxes: FaceBox[] }> {
   const d = await detector(task.opts);
   return { name: d.name, boxes: await d.detect({ width: task.width, height: task.height, data: task.data }) };
+}
+
+const MESH_OPTS: HumanFaceDetectorOptions = { mesh: true };
+
+/** Loads the mesh model in this thread; its name and the mesh's triangles. */
+export async function faceMeshLoad(): Promise<{ name: string; triangles: number[] }> {
+  const d = await detector(MESH_OPTS);
+  return { name: `${d.name}+facemesh`, triangles: d.triangulation };
+}
+
+export async function faceMeshDetect(task: Omit<FaceDetectTask, 'opts'>): Promise<MeshFace[]> {
+  return (await detector(MESH_OPTS)).detectMesh({ width: task.width, height: task.height, data: task.data });
 }

@@ -1,7 +1,8 @@
-import type { FaceBox, FaceDetector, RgbFrame } from '../../ports/face-detector.js';
+import type { FaceBox, FaceDetector, FaceMesher, MeshFace, RgbFrame } from '../../ports/face-detector.js';
+import { HumanFaceDetector } from './human.face-detector.js';
 import type { WorkerPool } from '../workers/worker-pool.js';
 import type { HumanFaceDetectorOptions } from './human.face-detector.js';
-import type { faceDetect, faceLoad } from './human.tasks.js';
+import type { faceDetect, faceLoad, faceMeshDetect, faceMeshLoad } from './human.tasks.js';
 
 /**
  * The Human face detector (human.face-detector.ts) in the threads of a WorkerPool: each thread loads
@@ -39,6 +40,35 @@ export class WorkerFaceDetector implements FaceDetector {
 
   async close(): Promise<void> {
     this.closed = true;
+  }
+}
+
+/** Face meshes found in the pool's threads (the persona engines), or on the event loop without a pool. */
+export class WorkerFaceMesher implements FaceMesher {
+  private constructor(
+    private readonly run: (frame: RgbFrame) => Promise<MeshFace[]>,
+    readonly name: string,
+    readonly triangles: readonly number[],
+  ) {}
+
+  static async create(pool: WorkerPool | null): Promise<WorkerFaceMesher> {
+    if (!pool) {
+      const d = await HumanFaceDetector.create({ mesh: true });
+      return new WorkerFaceMesher((f) => d.detectMesh(f), `${d.name}+facemesh`, d.triangulation);
+    }
+    const { name, triangles } = await pool.run<typeof faceMeshLoad>('faceMeshLoad', undefined as never);
+    return new WorkerFaceMesher(
+      (frame) => {
+        const data = ownBuffer(frame.data);
+        return pool.run<typeof faceMeshDetect>('faceMeshDetect', { width: frame.width, height: frame.height, data }, { transfer: [data.buffer] });
+      },
+      name,
+      triangles,
+    );
+  }
+
+  detectMesh(frame: RgbFrame): Promise<MeshFace[]> {
+    return this.run(frame);
   }
 }
 

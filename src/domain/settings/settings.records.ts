@@ -11,4 +11,6 @@ export interface SettingsRepository {
    * whose value was stored.
    */
   getOrCreate(name: string, make: () => string): Promise<{ value: string; created: boolean }>;
+  /** Stores the value (created or replaced); operator settings such as the persona prices. */
+  set(name: string, value: string): Promise<void>;
 }

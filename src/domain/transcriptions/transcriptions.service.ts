@@ -142,9 +142,10 @@ export class TranscriptionsService {
    * First use of an upload: its bytes are moved where the upload URL cannot write (404 FILE_NOT_FOUND when
    * nothing was sent), must be readable media (else 400, and the file is deleted so the URL can take a
    * corrected one), then are probed and hashed once. That file, at its new key, is the one charged for and
-   * transcribed, whatever is PUT to the URL afterwards.
+   * transcribed, whatever is PUT to the URL afterwards. Persona sources are media too (POST
+   * /personas/sources/upload/complete completes them here).
    */
-  private async prepareMedia(m: MediaRow): Promise<MediaRow> {
+  async prepareMedia(m: MediaRow): Promise<MediaRow> {
     if (m.status === 'ready' && m.contentHash) return m;
     const key = measuredKeyOf('media', m.workspaceId, m.id, extensionOf(m.storageKey));
     try {

@@ -14,6 +14,10 @@ export const WEBHOOK_EVENT_TYPES: string[] = [
   'post.completed',
   'post.partial',
   'post.failed',
+  'persona.ready',
+  'persona.failed',
+  'persona_video.ready',
+  'persona_video.failed',
   'generation.ready',
   'generation.failed',
 ];

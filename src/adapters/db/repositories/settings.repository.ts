@@ -20,4 +20,8 @@ export class DrizzleSettingsRepository implements SettingsRepository {
     if (value === undefined) throw new Error(`setting ${name} vanished after a conflicting insert`);
     return { value, created: false };
   }
+
+  async set(name: string, value: string): Promise<void> {
+    await this.db.insert(settings).values({ key: name, value }).onConflictDoUpdate({ target: settings.key, set: { value } });
+  }
 }

@@ -16,6 +16,10 @@ const E2E = [
 ];
 
 // `npx vitest run` runs every project; `npx vitest run --project unit` (or http, integration, e2e) one of them.
+// Vitest's default is one file at a time on a 2-core machine (cores - 1): most files wait on child
+// processes (ffmpeg, pocketsphinx) or sockets, so the unit, http and integration files run two at a
+// time; the e2e files (real server processes, kills, timings) run after them, one at a time.
+const PARALLEL = { maxWorkers: 2, sequence: { groupOrder: 0 } };
 export default defineConfig({
   test: {
     globalSetup: ['test/helpers/global-setup.ts'],
@@ -25,10 +29,10 @@ export default defineConfig({
     reporters: ['default', './test/helpers/summary-reporter.ts'],
     projects: [
       // Pure functions only (no module mocks, no global state): files share workers, so the project takes seconds.
-      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], isolate: false } },
-      { extends: true, test: { name: 'http', include: ['test/http/**/*.test.ts'] } },
-      { extends: true, test: { name: 'integration', include: ['test/integration/**/*.test.ts'], exclude: [...configDefaults.exclude, ...E2E] } },
-      { extends: true, test: { name: 'e2e', include: E2E } },
+      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], isolate: false, ...PARALLEL } },
+      { extends: true, test: { name: 'http', include: ['test/http/**/*.test.ts'], ...PARALLEL } },
+      { extends: true, test: { name: 'integration', include: ['test/integration/**/*.test.ts'], exclude: [...configDefaults.exclude, ...E2E], ...PARALLEL } },
+      { extends: true, test: { name: 'e2e', include: E2E, maxWorkers: 1, sequence: { groupOrder: 1 } } },
     ],
   },
 });

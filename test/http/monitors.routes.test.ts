@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { broadcasts } from '../../src/adapters/db/schema.js';
+import { broadcastBatches, broadcasts } from '../../src/adapters/db/schema.js';
 import { createTestApp, tempDir, type TestApp } from '../helpers/app.js';
 import { startStaticServer, type StaticServer } from '../helpers/static-server.js';
 
@@ -187,9 +187,15 @@ describe('broadcasts, their clips, render and apply_template', () => {
       { id: 'bc_test1', workspaceId: ws.id, monitorId: m.id, title: 'Show', status: 'ended', externalId: 'x', playlistUrl: `${srv.url}/live.m3u8`, startedAt, endedAt: startedAt },
       { id: 'bc_other', workspaceId: other.id, monitorId: om.id, title: 'Theirs', status: 'ended', externalId: 'y', playlistUrl: `${srv.url}/live.m3u8`, startedAt },
     ]);
+    const batch = { workspaceId: ws.id, status: 'done', chunks: [], startedAt, seconds: 20 };
+    await t.c.database.db.insert(broadcastBatches).values([
+      { ...batch, id: 'batch_t0', broadcastId: 'bc_test1', index: 0, offsetSeconds: 0, clipsCount: 2, creditsCharged: 1 },
+      { ...batch, id: 'batch_t1', broadcastId: 'bc_test1', index: 1, offsetSeconds: 20, clipsCount: 0, creditsCharged: 0 },
+      { ...batch, id: 'batch_o0', broadcastId: 'bc_other', workspaceId: other.id, index: 0, offsetSeconds: 0, clipsCount: 5, creditsCharged: 3 },
+    ]);
     const list = await t.api(ws.key, 'GET', `/monitors/${m.id}/broadcasts`);
     expect(list.body.broadcasts).toEqual([
-      { id: 'bc_test1', monitor_id: m.id, title: 'Show', status: 'ended', started_at: startedAt.toISOString(), ended_at: startedAt.toISOString(), batches_count: 0, clips_count: 0, credits_charged: 0 },
+      { id: 'bc_test1', monitor_id: m.id, title: 'Show', status: 'ended', started_at: startedAt.toISOString(), ended_at: startedAt.toISOString(), batches_count: 2, clips_count: 2, credits_charged: 1 },
     ]);
     expect((await t.api(ws.key, 'GET', `/monitors/${m.id}/broadcasts/bc_test1/clips?sort=start_time&order=asc`)).body).toEqual({
       clips: [],

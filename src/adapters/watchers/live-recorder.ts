@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import { DomainError } from '../../domain/errors.js';
 import type { LivePlaylist, LiveRecorder, LiveSegment } from '../../ports/channel-watcher.js';
 import type { MediaProbe } from '../../ports/media.js';
@@ -138,14 +137,14 @@ export class HlsLiveRecorder implements LiveRecorder {
   async cutBatch(chunkKeys: readonly string[], key: string): Promise<{ duration: number; width: number; height: number; hasAudio: boolean }> {
     return this.withWorkDir(async (dir) => {
       const joined = path.join(dir, 'batch.ts');
-      const out = fs.createWriteStream(joined);
+      // MPEG-TS chunks joined byte for byte, in order.
+      const out = await fsp.open(joined, 'w');
       try {
         for (const k of chunkKeys) {
-          const body = await this.o.storage.read(k);
-          await pipeline(body, out, { end: false });
+          for await (const buf of await this.o.storage.read(k)) await out.write(buf as Buffer);
         }
       } finally {
-        await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
+        await out.close();
       }
       // The joined bytes are sniffed again: only the container they are is ever opened.
       const media = localMedia(joined);

@@ -191,9 +191,10 @@ export class DrizzleMonitorsRepository implements MonitorsRepository {
     return this.db
       .select({
         b: broadcasts,
-        batchesCount: sql<number>`(select count(*) from ${broadcastBatches} bb where bb.broadcast_id = ${broadcasts.id})`.mapWith(Number),
-        clipsCount: sql<number>`(select coalesce(sum(bb.clips_count), 0) from ${broadcastBatches} bb where bb.broadcast_id = ${broadcasts.id})`.mapWith(Number),
-        creditsCharged: sql<number>`(select coalesce(sum(bb.credits_charged), 0) from ${broadcastBatches} bb where bb.broadcast_id = ${broadcasts.id})`.mapWith(Number),
+        // Written out: inside the subquery an interpolated column would render unqualified and bind to `bb`.
+        batchesCount: sql<number>`(select count(*) from broadcast_batches bb where bb.broadcast_id = broadcasts.id)`.mapWith(Number),
+        clipsCount: sql<number>`(select coalesce(sum(bb.clips_count), 0) from broadcast_batches bb where bb.broadcast_id = broadcasts.id)`.mapWith(Number),
+        creditsCharged: sql<number>`(select coalesce(sum(bb.credits_charged), 0) from broadcast_batches bb where bb.broadcast_id = broadcasts.id)`.mapWith(Number),
       })
       .from(broadcasts)
       .where(where);
@@ -234,7 +235,7 @@ export class DrizzleMonitorsRepository implements MonitorsRepository {
         and(
           eq(broadcasts.id, id),
           eq(broadcasts.status, 'processing'),
-          sql`not exists (select 1 from ${broadcastBatches} bb where bb.broadcast_id = ${broadcasts.id} and bb.status in ('recording', 'recorded', 'processing'))`,
+          sql`not exists (select 1 from broadcast_batches bb where bb.broadcast_id = broadcasts.id and bb.status in ('recording', 'recorded', 'processing'))`,
         ),
       )
       .returning({ id: broadcasts.id });

@@ -9,11 +9,16 @@ ARG NODE_IMAGE=node:20-bookworm-slim
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
+# The SDK (sdk/, a file: dependency the user CLI runs on) is installed with the rest.
+COPY sdk/package.json ./sdk/package.json
 # onnxruntime-node (Silero VAD) ships its CPU runtime; its optional CUDA download is skipped.
 RUN ONNXRUNTIME_NODE_INSTALL=skip npm ci --no-audit --no-fund
 COPY tsconfig.json ./
 COPY src ./src
-RUN npx tsc -p . && npm prune --omit=dev --no-audit --no-fund
+COPY sdk ./sdk
+COPY scripts/build-sdk.ts ./scripts/build-sdk.ts
+# npm run build: the SDK (generated from the app's OpenAPI document), then the service.
+RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
 # ---- runtime ----------------------------------------------------------------------------------------
 FROM ${NODE_IMAGE} AS runtime
@@ -33,6 +38,7 @@ ENV NODE_ENV=production \
 WORKDIR /app
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+COPY --from=build /app/sdk ./sdk
 COPY package.json ./
 COPY bin ./bin
 COPY drizzle ./drizzle

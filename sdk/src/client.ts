@@ -12,6 +12,8 @@ export type Submission = Schemas['Submission'];
 export type Render = Schemas['Render'];
 export type Transcription = Schemas['Transcription'];
 export type Post = Schemas['Post'];
+/** An uploaded file to transcribe: `media_id` is the `media_id` of POST /transcriptions. */
+export type MediaUpload = { media_id: string; kind: 'audio' | 'video'; file_name: string; file_size: number };
 
 /** The long-running jobs the `waitFor…` helpers watch. */
 export type JobKind = 'submission' | 'render' | 'transcription' | 'post';
@@ -116,6 +118,28 @@ export class Cutroom {
             .map((p) => ({ url: p.url, start: (p.part_number - 1) * upload.part_size, length: p.size }));
     await sendParts(source, targets, { onProgress: opts.onProgress, signal: opts.signal, policy: this.policy, sleep: this.sleep });
     return ok(this.api.POST('/api/v1/videos/upload/complete', { body: { video_id: upload.video_id, file_name: source.fileName }, signal: opts.signal }));
+  }
+
+  /**
+   * Uploads an audio or video file to transcribe: POST /transcriptions/upload, then the bytes to its
+   * signed URL (one PUT, streamed from disk or from the stream). The first POST /transcriptions of the
+   * answered `media_id` completes the upload. Extensions: .mp3 .wav .m4a .aac .ogg .opus .flac and the video ones.
+   */
+  async uploadMedia(file: string | Readable, opts: UploadVideoOptions = {}): Promise<MediaUpload> {
+    const source = await uploadSource(file, opts, 'media');
+    const upload = await ok(
+      this.api.POST('/api/v1/transcriptions/upload', {
+        body: { file_name: source.fileName, file_size: source.size, content_type: source.contentType },
+        signal: opts.signal,
+      }),
+    );
+    await sendParts(source, [{ url: upload.upload_url, start: 0, length: source.size }], {
+      onProgress: opts.onProgress,
+      signal: opts.signal,
+      policy: this.policy,
+      sleep: this.sleep,
+    });
+    return { media_id: upload.media_id, kind: upload.kind, file_name: source.fileName, file_size: source.size };
   }
 
   /** Polls a submission until `completed` (answered); `failed` throws CutroomError `SUBMISSION_FAILED` with the submission in `extra`. */

@@ -15,6 +15,20 @@ const VIDEO_TYPES: Record<string, string> = {
   '.mkv': 'video/x-matroska',
 };
 
+/** Content types of the audio extensions POST /transcriptions/upload takes beside the video ones. */
+const AUDIO_TYPES: Record<string, string> = {
+  '.mp3': 'audio/mpeg',
+  '.wav': 'audio/wav',
+  '.m4a': 'audio/mp4',
+  '.aac': 'audio/aac',
+  '.ogg': 'audio/ogg',
+  '.opus': 'audio/opus',
+  '.flac': 'audio/flac',
+};
+
+/** What is uploaded: a video (POST /videos/upload) or an audio or video file to transcribe (POST /transcriptions/upload). */
+export type UploadKind = 'video' | 'media';
+
 export interface UploadProgress {
   sentBytes: number;
   totalBytes: number;
@@ -44,14 +58,14 @@ export interface UploadSource {
 }
 
 /** The upload of a file on disk (read part by part, never whole) or of a stream (read once, in order). */
-export async function uploadSource(file: string | Readable, opts: UploadVideoOptions): Promise<UploadSource> {
+export async function uploadSource(file: string | Readable, opts: UploadVideoOptions, kind: UploadKind = 'video'): Promise<UploadSource> {
   if (typeof file === 'string') {
     const size = opts.size ?? (await fs.promises.stat(file)).size;
     const fileName = opts.fileName ?? path.basename(file);
     return {
       fileName,
       size,
-      contentType: opts.contentType ?? contentTypeOf(fileName),
+      contentType: opts.contentType ?? contentTypeOf(fileName, kind),
       read: (start, length) => fs.createReadStream(file, { start, end: start + length - 1 }),
       rereadable: true,
     };
@@ -76,15 +90,16 @@ export async function uploadSource(file: string | Readable, opts: UploadVideoOpt
   return {
     fileName: opts.fileName,
     size: opts.size,
-    contentType: opts.contentType ?? contentTypeOf(opts.fileName),
+    contentType: opts.contentType ?? contentTypeOf(opts.fileName, kind),
     read: (_start, length) => Readable.from(take(length)),
     rereadable: false,
   };
 }
 
-function contentTypeOf(fileName: string): string {
-  const type = VIDEO_TYPES[path.extname(fileName).toLowerCase()];
-  if (!type) throw new TypeError(`${fileName}: the service takes .mp4, .mov, .webm or .mkv (or pass opts.contentType)`);
+function contentTypeOf(fileName: string, kind: UploadKind): string {
+  const types = kind === 'video' ? VIDEO_TYPES : { ...AUDIO_TYPES, ...VIDEO_TYPES };
+  const type = types[path.extname(fileName).toLowerCase()];
+  if (!type) throw new TypeError(`${fileName}: the service takes ${Object.keys(types).join(' ')} (or pass opts.contentType)`);
   return type;
 }
 

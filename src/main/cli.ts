@@ -16,6 +16,13 @@ Commands:
   backup <dir>                    Embedded mode: the database (dumped by the running service when it runs)
                                   and the files into a new folder <dir>
   restore <dir>                   Embedded mode: a backup into CUTROOM_DATA_DIR, which must hold no database
+
+For callers of the API (CUTROOM_URL, CUTROOM_API_KEY; cutroom <command> --help):
+  clip <file|url>                 Upload (or analyse a link), clip, list the clips, download their renders
+  transcribe <file>               Transcribe audio or video into SRT, WebVTT or text
+  renders get|download <id>       Show a render, download its MP4
+  balance                         The workspace's credits
+  jobs                            Submissions, renders and transcriptions not finished
 `;
 
 /** The running service's database dump, over the admin API (its URL and token as `cutroom admin` finds them). */
@@ -74,6 +81,15 @@ export async function main(argv: string[]): Promise<number> {
     case 'backup':
     case 'restore':
       return backupCommand(command, rest);
+    case 'clip':
+    case 'transcribe':
+    case 'renders':
+    case 'balance':
+    case 'jobs': {
+      // Loaded only for these commands: they run on the SDK (sdk/, built by `npm run build`).
+      const { runUserCli } = await import('./user-cli.js');
+      return runUserCli(argv, { stdout: process.stdout, stderr: process.stderr, env: process.env });
+    }
     case undefined:
     case '--help':
     case '-h':

@@ -79,3 +79,38 @@ describe('the SDK against a running service', () => {
     await expect(new Cutroom({ baseUrl: base, apiKey: 'key_x.y' }).waitForRender(rendered.id)).rejects.toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
   }, 900_000);
 });
+
+describe('the `cutroom` CLI against the same service and video', () => {
+  it('cutroom clip <file> --out <dir>: plain progress lines (no terminal), the clips table, the best clip’s MP4 in --out; then cutroom jobs and renders get', async () => {
+    const out = path.join(dir, 'clips');
+    const env = { CUTROOM_URL: base, CUTROOM_API_KEY: key, CUTROOM_POLL_INTERVAL_MS: '500' };
+    const run = runCli(['clip', talk, '--out', out, '--language', 'en'], env);
+    const status = await run.exited;
+    const output = run.output();
+    expect(status, output).toBe(0);
+    // Progress as plain lines: upload quarters, each submission state as it changes, the render's progress, the file saved.
+    expect(output).toMatch(/^upload talk\.mp4: 0% \(0 B of .+\)$/m);
+    expect(output).toMatch(/^upload talk\.mp4: 100% \(.+\)$/m);
+    expect(output).toMatch(/^submission sub_\w+: queued \(2 credits charged\)$/m);
+    expect(output).toMatch(/^submission sub_\w+: completed$/m);
+    expect(output).toMatch(/^#\s+rating\s+start\s+end\s+title\s+clip$/m);
+    expect(output).toMatch(/^render rnd_\w+: (100%|completed \(from cache\))$/m);
+    expect(output).not.toMatch(/\u001b\[/);
+    const saved = /^saved (.+\.mp4)$/m.exec(output)?.[1];
+    expect(saved && path.dirname(saved)).toBe(out);
+    const files = fs.readdirSync(out);
+    expect(files.filter((f) => f.endsWith('.mp4'))).toHaveLength(1);
+    expect(files.filter((f) => f.endsWith('.part'))).toEqual([]);
+    const info = await probe(path.join(out, files[0]));
+    expect(info.hasVideo).toBe(true);
+    expect(info.duration).toBeGreaterThan(5);
+
+    const jobs = runCli(['jobs', '--json'], env);
+    expect(await jobs.exited).toBe(0);
+    expect(JSON.parse(jobs.output().slice(jobs.output().indexOf('{')))).toEqual({ submissions: [], renders: [], transcriptions: [] });
+    const renderId = /^render (rnd_\w+): /m.exec(output)![1];
+    const get = runCli(['renders', 'get', renderId, '--json'], env);
+    expect(await get.exited).toBe(0);
+    expect(JSON.parse(get.output().slice(get.output().indexOf('{')))).toMatchObject({ id: renderId, status: 'completed', progress: 100 });
+  }, 900_000);
+});

@@ -1,4 +1,6 @@
 import type { Tx } from '../../ports/transactions.js';
+import type { PageRequest } from '../pagination.js';
+import type { RenderStatus } from './renders.rules.js';
 
 /** A render of an edit (table `renders`). A cache hit is its own row pointing at the file of the render it reused. */
 export interface RenderRow {
@@ -67,6 +69,8 @@ export interface RendersRepository {
   countUnexpiredUsing(storageKey: string, now: Date): Promise<number>;
   /** Completed → expired; the number of renders changed. */
   markExpired(ids: readonly string[]): Promise<number>;
+  /** The workspace's renders, newest first; `status` as the API shows it at `now` (a completed render past its expiry is `expired`). */
+  list(workspaceId: string, filter: { status?: RenderStatus }, page: PageRequest, now: Date): Promise<{ rows: RenderRow[]; total: number }>;
   /** Queued or active renders created before `createdBefore` → failed with `errorCode`; how many. */
   failUnfinishedCreatedBefore(createdBefore: Date, errorCode: string, at: Date): Promise<number>;
 }

@@ -3,6 +3,7 @@ import type { JobQueue } from '../../ports/queue.js';
 import type { Storage } from '../../ports/storage.js';
 import type { TransactionRunner } from '../../ports/transactions.js';
 import { DomainError } from '../errors.js';
+import type { PageRequest } from '../pagination.js';
 import { enqueueAfterCommit } from '../jobs/enqueue.js';
 import { editHash, type Edit } from '../edits/edit.js';
 import type { WorkspaceWithPlan } from '../workspaces/workspaces.service.js';
@@ -149,6 +150,12 @@ export class RendersService {
     if (status !== 'completed' || !row.storageKey) throw new DomainError('RENDER_NOT_READY', { status, progress: row.progress });
     const filename = renderFileName(title, row.id);
     return { url: await this.sign(row.storageKey, filename), filename };
+  }
+
+  /** GET /renders: the workspace's renders, newest first, optionally of one status. */
+  async list(workspaceId: string, status: RenderStatus | undefined, page: PageRequest): Promise<{ items: RenderView[]; total: number }> {
+    const { rows, total } = await this.repo.list(workspaceId, { status }, page, this.now());
+    return { items: await Promise.all(rows.map((r) => this.view(r))), total };
   }
 
   /** GET /renders/limits. */

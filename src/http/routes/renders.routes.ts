@@ -1,8 +1,10 @@
 import type { RendersService } from '../../domain/renders/renders.service.js';
+import type { RenderStatus } from '../../domain/renders/renders.rules.js';
 import type { Api } from '../types.js';
 import { callerOf } from '../plugins/auth.js';
 import { answer, errorResponses } from '../schemas/common.js';
-import { ClipRenderPath, CreateRenderSchema, DownloadSchema, RenderLimitsSchema, RenderPath, RenderSchema } from '../schemas/render.schemas.js';
+import { ClipRenderPath, CreateRenderSchema, DownloadSchema, RenderLimitsSchema, RenderListQuery, RenderListSchema, RenderPath, RenderSchema } from '../schemas/render.schemas.js';
+import { listResponse, pageRequest } from '../../domain/pagination.js';
 
 
 export interface RenderRoutesDeps {
@@ -38,6 +40,25 @@ export function renderRoutes(app: Api, deps: RenderRoutesDeps) {
       const { videoId, submissionId, clipId } = req.params;
       const out = await deps.renders.renderClip(callerOf(req), videoId, submissionId, clipId);
       return reply.code(out.fromCache ? 200 : 202).send(out.render);
+    },
+  );
+
+  app.get(
+    '/renders',
+    {
+      schema: {
+        operationId: 'listRenders',
+        tags,
+        summary: 'List renders',
+        description: 'Newest first; `status` filters (`queued` and `active` are the renders not finished). `download_url` is filled for completed renders, as in GET /renders/{renderId}.',
+        querystring: RenderListQuery,
+        response: { 200: answer(RenderListSchema, 'One page of renders.') },
+      },
+    },
+    async (req) => {
+      const page = pageRequest(req.query);
+      const { items, total } = await deps.renders.list(callerOf(req).workspace.id, req.query.status as RenderStatus | undefined, page);
+      return listResponse('renders', items, total, page);
     },
   );
 

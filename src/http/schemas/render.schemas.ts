@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { IsoDate } from './common.js';
+import { PaginationSchema } from './pagination.schemas.js';
 
 export const RenderSchema = Type.Object(
   {
@@ -21,6 +22,14 @@ export const RenderSchema = Type.Object(
   },
   { $id: 'Render' },
 );
+
+export const RenderListQuery = Type.Object({
+  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+  status: Type.Optional(Type.Union(['queued', 'active', 'completed', 'expired', 'failed'].map((s) => Type.Literal(s)))),
+});
+
+export const RenderListSchema = Type.Object({ renders: Type.Array(RenderSchema, { description: 'Newest first.' }), pagination: PaginationSchema }, { $id: 'RenderList' });
 
 export const RenderPath = Type.Object({ renderId: Type.String({ minLength: 1, maxLength: 100 }) });
 

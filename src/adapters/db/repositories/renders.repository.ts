@@ -1,6 +1,7 @@
-import { and, count, desc, eq, gt, inArray, isNotNull, lt, lte, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, inArray, isNotNull, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
+import type { PageRequest } from '../../../domain/pagination.js';
 import type { NewRender, RenderCompletion, RenderRow, RendersRepository } from '../../../domain/renders/renders.records.js';
-import { UNFINISHED_RENDER_STATES } from '../../../domain/renders/renders.rules.js';
+import { UNFINISHED_RENDER_STATES, type RenderStatus } from '../../../domain/renders/renders.rules.js';
 import type { Tx } from '../../../ports/transactions.js';
 import type { Db } from '../database.js';
 import { plans, renders, workspaces } from '../schema.js';
@@ -30,6 +31,21 @@ export class DrizzleRendersRepository implements RendersRepository {
   async insert(tx: Tx, render: NewRender): Promise<RenderRow> {
     const [row] = await executor(this.db, tx).insert(renders).values(render).returning();
     return row;
+  }
+
+  async list(workspaceId: string, filter: { status?: RenderStatus }, page: PageRequest, now: Date): Promise<{ rows: RenderRow[]; total: number }> {
+    // A completed render past its expiry shows as `expired` before the sweep marks it.
+    const byStatus: Record<RenderStatus, SQL | undefined> = {
+      queued: eq(renders.status, 'queued'),
+      active: eq(renders.status, 'active'),
+      failed: eq(renders.status, 'failed'),
+      completed: and(eq(renders.status, 'completed'), or(isNull(renders.expiresAt), gt(renders.expiresAt, now))),
+      expired: or(eq(renders.status, 'expired'), and(eq(renders.status, 'completed'), lte(renders.expiresAt, now))),
+    };
+    const where = and(eq(renders.workspaceId, workspaceId), filter.status ? byStatus[filter.status] : undefined);
+    const rows = await this.db.select().from(renders).where(where).orderBy(desc(renders.createdAt), desc(renders.id)).limit(page.limit).offset(page.offset);
+    const [{ n }] = await this.db.select({ n: count() }).from(renders).where(where);
+    return { rows, total: Number(n) };
   }
 
   async countUnfinished(workspaceId: string, tx?: Tx): Promise<number> {

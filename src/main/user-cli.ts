@@ -1,0 +1,180 @@
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { Cutroom, CutroomError } from '@cutroom/sdk';
+import { Progress, type OutStream } from './user-cli/progress.js';
+import { balanceCommand, clipCommand, jobsCommand, renderDownloadCommand, renderGetCommand, transcribeCommand, type CliContext } from './user-cli/commands.js';
+import { CliFailure, USER_EXIT } from './user-cli/failure.js';
+
+export { USER_EXIT } from './user-cli/failure.js';
+
+/** Where the user CLI writes, which environment it reads, and (tests) how it reaches the service. */
+export interface UserIo {
+  stdout: OutStream;
+  stderr: OutStream;
+  env: Readonly<Record<string, string | undefined>>;
+  /** Milliseconds between polls of a job (default: the API's intervals). */
+  pollIntervalMs?: number;
+}
+
+export const USER_HELP_FOOTER = `
+Environment:
+  CUTROOM_URL            The service's address (default http://localhost:8080)
+  CUTROOM_API_KEY        The API key (required)
+  CUTROOM_WORKSPACE_ID   The workspace, for a key bound to several
+  CUTROOM_POLL_INTERVAL_MS  Milliseconds between two looks at a job (default: the API's 5 to 15 s)
+
+Exit status:
+  0  done
+  1  the API refused a request (its error code is printed)
+  2  usage or configuration error (bad arguments, CUTROOM_API_KEY unset)
+  3  the service could not be reached or did not answer like Cutroom
+  4  a job ended badly (submission, render or transcription failed, render file expired)
+  5  a local file could not be read or written
+`;
+
+function seconds(raw: string): number {
+  const parts = raw.trim().split(':');
+  if (parts.length > 3 || parts.some((p) => !/^\d+(\.\d+)?$/.test(p))) throw new InvalidArgumentError(`"${raw}" is not a time (seconds, mm:ss or hh:mm:ss)`);
+  return parts.reduce((total, p) => total * 60 + Number(p), 0);
+}
+
+/** `--timeframe a-b`: seconds, mm:ss or hh:mm:ss on each side, a before b. */
+export function parseTimeframe(raw: string): { start: number; end: number } {
+  const m = /^([^-]+)-([^-]+)$/.exec(raw.trim());
+  if (!m) throw new InvalidArgumentError('expected <start>-<end>, such as 60-600 or 1:00-10:00');
+  const start = seconds(m[1]);
+  const end = seconds(m[2]);
+  if (end <= start) throw new InvalidArgumentError('the end must come after the start');
+  return { start, end };
+}
+
+function program(io: UserIo, run: (action: (ctx: CliContext) => Promise<void>, json: boolean) => Promise<void>): Command {
+  const root = new Command('cutroom')
+    .description('Clip, render and transcribe videos with a Cutroom service.')
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => void io.stdout.write(s), writeErr: (s) => void io.stderr.write(s) })
+    .addHelpText('after', USER_HELP_FOOTER)
+    .showSuggestionAfterError(true);
+  const json = new Option('--json', 'print JSON (the API’s objects) on stdout instead of text; progress stays on stderr');
+
+  root
+    .command('clip')
+    .description('upload a video (or analyse a link), clip it, show the clips and download their renders')
+    .argument('<file|url>', 'a video file (.mp4 .mov .webm .mkv) or a public video link')
+    .option('--timeframe <a-b>', 'clip only this stretch: seconds, mm:ss or hh:mm:ss (at least one minute)', parseTimeframe)
+    .option('--template <id>', 'caption template (cutroom: GET /templates)')
+    .option('--strategy <id>', 'clipping strategy')
+    .option('--language <code>', 'spoken language: auto, en or pt', 'auto')
+    .addOption(new Option('--render <which>', 'which clips to render and download').choices(['best', 'all', 'none']).default('best'))
+    .option('--out <dir>', 'folder for the rendered MP4 files', '.')
+    .addOption(json)
+    .action((source: string, opts) => run((ctx) => clipCommand(ctx, source, opts), opts.json === true));
+
+  root
+    .command('transcribe')
+    .description('transcribe an audio or video file into SRT, WebVTT or text')
+    .argument('<file>', 'audio (.mp3 .wav .m4a .aac .ogg .opus .flac) or video')
+    .option('--speakers', 'label the speakers (A, B, …)', false)
+    .addOption(new Option('--format <format>', 'file format').choices(['srt', 'vtt', 'txt']).default('srt'))
+    .option('--language <code>', 'spoken language (auto, or a code such as en)', 'auto')
+    .option('-o, --output <file>', 'write the transcript to this file (default: stdout)')
+    .addOption(json)
+    .action((file: string, opts) => run((ctx) => transcribeCommand(ctx, file, opts), opts.json === true));
+
+  const renders = root.command('renders').description('renders of edits');
+  renders
+    .command('get')
+    .description('show a render')
+    .argument('<renderId>')
+    .addOption(json)
+    .action((id: string, opts) => run((ctx) => renderGetCommand(ctx, id), opts.json === true));
+  renders
+    .command('download')
+    .description('download a completed render’s MP4 (waits while it renders)')
+    .argument('<renderId>')
+    .option('--out <dir>', 'folder to save it in', '.')
+    .addOption(json)
+    .action((id: string, opts) => run((ctx) => renderDownloadCommand(ctx, id, opts), opts.json === true));
+
+  root
+    .command('balance')
+    .description('show the workspace’s credits')
+    .addOption(json)
+    .action((opts) => run((ctx) => balanceCommand(ctx), opts.json === true));
+
+  root
+    .command('jobs')
+    .description('what is running: submissions, renders and transcriptions not finished')
+    .addOption(json)
+    .action((opts) => run((ctx) => jobsCommand(ctx), opts.json === true));
+  return root;
+}
+
+/** The exit status and message of an error (USER_EXIT). */
+export function failureOf(err: unknown): { exitCode: number; message: string; body?: Record<string, unknown> } {
+  if (err instanceof CliFailure) return { exitCode: err.exitCode, message: err.message };
+  if (err instanceof CutroomError) {
+    const body = { code: err.code, status: err.status, ...(err.extra ? { extra: err.extra } : {}), ...(err.requestId ? { request_id: err.requestId } : {}) };
+    const extra = err.extra ? ` ${JSON.stringify(err.extra)}` : '';
+    if (err.status === null) {
+      const local = err.code === 'UPLOAD_STREAM_TOO_SHORT';
+      const what = err.extra && typeof err.extra.id === 'string' ? ` (${err.extra.id}${typeof err.extra.error_code === 'string' ? `: ${err.extra.error_code}` : ''})` : '';
+      return { exitCode: local ? USER_EXIT.file : USER_EXIT.jobFailed, message: `${err.code}${what}`, body };
+    }
+    if (err.code.startsWith('HTTP_')) return { exitCode: USER_EXIT.connection, message: `the service answered HTTP ${err.status}, not like Cutroom (is CUTROOM_URL right?)`, body };
+    return { exitCode: USER_EXIT.apiError, message: `${err.code} (HTTP ${err.status})${extra}`, body };
+  }
+  const code = (err as NodeJS.ErrnoException)?.code;
+  if (typeof code === 'string' && ['ENOENT', 'EACCES', 'EISDIR', 'ENOTDIR', 'EEXIST', 'ENOSPC', 'EROFS', 'EPERM'].includes(code)) {
+    return { exitCode: USER_EXIT.file, message: (err as Error).message };
+  }
+  if (err instanceof TypeError && /fetch failed|ECONNREFUSED|ENOTFOUND|EAI_AGAIN/.test(`${err.message} ${String((err as { cause?: unknown }).cause ?? '')}`)) {
+    const cause = (err as { cause?: { message?: string } }).cause?.message;
+    return { exitCode: USER_EXIT.connection, message: `cannot reach the service: ${cause ?? err.message}` };
+  }
+  if (err instanceof TypeError && /the service takes/.test(err.message)) return { exitCode: USER_EXIT.usage, message: err.message };
+  return { exitCode: USER_EXIT.connection, message: err instanceof Error ? err.message : String(err) };
+}
+
+/** The client of CUTROOM_URL with CUTROOM_API_KEY; a usage error when the key is missing or the URL is not http(s). */
+function client(io: UserIo): Cutroom {
+  const apiKey = io.env.CUTROOM_API_KEY?.trim();
+  if (!apiKey) throw new CliFailure('CUTROOM_API_KEY is not set (the API key of your workspace)', USER_EXIT.usage);
+  const baseUrl = io.env.CUTROOM_URL?.trim() || 'http://localhost:8080';
+  if (!/^https?:\/\/[^/]/i.test(baseUrl)) throw new CliFailure(`CUTROOM_URL must be an http(s) URL (got "${baseUrl}")`, USER_EXIT.usage);
+  const fromEnv = Number(io.env.CUTROOM_POLL_INTERVAL_MS);
+  if (io.env.CUTROOM_POLL_INTERVAL_MS && !(Number.isInteger(fromEnv) && fromEnv >= 100)) {
+    throw new CliFailure(`CUTROOM_POLL_INTERVAL_MS must be an integer of at least 100 (got "${io.env.CUTROOM_POLL_INTERVAL_MS}")`, USER_EXIT.usage);
+  }
+  const interval = io.pollIntervalMs ?? (io.env.CUTROOM_POLL_INTERVAL_MS ? fromEnv : undefined);
+  return new Cutroom({
+    baseUrl,
+    apiKey,
+    workspaceId: io.env.CUTROOM_WORKSPACE_ID?.trim() || undefined,
+    ...(interval ? { pollIntervalMs: () => interval } : {}),
+  });
+}
+
+/** Runs `cutroom <clip|transcribe|renders|balance|jobs> …` and answers its exit status (USER_EXIT). */
+export async function runUserCli(argv: string[], io: UserIo): Promise<number> {
+  let status: number = USER_EXIT.ok;
+  const run = async (action: (ctx: CliContext) => Promise<void>, json: boolean) => {
+    try {
+      await action({ cutroom: client(io), io, json, progress: new Progress(io.stderr) });
+    } catch (err) {
+      const f = failureOf(err);
+      if (json) io.stdout.write(`${JSON.stringify({ error: f.body ?? { message: f.message } }, null, 2)}\n`);
+      io.stderr.write(`cutroom: ${f.message}\n`);
+      status = f.exitCode;
+    }
+  };
+  try {
+    await program(io, run).parseAsync(argv, { from: 'user' });
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // --help and --version end here too, with exit code 0.
+      return err.exitCode === 0 ? USER_EXIT.ok : USER_EXIT.usage;
+    }
+    throw err;
+  }
+  return status;
+}

@@ -1,0 +1,279 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { ok, type Cutroom, type Render, type Schemas, type Submission } from '@cutroom/sdk';
+import { CliFailure, USER_EXIT } from './failure.js';
+import { table, type OutStream, type Progress } from './progress.js';
+
+/** What a command runs with: the SDK client, the streams, JSON or text, the progress display. */
+export interface CliContext {
+  cutroom: Cutroom;
+  io: { stdout: OutStream; stderr: OutStream };
+  json: boolean;
+  progress: Progress;
+}
+
+type Clip = Schemas['Clip'];
+
+const UNFINISHED_SUBMISSIONS = ['queued', 'downloading', 'transcribing', 'video_analysis', 'analyzing', 'finalizing'] as const;
+
+function printJson(ctx: CliContext, value: unknown): void {
+  ctx.io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** 1:02:03 / 4:05 */
+function clock(s: number): string {
+  const t = Math.round(s);
+  const h = Math.floor(t / 3600);
+  const m = Math.floor((t % 3600) / 60);
+  const sec = String(t % 60).padStart(2, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${sec}` : `${m}:${sec}`;
+}
+
+/** The size of a local file to send; exit 5 when it cannot be read. */
+function inputFile(file: string): number {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(file);
+  } catch (err) {
+    throw new CliFailure(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, USER_EXIT.file);
+  }
+  if (!stat.isFile()) throw new CliFailure(`${file} is not a file`, USER_EXIT.file);
+  return stat.size;
+}
+
+function outputDir(dir: string): string {
+  try {
+    fs.mkdirSync(dir, { recursive: true });
+  } catch (err) {
+    throw new CliFailure(`cannot create ${dir}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, USER_EXIT.file);
+  }
+  return dir;
+}
+
+/** Saves a completed render's MP4 into `dir` (a temporary name, renamed when complete) with a download bar; answers the path. */
+async function saveRender(ctx: CliContext, renderId: string, dir: string): Promise<string> {
+  const { url, filename } = await ok(ctx.cutroom.api.GET('/api/v1/renders/{renderId}/download', { params: { path: { renderId } } }));
+  const res = await fetch(url);
+  if (!res.ok || !res.body) throw new CliFailure(`the render's file answered HTTP ${res.status}`, USER_EXIT.connection);
+  const file = path.join(dir, path.basename(filename));
+  const partial = `${file}.part`;
+  const total = Number(res.headers.get('content-length')) || 0;
+  const bar = total > 0 ? ctx.progress.bar(`download ${path.basename(file)}`, total, { bytes: true }) : undefined;
+  let received = 0;
+  const count = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      received += chunk.length;
+      bar?.update(received);
+      done(null, chunk);
+    },
+  });
+  try {
+    await pipeline(Readable.fromWeb(res.body as import('node:stream/web').ReadableStream), count, fs.createWriteStream(partial));
+    fs.renameSync(partial, file);
+  } catch (err) {
+    fs.rmSync(partial, { force: true });
+    throw err;
+  }
+  bar?.done();
+  return file;
+}
+
+/** Waits for a render with a progress bar (0 to 100) and answers it completed. */
+async function waitRender(ctx: CliContext, render: Render): Promise<Render> {
+  if (render.status === 'completed') {
+    ctx.progress.line(`render ${render.id}: completed${render.from_cache ? ' (from cache)' : ''}`);
+    return render;
+  }
+  const bar = ctx.progress.bar(`render ${render.id}`, 100);
+  bar.update(render.progress);
+  const done = await ctx.cutroom.waitForRender(render.id, { onPoll: (r) => bar.update(r.progress) });
+  bar.done();
+  return done;
+}
+
+export interface ClipOptions {
+  timeframe?: { start: number; end: number };
+  template?: string;
+  strategy?: string;
+  language: string;
+  render: 'best' | 'all' | 'none';
+  out: string;
+}
+
+/** cutroom clip <file|url>: upload or analyse, submit, follow the states, list the clips, render and download. */
+export async function clipCommand(ctx: CliContext, source: string, opts: ClipOptions): Promise<void> {
+  const { cutroom, progress } = ctx;
+  let videoId: string;
+  if (/^https?:\/\//i.test(source)) {
+    progress.line(`analysing ${source}`);
+    const video = await ok(cutroom.api.POST('/api/v1/clips/info', { body: { url: source } }));
+    progress.line(`video ${video.id}: "${video.title}", ${clock(video.duration)}, ${video.credits_cost} credits`);
+    videoId = video.id;
+  } else {
+    const size = inputFile(source);
+    const bar = progress.bar(`upload ${path.basename(source)}`, size, { bytes: true });
+    const video = await cutroom.uploadVideo(source, { onProgress: (p) => bar.update(p.sentBytes) });
+    bar.done();
+    progress.line(`video ${video.id}: ${clock(video.duration)}, ${video.credits_cost} credits`);
+    videoId = video.id;
+  }
+  if (opts.render !== 'none') outputDir(opts.out);
+
+  const language = opts.language as 'auto' | 'en' | 'pt';
+  const created = await ok(
+    cutroom.api.POST('/api/v1/clips', {
+      body: {
+        video_id: videoId,
+        ...(opts.timeframe ? { timeframe: opts.timeframe } : {}),
+        ...(opts.template ? { template_id: opts.template } : {}),
+        ...(opts.strategy ? { strategy_id: opts.strategy } : {}),
+        source_language: language,
+      },
+    }),
+  );
+  progress.line(`submission ${created.id}: queued (${created.credits_charged} credits charged)`);
+  let last: string = created.status;
+  const submission: Submission = await cutroom.waitForSubmission(created.video_id, created.id, {
+    onPoll: (s) => {
+      const state = s.waiting_reason ? `${s.status} (waiting: ${s.waiting_reason})` : s.status;
+      if (state !== last) progress.line(`submission ${s.id}: ${state}`);
+      last = state;
+    },
+  });
+
+  const { clips } = await ok(
+    cutroom.api.GET('/api/v1/clips/{videoId}/submissions/{submissionId}/clips', {
+      params: { path: { videoId: submission.video_id, submissionId: submission.id }, query: { sort: 'rating', order: 'desc', limit: 100 } },
+    }),
+  );
+  if (!ctx.json) {
+    ctx.io.stdout.write(
+      table(
+        ['#', 'rating', 'start', 'end', 'title', 'clip'],
+        clips.map((c: Clip, i: number) => [String(i + 1), c.rating.toFixed(1), clock(c.start_time), clock(c.end_time), c.title, c.id]),
+      ),
+    );
+  }
+
+  const chosen = opts.render === 'all' ? clips : opts.render === 'best' ? clips.slice(0, 1) : [];
+  const renders: Array<{ clip_id: string; render: Render; file: string }> = [];
+  for (const clip of chosen) {
+    const started = await ok(
+      cutroom.api.POST('/api/v1/clips/{videoId}/submissions/{submissionId}/clips/{clipId}/render', {
+        params: { path: { videoId: submission.video_id, submissionId: submission.id, clipId: clip.id } },
+      }),
+    );
+    const render = await waitRender(ctx, started);
+    const file = await saveRender(ctx, render.id, opts.out);
+    progress.line(`saved ${file}`);
+    renders.push({ clip_id: clip.id, render, file });
+  }
+  if (ctx.json) printJson(ctx, { submission, clips, renders });
+  else for (const r of renders) ctx.io.stdout.write(`${r.file}\n`);
+}
+
+export interface TranscribeOptions {
+  speakers: boolean;
+  format: 'srt' | 'vtt' | 'txt';
+  language: string;
+  output?: string;
+}
+
+/** cutroom transcribe <file>: upload, transcribe (wait), download the file in the format asked. */
+export async function transcribeCommand(ctx: CliContext, file: string, opts: TranscribeOptions): Promise<void> {
+  const { cutroom, progress } = ctx;
+  const size = inputFile(file);
+  const bar = progress.bar(`upload ${path.basename(file)}`, size, { bytes: true });
+  const media = await cutroom.uploadMedia(file, { onProgress: (p) => bar.update(p.sentBytes) });
+  bar.done();
+  const started = await ok(
+    cutroom.api.POST('/api/v1/transcriptions', {
+      body: { media_id: media.media_id, file_name: media.file_name, file_size: media.file_size, speaker_labels: opts.speakers, source_language: opts.language },
+    }),
+  );
+  progress.line(`transcription ${started.id}: ${started.status} (${started.credits_charged} credits charged${started.from_cache ? ', from cache' : ''})`);
+  const done = started.status === 'processing' ? await cutroom.waitForTranscription(started.id) : started;
+  if (done.status === 'failed') throw new CliFailure(`TRANSCRIPTION_FAILED (${done.id}: ${done.error_code})`, USER_EXIT.jobFailed);
+  if (done !== started) progress.line(`transcription ${done.id}: ${done.status}`);
+  const text = (await ok(
+    cutroom.api.GET('/api/v1/transcriptions/{transcriptionId}/download', {
+      params: { path: { transcriptionId: done.id }, query: { format: opts.format, speakers: opts.speakers } },
+      parseAs: 'text',
+    }),
+  )) as string;
+  if (opts.output) {
+    try {
+      fs.writeFileSync(opts.output, text);
+    } catch (err) {
+      throw new CliFailure(`cannot write ${opts.output}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, USER_EXIT.file);
+    }
+    progress.line(`saved ${opts.output}`);
+  }
+  if (ctx.json) printJson(ctx, { transcription: done, ...(opts.output ? { file: opts.output } : { text }) });
+  else if (!opts.output) ctx.io.stdout.write(text.endsWith('\n') || text === '' ? text : `${text}\n`);
+}
+
+function renderLines(r: Render): string {
+  const rows: Array<[string, string | number | boolean | null]> = [
+    ['id', r.id],
+    ['edit', r.edit_id],
+    ['status', r.status],
+    ['progress', `${r.progress}%`],
+    ['resolution', r.output_resolution],
+    ['watermark', r.has_watermark],
+    ['from cache', r.from_cache],
+    ['error', r.error_code],
+    ['created', r.created_at],
+    ['expires', r.expires_at],
+    ['download', r.download_url],
+  ];
+  return rows
+    .filter(([, v]) => v !== null)
+    .map(([k, v]) => `${k.padEnd(11)}${String(v)}\n`)
+    .join('');
+}
+
+/** cutroom renders get <id>. */
+export async function renderGetCommand(ctx: CliContext, renderId: string): Promise<void> {
+  const render = await ok(ctx.cutroom.api.GET('/api/v1/renders/{renderId}', { params: { path: { renderId } } }));
+  if (ctx.json) printJson(ctx, render);
+  else ctx.io.stdout.write(renderLines(render));
+}
+
+/** cutroom renders download <id> [--out dir]: waits while it renders, then saves the MP4. */
+export async function renderDownloadCommand(ctx: CliContext, renderId: string, opts: { out: string }): Promise<void> {
+  const render = await waitRender(ctx, await ok(ctx.cutroom.api.GET('/api/v1/renders/{renderId}', { params: { path: { renderId } } })));
+  const file = await saveRender(ctx, render.id, outputDir(opts.out));
+  if (ctx.json) printJson(ctx, { render, file });
+  else ctx.io.stdout.write(`${file}\n`);
+}
+
+/** cutroom balance. */
+export async function balanceCommand(ctx: CliContext): Promise<void> {
+  const balance = await ok(ctx.cutroom.api.GET('/api/v1/balance'));
+  if (ctx.json) return printJson(ctx, balance);
+  const free = balance.unlimited ? ` (free usage${balance.unlimited_until ? ` until ${balance.unlimited_until}` : ''})` : '';
+  ctx.io.stdout.write(`${balance.balance} credits${free}\n`);
+}
+
+/** cutroom jobs: submissions, renders and transcriptions not finished, oldest first. */
+export async function jobsCommand(ctx: CliContext): Promise<void> {
+  const api = ctx.cutroom.api;
+  const submissions = (
+    await Promise.all(UNFINISHED_SUBMISSIONS.map((status) => ok(api.GET('/api/v1/clips', { params: { query: { status, limit: 100 } } }))))
+  ).flatMap((page) => page.submissions);
+  const renders = (
+    await Promise.all((['queued', 'active'] as const).map((status) => ok(api.GET('/api/v1/renders', { params: { query: { status, limit: 100 } } }))))
+  ).flatMap((page) => page.renders);
+  const transcriptions = (await ok(api.GET('/api/v1/transcriptions', { params: { query: { status: 'processing', limit: 100 } } }))).transcriptions;
+  if (ctx.json) return printJson(ctx, { submissions, renders, transcriptions });
+  const rows = [
+    ...submissions.map((s) => ({ at: s.created_at, row: ['submission', s.id, s.waiting_reason ? `${s.status} (waiting: ${s.waiting_reason})` : s.status, s.created_at] })),
+    ...renders.map((r) => ({ at: r.created_at, row: ['render', r.id, `${r.status} ${r.progress}%`, r.created_at] })),
+    ...transcriptions.map((t) => ({ at: t.created_at, row: ['transcription', t.id, t.status, t.created_at] })),
+  ].sort((a, b) => a.at.localeCompare(b.at));
+  if (rows.length === 0) ctx.io.stdout.write('nothing running\n');
+  else ctx.io.stdout.write(table(['kind', 'id', 'status', 'created'], rows.map((r) => r.row)));
+}

@@ -59,7 +59,7 @@ describe.each(DB_KINDS)('generations service on %s', (kind) => {
   let storage: LocalStorage;
   let n = 0;
 
-  function build(queue: FakeQueue) {
+  function build(queue: FakeQueue, maxOutputBytes = 1 << 20) {
     const transactions = createTransactionRunner(database.db);
     const repo = new DrizzleGenerationsRepository(database.db);
     const files = new NodeLocalFiles(os.tmpdir());
@@ -91,7 +91,7 @@ describe.each(DB_KINDS)('generations service on %s', (kind) => {
       probe: new FfprobeMediaProbe(),
       pollMs: 5,
       timeoutMs: 10_000,
-      maxOutputBytes: 1 << 20,
+      maxOutputBytes,
     });
     return { service, processor, repo };
   }
@@ -161,7 +161,7 @@ describe.each(DB_KINDS)('generations service on %s', (kind) => {
     expect((await repo.findImages(ctx.workspace.id, [ready.output!.image_id!]))[0]).toMatchObject({ generationId: g.id, width: 32 });
   });
 
-  it('a failed run is refunded once; an output the service may not fetch fails with OUTPUT_INVALID', async () => {
+  it('a failed run is refunded once; an output the service may not fetch, or above the cap, fails with OUTPUT_INVALID', async () => {
     const ctx = await workspace(10);
     const { service, processor } = build(new FakeQueue());
     const g = await service.create(ctx, { model_id: 'fal-img', prompt: 'x [refuse]', credits: 3 });
@@ -173,11 +173,18 @@ describe.each(DB_KINDS)('generations service on %s', (kind) => {
     const h = await service.create(ctx, { model_id: 'fal-elsewhere', prompt: 'x', credits: 1 });
     await processor.run(h.id, attempt);
     expect(await service.get(ctx.workspace.id, h.id)).toMatchObject({ status: 'failed', error_code: 'OUTPUT_INVALID', credits_charged: 0 });
+    // An output above the download cap.
+    const small = build(new FakeQueue(), 100);
+    const big = await small.service.create(ctx, { model_id: 'fal-img', prompt: 'x', credits: 3 });
+    await small.processor.run(big.id, attempt);
+    expect(await service.get(ctx.workspace.id, big.id)).toMatchObject({ status: 'failed', error_code: 'OUTPUT_INVALID' });
     expect(await ledgerOf(ctx.workspace.id)).toEqual([
       ['charge', -3],
       ['refund', 3],
       ['charge', -1],
       ['refund', 1],
+      ['charge', -3],
+      ['refund', 3],
     ]);
     expect(await balanceOf(ctx.workspace.id)).toBe(10);
   });

@@ -5,6 +5,7 @@ import { SharpImageInspector } from '../../src/adapters/images/image-inspector.j
 import { MAX_IMAGE_PIXELS, decodeImage, encodePng } from '../../src/adapters/images/image-format.js';
 import { EsrganSlim } from '../../src/adapters/images/upscaler.js';
 import { SelfieSegmenter } from '../../src/adapters/images/segmenter.js';
+import { HumanFaceDetector } from '../../src/adapters/faces/human.face-detector.js';
 import { pattern, portraitScene, PORTRAIT } from '../helpers/generation-fixtures.js';
 
 /**
@@ -110,3 +111,23 @@ describe('selfie segmentation', () => {
     }
   }, 60_000);
 });
+
+describe('one TensorFlow.js engine per thread', () => {
+  it('runs the upscaler and the segmenter beside the face detector (a compute thread runs all of them)', async () => {
+    const rgb = await sharp(PORTRAIT).resize(256, 256).removeAlpha().raw().toBuffer();
+    const faces = await HumanFaceDetector.create({});
+    try {
+      expect(await faces.detect({ width: 256, height: 256, data: rgb })).toHaveLength(1);
+      const up = await EsrganSlim.load();
+      expect((await up.upscale(rgb.subarray(0, 16 * 16 * 3), 16, 16)).length).toBe(64 * 64 * 3);
+      const seg = await SelfieSegmenter.load();
+      expect(seg.segment(rgb).length).toBe(256 * 256);
+      expect(await faces.detect({ width: 256, height: 256, data: rgb })).toHaveLength(1);
+      up.dispose();
+      seg.dispose();
+    } finally {
+      await faces.close();
+    }
+  }, 60_000);
+});
+

@@ -15,11 +15,21 @@ describe('the job table', () => {
       'submission.expire',
       'transcription.process',
       'post.publish_item',
+      'webhook.deliver',
+      'webhook.dispatch',
+      'monitor.poll',
+      'monitor.revive',
+      'monitor.batch',
+      'generation.process',
+      'persona.portrait',
+      'persona.swap',
     ]);
     expect(JOB_SCHEDULES).toEqual([
       { name: 'maintenance.purge', cron: '*/10 * * * *' },
       { name: 'render.expire', cron: '* * * * *' },
       { name: 'submission.expire', cron: '*/5 * * * *' },
+      { name: 'webhook.dispatch', cron: '* * * * *' },
+      { name: 'monitor.revive', cron: '* * * * *' },
     ]);
   });
 
@@ -27,6 +37,7 @@ describe('the job table', () => {
     expect(jobSendOptions('render.process', { renderId: 'rnd_1' })).toEqual({ expireInSeconds: 3600, retryLimit: 2, retryDelaySeconds: 5, singletonKey: 'render:rnd_1' });
     expect(jobSendOptions('post.publish_item', { itemId: 'item_1' })).toEqual({ retryLimit: 3, retryDelaySeconds: 2, expireInSeconds: 7200 });
     expect(jobSendOptions('render.expire', {})).toEqual({});
+    expect(jobSendOptions('generation.process', { generationId: 'gen_1' })).toEqual({ expireInSeconds: 7 * 3600, retryLimit: 2, retryDelaySeconds: 5, singletonKey: 'generation:gen_1' });
   });
 });
 

@@ -15,6 +15,11 @@ import { FacePhotoPortraitEngine } from '../adapters/personas/face-photo.portrai
 import { HeadSwapEngine } from '../adapters/personas/head-swap.engine.js';
 import { swapFrame, type SwapFrameTask } from '../adapters/personas/head-swap.tasks.js';
 import { IllustrationPortraitEngine, illustrationCutout } from '../adapters/personas/illustration.portrait.js';
+import { HostedPortraitEngine, HostedSwapEngine, type HostedEngineOptions } from '../adapters/personas/hosted.engines.js';
+import { createHostedClient } from '../adapters/generation/hosted-client.factory.js';
+import { SafeOutputFetcher } from '../adapters/generation/output-fetcher.js';
+import type { HostedPersonaEngineConfig } from '../config/personas.env.js';
+import type { PortraitEngine, SwapEngine } from '../ports/persona-engines.js';
 import { rasteriseSvg } from '../adapters/personas/svg-raster.js';
 import { createSourceDownloader } from '../adapters/sources/downloader.js';
 import type { WorkerPool } from '../adapters/workers/worker-pool.js';
@@ -84,14 +89,40 @@ export function createPersonas(w: PersonasWiring) {
       return (await decodeImage(outFile)).data;
     });
 
-  const chips = new IllustrationPortraitEngine(rasteriseSvg);
+  // Hosted engines the operator configured (CUTROOM_PERSONA_PORTRAIT_*, CUTROOM_PERSONA_SWAP_*), through the shared clients.
+  const fetcher = new SafeOutputFetcher({ allowPrivate: w.config.sources.allowPrivateSources });
+  const hostedOptions = (cfg: HostedPersonaEngineConfig): HostedEngineOptions => ({
+    client: createHostedClient({ provider: cfg.provider, baseUrl: cfg.baseUrl, apiKey: cfg.apiKey }),
+    model: cfg.model,
+    options: cfg.options,
+    imageField: cfg.imageField,
+    pollMs: w.config.generations.pollMs,
+    timeoutMs: w.config.generations.timeoutMs,
+    fetcher,
+    maxBytes: w.config.generations.outputMaxBytes,
+    trustedOrigin: cfg.baseUrl,
+    files,
+  });
+  const portraitCfg = w.config.personas.portrait;
+  const chips: PortraitEngine = portraitCfg
+    ? new HostedPortraitEngine({
+        ...hostedOptions(portraitCfg),
+        async toPng(file) {
+          const img = await decodeImage(file);
+          return { png: (await encodePng(img))!, width: img.width, height: img.height };
+        },
+      })
+    : new IllustrationPortraitEngine(rasteriseSvg);
   const faces = new FacePhotoPortraitEngine({
     decode: async (bytes) => decodeImage(asBuffer(bytes)),
     upscale,
     resize: async (img, width, height) => resizeRaw({ ...img, channels: 3, data: asBuffer(img.data) }, width, height),
     encodePng: async (img) => (await encodePng({ width: img.width, height: img.height, channels: 3, data: asBuffer(img.data) }))!,
   });
-  const swap = new HeadSwapEngine({
+  const swapCfg = w.config.personas.swap;
+  const swap: SwapEngine = swapCfg
+    ? new HostedSwapEngine({ ...hostedOptions(swapCfg), replaceModes: swapCfg.replace, videoField: swapCfg.videoField, probe: w.media })
+    : new HeadSwapEngine({
     mesher: getMesher,
     runFrame: (task: SwapFrameTask) => (pool ? pool.run<typeof swapFrame>('swapFrame', task, { transfer: [task.data.buffer as ArrayBuffer] }) : Promise.resolve(swapFrame(task))),
     probe: w.media,
@@ -107,7 +138,7 @@ export function createPersonas(w: PersonasWiring) {
     storage: w.storage,
     queue: w.queue,
     charges,
-    engines: { chips, faces, swap },
+    engines: { chips, faces, swap, presets: portraitCfg ? new IllustrationPortraitEngine(rasteriseSvg) : chips },
     prices: () => prices.get(),
     putImage: (key, bytes, contentType) =>
       files.withTempDir('persona-img-', async (dir) => {

@@ -376,9 +376,29 @@ describe('sources, quotes and persona videos', () => {
     const fb = await t.api(ws.key, 'POST', `/personas/${persona.id}/videos/${started.body.id}/feedback`, { vote: 'up' });
     expect(fb.body.feedback).toMatchObject({ vote: 'up' });
 
-    // Its edit renders.
+    // Its edit renders, and posts to the `local` network.
     const render = await t.api(ws.key, 'POST', '/renders', { edit_id: ready.edit_id });
     expect([200, 202], JSON.stringify(render.body)).toContain(render.status);
+    const deadline = Date.now() + 180_000;
+    let rendered: any;
+    do {
+      await new Promise((r) => setTimeout(r, 300));
+      rendered = (await t.api(ws.key, 'GET', `/renders/${render.body.id}`)).body;
+    } while (!['completed', 'failed'].includes(rendered.status) && Date.now() < deadline);
+    expect(rendered).toMatchObject({ status: 'completed', edit_id: ready.edit_id });
+    const con = await t.admin('POST', `/workspaces/${ws.id}/connections`, { platform: 'local', account_name: 'persona-site' });
+    expect(con.status).toBe(201);
+    const post = await t.api(ws.key, 'POST', '/posts', { videos: [{ edit_id: ready.edit_id, targets: [{ connection_id: con.body.id, metadata: { local: { title: 'Ava says hello' } } }] }] });
+    expect(post.status, JSON.stringify(post.body)).toBe(201);
+    let published: any;
+    do {
+      await new Promise((r) => setTimeout(r, 300));
+      published = (await t.api(ws.key, 'GET', `/posts/${post.body.id}`)).body;
+    } while (['pending', 'processing'].includes(published.status) && Date.now() < deadline);
+    expect(published.status).toBe('completed');
+    expect(published.items[0]).toMatchObject({ edit_id: ready.edit_id, platform: 'local', status: 'published' });
+    const served = await t.app.inject({ method: 'GET', url: new URL(published.items[0].published_url).pathname });
+    expect(served.statusCode).toBe(200);
   }, 400_000);
 
   it('VIDEO_TOO_LONG with max_duration; high allows 30 s; library videos as media_id; unknown ids 404', async () => {

@@ -43,6 +43,8 @@ export interface PhotoReading {
 export interface PersonaEngines {
   /** Portraits from chips. */
   chips: PortraitEngine;
+  /** The presets' drawings (always embedded: presets are free). */
+  presets: PortraitEngine;
   /** Portraits from own-face photos. */
   faces: PortraitEngine;
   /** The swap engine's name, label and the replace modes it can do. */
@@ -449,7 +451,7 @@ export class PersonasService {
   private async presetImage(p: Preset): Promise<string> {
     const key = presetImageKey(p.id);
     if (!(await this.d.storage.head(key))) {
-      const img = await this.d.engines.chips.render({ chips: p.chips, note: null, faces: [], seed: p.id });
+      const img = await this.d.engines.presets.render({ chips: p.chips, note: null, faces: [], seed: p.id });
       await this.d.putImage(key, img.png, 'image/png');
     }
     return key;
@@ -466,7 +468,7 @@ export class PersonasService {
         name: p.name,
         chips: p.chips,
         preview_url: await this.d.storage.presignGet(key, { expiresInSeconds: URL_SECONDS, contentType: 'image/png' }),
-        image_kind: this.d.engines.chips.kind,
+        image_kind: this.d.engines.presets.kind,
         favorite: favorites.has(p.id),
       });
     }
@@ -493,7 +495,7 @@ export class PersonasService {
     const versionId = newId('ver');
     // The version gets its own file (drawn again: the engine is deterministic), so the persona never depends on the preset's.
     const key = versionImageKey(ctx.workspace.id, id, versionId);
-    const img = await this.d.engines.chips.render({ chips: p.chips, note: null, faces: [], seed: p.id });
+    const img = await this.d.engines.presets.render({ chips: p.chips, note: null, faces: [], seed: p.id });
     await this.d.putImage(key, img.png, 'image/png');
     const row = await this.d.transactions.run(async (tx) => {
       await this.d.repo.insertPersona(tx, { id, workspaceId: ctx.workspace.id, imageStatus: 'ready', chips: p.chips, faceIds: [], presetId: p.id, name: p.name });
@@ -503,7 +505,7 @@ export class PersonasService {
         personaId: id,
         imageKey: key,
         imageKind: img.kind,
-        engine: this.d.engines.chips.name,
+        engine: this.d.engines.presets.name,
         chips: p.chips,
         note: null,
         faceIds: [],

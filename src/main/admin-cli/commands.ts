@@ -12,31 +12,9 @@ import {
 } from './format.js';
 import { GENERATION_MODEL_COMMANDS } from './generation-models.commands.js';
 
-export type Values = Record<string, string | boolean | string[] | undefined>;
+import type { Command, Values } from './command.js';
 
-export interface CommandContext {
-  client: AdminClient;
-  values: Values;
-  /** The command's positional arguments, by the names in `args`. */
-  args: Record<string, string>;
-  /** Prints `json` as is under --json, else the text `human()` makes. */
-  output(json: unknown, human: () => string): void;
-}
-
-export interface Command {
-  resource: string;
-  action: string;
-  /** Names of the required positional arguments, in order. */
-  args: string[];
-  /** What follows `<resource> <action> <args>` in the usage line. */
-  synopsis: string;
-  summary: string;
-  /** Option lines of the per-command help. */
-  optionHelp: string[];
-  example: string;
-  options: Record<string, OptionSpec>;
-  run(ctx: CommandContext): Promise<void>;
-}
+export type { Command, CommandContext, Values } from './command.js';
 
 const seg = encodeURIComponent;
 

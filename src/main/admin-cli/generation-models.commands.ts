@@ -1,21 +1,6 @@
 import { UsageError, parseBooleanFlag, parseNumberFlag, type OptionSpec } from './args.js';
-import type { AdminClient } from './client.js';
+import type { Command, Values } from './command.js';
 import { keyValues, table } from './format.js';
-
-type Values = Record<string, string | boolean | string[] | undefined>;
-
-/** The shape of commands.ts's Command (restated here: commands.ts imports this module). */
-interface Command {
-  resource: string;
-  action: string;
-  args: string[];
-  synopsis: string;
-  summary: string;
-  optionHelp: string[];
-  example: string;
-  options: Record<string, OptionSpec>;
-  run(ctx: { client: AdminClient; values: Values; args: Record<string, string>; output(json: unknown, human: () => string): void }): Promise<void>;
-}
 
 /** `cutroom admin generation-models …`: the generation catalog (docs/generations.md). */
 

@@ -42,14 +42,16 @@ describe('image recognition', () => {
     }
   });
 
-  it('refuses GIF, SVG, TIFF and text as not images, a truncated PNG as undecodable', async () => {
+  it('refuses GIF, SVG, TIFF and text as not images, a truncated PNG, JPEG or WebP as undecodable', async () => {
     const gif = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#fff' } }).gif().toBuffer();
     const tiff = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#fff' } }).tiff().toBuffer();
     for (const bytes of [gif, tiff, Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="9" height="9"/>'), Buffer.from('plain text')]) {
       expect(await inspector.inspect(bytes)).toEqual({ ok: false, reason: 'not_an_image' });
     }
-    const png = await pattern(64, 64, 'png');
-    expect(await inspector.inspect(png.subarray(0, png.length / 2))).toEqual({ ok: false, reason: 'undecodable' });
+    for (const format of ['png', 'jpeg', 'webp'] as const) {
+      const bytes = await pattern(300, 200, format);
+      for (const kept of [0.5, 0.99]) expect(await inspector.inspect(bytes.subarray(0, Math.floor(bytes.length * kept))), `${format} ${kept}`).toEqual({ ok: false, reason: 'undecodable' });
+    }
   });
 
   it('refuses a PNG claiming 100000×100000 pixels without decoding it', async () => {

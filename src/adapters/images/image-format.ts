@@ -61,9 +61,10 @@ export async function inspectImage(input: Buffer | string): Promise<ImageInfo> {
   }
   if (meta.format !== format || !meta.width || !meta.height) throw new ImageRejected('undecodable', `bytes of ${format} read as ${meta.format ?? 'nothing'}`);
   if (meta.width * meta.height > MAX_IMAGE_PIXELS) throw new ImageRejected('too_many_pixels', `${meta.width}x${meta.height} is above ${MAX_IMAGE_PIXELS} pixels`);
-  // Pages/frames beyond the first are ignored; the first must decode entirely (a truncated file fails here).
+  // Pages/frames beyond the first are ignored; the first must decode entirely (a truncated file fails
+  // here). Decoded into a thumbnail, so libvips streams it instead of holding every pixel.
   try {
-    await sharp(input, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error' }).raw().toBuffer({ resolveWithObject: false });
+    await sharp(input, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error' }).resize(64, 64, { fit: 'inside' }).raw().toBuffer({ resolveWithObject: false });
   } catch (err) {
     throw new ImageRejected('undecodable', `unreadable ${format}: ${(err as Error).message}`);
   }

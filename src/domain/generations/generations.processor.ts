@@ -33,6 +33,9 @@ export interface GenerationProcessorDeps {
   maxOutputBytes: number;
 }
 
+/** Ceiling of one request to a queue provider (fal, Replicate): submit, status, result. */
+const QUEUE_REQUEST_TIMEOUT_MS = 60_000;
+
 /** An error the job's retry rule sees as worth another run (a hosted provider's 5xx or rate limit). */
 class RetryableProviderError extends Error {
   readonly retryable = true;
@@ -94,7 +97,9 @@ export class GenerationProcessor {
 
   private async runHosted(row: GenerationRow, model: GenerationModelRow, images: GenerationImageRow[], dir: string, signal?: AbortSignal): Promise<string | null> {
     const provider = model.provider as Exclude<Provider, 'embedded'>;
-    const client = this.d.hosted({ provider, baseUrl: model.baseUrl ?? undefined, apiKey: await this.d.generations.apiKeyOf(model), requestTimeoutMs: this.d.timeoutMs });
+    // A synchronous provider answers in its one request; a queue's submit and status calls are short.
+    const requestTimeoutMs = provider === 'openai' ? this.d.timeoutMs : Math.min(this.d.timeoutMs, QUEUE_REQUEST_TIMEOUT_MS);
+    const client = this.d.hosted({ provider, baseUrl: model.baseUrl ?? undefined, apiKey: await this.d.generations.apiKeyOf(model), requestTimeoutMs });
     const refs: ReferenceImage[] = [];
     for (const im of images) refs.push({ bytes: await collect(await this.d.storage.read(im.storageKey)), contentType: im.contentType, fileName: path.basename(im.storageKey) });
     const result = await runHostedJob(

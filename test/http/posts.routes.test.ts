@@ -44,6 +44,7 @@ beforeAll(async () => {
       CUTROOM_PUBLISH_POLL_INTERVAL_MS: '5',
       CUTROOM_PUBLISH_RETRY_BASE_MS: '200',
       CUTROOM_PUBLISH_RENDER_WAIT_MS: '300',
+      CUTROOM_WEBHOOKS_ALLOW_PRIVATE: 'true',
     },
   });
   await t.c.plans.create('one_post_a_day', { daily_post_limit: 1 });
@@ -286,6 +287,8 @@ describe('publishing', () => {
   it('a local target and a failing network target → partial; the failed item retried → completed', async () => {
     const con = await local();
     const ytCon = await youtube();
+    // The post's endings are announced to A's webhook endpoint (delivery rows, whatever the receiver does).
+    const hook = await t.c.webhooks.create(A.id, { url: 'http://127.0.0.1:9/hooks', events: ['post.completed', 'post.partial', 'post.failed'] });
     const videosBefore = yt.videos.size;
     yt.failOnce({ step: 'init', status: 403, body: { error: { code: 403, message: 'forbidden', errors: [{ reason: 'forbidden' }] } } });
     const r = await t.api(A.key, 'POST', '/posts', { videos: [{ edit_id: e[0], targets: [{ connection_id: con, metadata: title('Two') }, { connection_id: ytCon, metadata: title('Two') }] }] });
@@ -309,6 +312,13 @@ describe('publishing', () => {
     expect(done.items[1].published_url).toMatch(new RegExp(`^https://www\\.youtube\\.com/watch\\?v=`));
     expect(done.items[0]).toEqual(ok);
     expect(yt.videos.size).toBe(videosBefore + 1);
+
+    const events = (await t.c.webhooks.deliveries(A.id, hook.id, { page: 1, limit: 10, offset: 0 })).rows.reverse();
+    expect(events.map((d) => [d.eventType, JSON.parse(d.body).data])).toEqual([
+      ['post.partial', { id: r.body.id, status: 'partial' }],
+      ['post.completed', { id: r.body.id, status: 'completed' }],
+    ]);
+    await t.c.webhooks.delete(A.id, hook.id);
   });
 
   it('a network answering 500 then 200 is retried with backoff → completed, published once', async () => {

@@ -270,6 +270,7 @@ export async function createContainer(opts: ContainerOptions): Promise<Container
         supportsLanguage: (lang) => asr.supportsLanguage(lang),
       },
       services: () => container,
+      events,
     }),
     ...createPersonas({
       config,

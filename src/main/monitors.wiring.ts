@@ -24,6 +24,7 @@ import type { MediaProbe } from '../ports/media.js';
 import type { JobQueue } from '../ports/queue.js';
 import type { Storage } from '../ports/storage.js';
 import type { TransactionRunner } from '../ports/transactions.js';
+import type { EventPublisher } from '../domain/webhooks/events.js';
 
 export interface MonitorsWiring {
   config: Config;
@@ -35,6 +36,8 @@ export interface MonitorsWiring {
   media: MediaProbe;
   credits: CreditsService;
   checks: SubmissionChecks;
+  /** Webhook events: broadcast.started, broadcast.ended, monitor.stopped. */
+  events?: EventPublisher;
   /** Late-bound: the container's services (they are built after this wiring is declared). */
   services(): {
     videos: Pick<VideosService, 'analyzeLink'>;
@@ -61,7 +64,7 @@ export function createMonitors(w: MonitorsWiring) {
     tmpDir,
   });
   const watchers = createWatchers({ sources: w.config.sources, monitors: cfg }, recorder);
-  const ending = new BroadcastEnding({ repo, credits: w.credits, queue: w.queue });
+  const ending = new BroadcastEnding({ repo, credits: w.credits, queue: w.queue, events: w.events });
   const monitors = new MonitorsService({
     repo,
     tx: w.transactions,
@@ -73,6 +76,7 @@ export function createMonitors(w: MonitorsWiring) {
     renderClip: (ctx, videoId, submissionId, clipId) => w.services().renders.renderClip(ctx, videoId, submissionId, clipId),
     applyTemplate: (ws, videoId, submissionId, templateId) => w.services().clipEdits.applyTemplate(ws, videoId, submissionId, templateId),
     batchSeconds: cfg.batchSeconds,
+    events: w.events,
   });
   const monitorPoller = new MonitorPoller({
     repo,
@@ -106,6 +110,7 @@ export function createMonitors(w: MonitorsWiring) {
     pollSeconds: cfg.pollSeconds,
     batchSeconds: cfg.batchSeconds,
     stallSeconds: cfg.stallSeconds,
+    events: w.events,
   });
   const liveBatches = new LiveBatchProcessor({
     repo,
@@ -115,6 +120,7 @@ export function createMonitors(w: MonitorsWiring) {
     submissions: new DrizzleSubmissionsRepository(db),
     pipeline: { run: (id, attempt) => w.services().pipeline.run(id, attempt) },
     recorder,
+    ending,
     storage: w.storage,
     workspaces: { get: (id) => w.services().workspaces.get(id) },
     logger: w.logger,

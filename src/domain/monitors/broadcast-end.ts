@@ -1,4 +1,5 @@
 import type { CreditsService } from '../credits/credits.service.js';
+import { noEvents, type EventPublisher } from '../webhooks/events.js';
 import { sendJob } from '../jobs/enqueue.js';
 import type { JobQueue } from '../../ports/queue.js';
 import type { Tx } from '../../ports/transactions.js';
@@ -17,6 +18,8 @@ export class BroadcastEnding {
       repo: MonitorsRepository;
       credits: CreditsService;
       queue: JobQueue;
+      /** Announces `broadcast.ended` (webhooks). */
+      events?: EventPublisher;
     },
   ) {}
 
@@ -39,6 +42,15 @@ export class BroadcastEnding {
   /** After the commit: the cut batch's job, and `ended` at once when no batch is left to clip. */
   async afterEnd(broadcastId: string, batchId: string | undefined): Promise<void> {
     if (batchId) await sendJob(this.d.queue, { name: 'monitor.batch', payload: { batchId } });
-    await this.d.repo.finishBroadcastIfDone(broadcastId);
+    await this.finishIfDone(broadcastId);
+  }
+
+  /** `processing` → `ended` once no batch is left to clip; announces `broadcast.ended` then. */
+  async finishIfDone(broadcastId: string): Promise<void> {
+    if (!(await this.d.repo.finishBroadcastIfDone(broadcastId))) return;
+    const b = await this.d.repo.getBroadcast(broadcastId);
+    if (!b) return;
+    const data = { id: b.id, monitor_id: b.monitorId, status: 'ended', end_reason: b.endReason };
+    await (this.d.events ?? noEvents).publish(b.workspaceId, 'broadcast.ended', data);
   }
 }

@@ -10,6 +10,7 @@ import type { WorkspaceWithPlan } from '../workspaces/workspaces.records.js';
 import type { LiveRecorder } from '../../ports/channel-watcher.js';
 import type { Storage } from '../../ports/storage.js';
 import type { TransactionRunner } from '../../ports/transactions.js';
+import type { BroadcastEnding } from './broadcast-end.js';
 import { batchJobId, batchPrice, LIVE_BATCH_JOB } from './monitor.rules.js';
 import type { BatchChunk, BatchRow, MonitorsRepository } from './monitors.records.js';
 
@@ -22,6 +23,8 @@ export interface LiveBatchDeps {
   /** The submission pipeline: transcription, video analysis, highlight picks, clips with their edits and previews. */
   pipeline: Pick<SubmissionPipeline, 'run'>;
   recorder: Pick<LiveRecorder, 'cutBatch'>;
+  /** Ends the broadcast once its last batch is settled (and announces it). */
+  ending: Pick<BroadcastEnding, 'finishIfDone'>;
   storage: Pick<Storage, 'delete'>;
   workspaces: { get(id: string): Promise<WorkspaceWithPlan> };
   logger: Logger;
@@ -141,6 +144,6 @@ export class LiveBatchProcessor {
     });
     // The chunks are no longer needed: the batch's MP4 is the recording now.
     for (const c of batch.chunks as BatchChunk[]) await this.d.storage.delete(c.key).catch(() => undefined);
-    await this.d.repo.finishBroadcastIfDone(b.id);
+    await this.d.ending.finishIfDone(b.id);
   }
 }

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import { newId } from '../../shared/ids.js';
 import { DomainError, errorCodeOf, isRetryable } from '../errors.js';
 import type { CreditsService } from '../credits/credits.service.js';
+import { noEvents, type EventPublisher } from '../webhooks/events.js';
 import { sendJob } from '../jobs/enqueue.js';
 import type { WorkspaceWithPlan } from '../workspaces/workspaces.records.js';
 import type { ChannelEntry, ChannelPlatform, ChannelWatcher, LiveRecorder, LiveSegment } from '../../ports/channel-watcher.js';
@@ -31,6 +32,8 @@ export interface MonitorPollerDeps {
   pollSeconds: number;
   batchSeconds: number;
   stallSeconds: number;
+  /** Announces `broadcast.started` (webhooks). */
+  events?: EventPublisher;
   /** How long a poll run holds the monitor (another run waits); default 120 s. */
   leaseSeconds?: number;
 }
@@ -162,6 +165,8 @@ export class MonitorPoller {
           startedAt: now,
         });
         await this.d.repo.setStatus(tx, m.id, { status: 'live' }, now);
+        const data = { id: broadcast.id, monitor_id: m.id, title: broadcast.title, status: 'live' };
+        await (this.d.events ?? noEvents).publish(m.workspaceId, 'broadcast.started', data, tx);
         return broadcast;
       });
     }
@@ -194,7 +199,7 @@ export class MonitorPoller {
       let batch = await this.d.repo.recordingBatch(b.id);
       if (!batch) {
         batch = await this.openBatch(m, b);
-        if (!batch) return null; // out of credits: the monitor stopped
+        if (!batch) return null; // out of credits, or stopped meanwhile: nothing more is recorded
       }
       const room = this.d.batchSeconds - batch.seconds;
       const take: LiveSegment[] = [];
@@ -233,7 +238,10 @@ export class MonitorPoller {
     return playlist.targetDuration;
   }
 
-  /** A new batch, charged its full price now (credit rule 5); 402 stops the monitor and ends the broadcast. */
+  /**
+   * A new batch, charged its full price now (credit rule 5); 402 stops the monitor and ends the broadcast.
+   * Undefined when no batch may start (out of credits, stopped, the broadcast over).
+   */
   private async openBatch(m: MonitorRow, b: BroadcastRow): Promise<BatchRow | undefined> {
     const ctx = await this.d.workspaces.get(m.workspaceId);
     const last = await this.d.repo.lastBatch(b.id);
@@ -242,6 +250,11 @@ export class MonitorPoller {
     const amount = batchPrice(this.d.batchSeconds, ctx.plan.discountPercent);
     try {
       return await this.d.tx.run(async (tx) => {
+        // Under the monitor's row lock, as a stop takes it: a run that began before a stop (or on a worker that
+        // lost the monitor) opens no batch and charges nothing once the monitor is stopped or the broadcast over.
+        const cur = await this.d.repo.lock(tx, m.id);
+        if (!cur || cur.status === 'stopped' || cur.deletedAt) return undefined;
+        if ((await this.d.repo.liveBroadcast(m.id, tx))?.id !== b.id) return undefined;
         const charge = await this.d.credits.charge(
           { workspaceId: m.workspaceId, amount, reason: `live batch ${index} of broadcast ${b.id}`, jobType: LIVE_BATCH_JOB, jobId: batchJobId(b.id, index) },
           tx,

@@ -2,6 +2,7 @@ import { newId } from '../../shared/ids.js';
 import { DomainError, validationError } from '../errors.js';
 import { isFreeUsageActive } from '../credits/credits.rules.js';
 import { sendJob } from '../jobs/enqueue.js';
+import { noEvents, type EventPublisher } from '../webhooks/events.js';
 import type { PageRequest } from '../pagination.js';
 import type { ClipListOrder, ClipRow } from '../clips/clips.records.js';
 import type { AppliedTemplate } from '../clips/clip-edits.service.js';
@@ -75,6 +76,8 @@ export interface MonitorsServiceDeps {
   applyTemplate(workspaceId: string, videoId: string, submissionId: string, templateId: string): Promise<AppliedTemplate>;
   /** The workspace's plan's price of one live batch needs the batch length. */
   batchSeconds: number;
+  /** Announces `monitor.stopped` when the service stops a monitor itself (webhooks). */
+  events?: EventPublisher;
 }
 
 /**
@@ -176,6 +179,10 @@ export class MonitorsService {
       const locked = await this.d.repo.lock(tx, id);
       if (!locked || locked.status === 'stopped') return null;
       await this.d.repo.setStatus(tx, id, { status: 'stopped', stopReason: reason, pollSeq: locked.pollSeq + 1 }, now);
+      if (reason !== 'USER') {
+        const data = { id, status: 'stopped', stop_reason: reason };
+        await (this.d.events ?? noEvents).publish(locked.workspaceId, 'monitor.stopped', data, tx);
+      }
       const b = await this.d.repo.liveBroadcast(id, tx);
       if (!b) return null;
       return { broadcastId: b.id, batchId: await this.d.ending.endInTx(tx, b, 'STOPPED', now) };

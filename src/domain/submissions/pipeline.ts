@@ -267,7 +267,8 @@ export class SubmissionPipeline {
     await this.d.transactions.run(async (tx) => {
       await this.advance(row, 'finalizing', { clipsCount: rows.length, finishedAt: new Date() }, tx);
       const data = { id: row.id, video_id: row.videoId, status: 'completed', clips_count: rows.length };
-      await (this.d.events ?? noEvents).publish(row.workspaceId, 'submission.completed', data, tx);
+      // A live batch's submission is internal (docs/monitors.md): its broadcast announces itself.
+      if (!row.liveBatch) await (this.d.events ?? noEvents).publish(row.workspaceId, 'submission.completed', data, tx);
     });
   }
 }

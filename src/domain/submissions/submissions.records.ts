@@ -73,7 +73,7 @@ export interface SubmissionsRepository {
   lock(tx: Tx, id: string): Promise<SubmissionRow | undefined>;
   delete(tx: Tx, id: string): Promise<void>;
   /** Marks the submission failed with `errorCode` (no longer waiting) unless it is finished already; answers its video when it did. */
-  failIfUnfinished(tx: Tx, id: string, errorCode: string, at: Date): Promise<{ videoId: string } | undefined>;
+  failIfUnfinished(tx: Tx, id: string, errorCode: string, at: Date): Promise<{ videoId: string; liveBatch: boolean } | undefined>;
   /** `from` → `to` with the stage's changes (in `tx` when given); undefined when the submission was no longer in `from`. */
   transition(id: string, from: SubmissionState, to: SubmissionState, changes: StageChanges, at: Date, tx?: Tx): Promise<SubmissionRow | undefined>;
   /** Records the wait of a submission still downloading (nothing when it left that state). */

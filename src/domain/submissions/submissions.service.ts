@@ -186,7 +186,7 @@ export class SubmissionsService {
     await this.tx.run(async (tx) => {
       const failed = await this.repo.failIfUnfinished(tx, row.id, errorCode, new Date());
       await this.credits.refund({ workspaceId: row.workspaceId, jobType: SUBMISSION_JOB, jobId: row.id, reason: `submission failed: ${errorCode}` }, tx);
-      if (failed) {
+      if (failed && !failed.liveBatch) {
         const data = { id: row.id, video_id: failed.videoId, status: 'failed', error_code: errorCode };
         await this.events.publish(row.workspaceId, 'submission.failed', data, tx);
       }

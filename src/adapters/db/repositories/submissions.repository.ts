@@ -80,12 +80,12 @@ export class DrizzleSubmissionsRepository implements SubmissionsRepository {
     await executor(this.db, tx).delete(submissions).where(eq(submissions.id, id));
   }
 
-  async failIfUnfinished(tx: Tx, id: string, errorCode: string, at: Date): Promise<{ videoId: string } | undefined> {
+  async failIfUnfinished(tx: Tx, id: string, errorCode: string, at: Date): Promise<{ videoId: string; liveBatch: boolean } | undefined> {
     const [row] = await executor(this.db, tx)
       .update(submissions)
       .set({ status: 'failed', errorCode, waitingReason: null, waitingUntil: null, finishedAt: at, updatedAt: at })
       .where(and(eq(submissions.id, id), notInArray(submissions.status, [...FINISHED_STATES])))
-      .returning({ videoId: submissions.videoId });
+      .returning({ videoId: submissions.videoId, liveBatch: submissions.liveBatch });
     return row;
   }
 

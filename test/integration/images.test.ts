@@ -6,6 +6,8 @@ import { MAX_IMAGE_PIXELS, decodeImage, encodePng } from '../../src/adapters/ima
 import { EsrganSlim } from '../../src/adapters/images/upscaler.js';
 import { SelfieSegmenter } from '../../src/adapters/images/segmenter.js';
 import { HumanFaceDetector } from '../../src/adapters/faces/human.face-detector.js';
+import { imageUpscale } from '../../src/adapters/images/images.tasks.js';
+import { tempDir } from '../helpers/app.js';
 import { pattern, portraitScene, PORTRAIT } from '../helpers/generation-fixtures.js';
 
 /**
@@ -84,6 +86,22 @@ describe('ESRGAN slim ×4', () => {
     for (let i = 0; i < reduced.length; i++) diff += Math.abs(reduced[i] - src.data[i]);
     expect(diff / reduced.length).toBeLessThan(6);
     expect(model.backend).toBe('wasm');
+  }, 60_000);
+
+  it('keeps a cut-out’s transparency (the alpha channel enlarged beside the network’s colours), an opaque image stays RGB', async () => {
+    const dir = tempDir('cutroom-upscale-');
+    const patch = await sharp({ create: { width: 20, height: 10, channels: 4, background: { r: 0, g: 200, b: 0, alpha: 1 } } }).png().toBuffer();
+    await sharp({ create: { width: 40, height: 30, channels: 4, background: { r: 255, g: 0, b: 0, alpha: 0 } } }).composite([{ input: patch, left: 10, top: 10 }]).png().toFile(`${dir}/in.png`);
+    expect(await imageUpscale({ file: `${dir}/in.png`, outFile: `${dir}/out.png` })).toMatchObject({ width: 160, height: 120 });
+    const out = await sharp(`${dir}/out.png`).raw().toBuffer({ resolveWithObject: true });
+    expect(out.info.channels).toBe(4);
+    const px = (x: number, y: number) => out.data.subarray((y * 160 + x) * 4, (y * 160 + x) * 4 + 4);
+    expect(px(2, 2)[3]).toBe(0);
+    expect([...px(80, 60)]).toEqual([expect.any(Number), expect.any(Number), expect.any(Number), 255]);
+    expect(px(80, 60)[1]).toBeGreaterThan(150);
+    await sharp(PORTRAIT).resize(16, 16).toFile(`${dir}/opaque.jpg`);
+    await imageUpscale({ file: `${dir}/opaque.jpg`, outFile: `${dir}/opaque.png` });
+    expect((await sharp(`${dir}/opaque.png`).metadata()).channels).toBe(3);
   }, 60_000);
 
   it('joins tiles without seams: a 120×40 image (two tiles) gives what one pass over it gives', async () => {

@@ -32,14 +32,41 @@ export interface ImageOut {
   engine: string;
 }
 
-/** upscale-x4: the image 4× larger with ESRGAN slim, as PNG at `outFile`. */
+/**
+ * upscale-x4: the image 4× larger with ESRGAN slim, as PNG at `outFile`. An image with transparency (a
+ * cut-out) keeps it: the colours go through the network, the alpha channel is enlarged with Lanczos.
+ */
 export async function imageUpscale(task: { file: string; outFile: string }, ctx: TaskContext = {}): Promise<ImageOut> {
   const model = await loadUpscaler();
-  const src = await decodeImage(task.file);
-  const rgb = await model.upscale(src.data, src.width, src.height, ctx.signal);
-  const width = src.width * UPSCALE_FACTOR;
-  const height = src.height * UPSCALE_FACTOR;
-  await encodePng({ width, height, channels: 3, data: Buffer.from(rgb.buffer, rgb.byteOffset, rgb.byteLength) }, task.outFile);
+  const rgba = await decodeImage(task.file, { alpha: true });
+  const n = rgba.width * rgba.height;
+  const rgbIn = Buffer.alloc(n * 3);
+  const alphaIn = Buffer.alloc(n * 3);
+  let transparent = false;
+  for (let i = 0; i < n; i++) {
+    rgbIn[i * 3] = rgba.data[i * 4];
+    rgbIn[i * 3 + 1] = rgba.data[i * 4 + 1];
+    rgbIn[i * 3 + 2] = rgba.data[i * 4 + 2];
+    const a = rgba.data[i * 4 + 3];
+    alphaIn[i * 3] = alphaIn[i * 3 + 1] = alphaIn[i * 3 + 2] = a;
+    if (a !== 255) transparent = true;
+  }
+  const rgb = await model.upscale(rgbIn, rgba.width, rgba.height, ctx.signal);
+  const width = rgba.width * UPSCALE_FACTOR;
+  const height = rgba.height * UPSCALE_FACTOR;
+  if (!transparent) {
+    await encodePng({ width, height, channels: 3, data: Buffer.from(rgb.buffer, rgb.byteOffset, rgb.byteLength) }, task.outFile);
+  } else {
+    const alpha = await resizeRaw({ width: rgba.width, height: rgba.height, channels: 3, data: alphaIn }, width, height);
+    const out = Buffer.alloc(width * height * 4);
+    for (let i = 0; i < width * height; i++) {
+      out[i * 4] = rgb[i * 3];
+      out[i * 4 + 1] = rgb[i * 3 + 1];
+      out[i * 4 + 2] = rgb[i * 3 + 2];
+      out[i * 4 + 3] = alpha.data[i * 3];
+    }
+    await encodePng({ width, height, channels: 4, data: out }, task.outFile);
+  }
   return { width, height, engine: `esrgan-slim-x4/${model.backend}` };
 }
 

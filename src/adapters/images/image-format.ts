@@ -99,13 +99,14 @@ export interface RawImage {
 }
 
 /**
- * Decodes an image (EXIF orientation applied) to raw RGB, or RGBA with `alpha`; with `fit`, resized
+ * Decodes an image (EXIF orientation applied) to raw RGB (transparency laid on white), or RGBA with `alpha`; with `fit`, resized
  * to cover `fit.width`×`fit.height` (cropped to it when `crop`), Lanczos.
  */
 export async function decodeImage(input: Buffer | string, opts: { alpha?: boolean; resize?: { width: number; height: number; fit: 'fill' | 'cover' | 'inside' } } = {}): Promise<RawImage> {
   let img = sharp(input, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error' }).rotate();
   if (opts.resize) img = img.resize(opts.resize.width, opts.resize.height, { fit: opts.resize.fit, kernel: 'lanczos3' });
-  img = opts.alpha ? img.ensureAlpha() : img.removeAlpha();
+  // Without `alpha`, a transparent image is laid on white (what is under its transparent pixels is arbitrary).
+  img = opts.alpha ? img.ensureAlpha() : img.flatten({ background: '#ffffff' });
   const { data, info } = await img.raw().toBuffer({ resolveWithObject: true });
   return { width: info.width, height: info.height, channels: info.channels as 3 | 4, data };
 }

@@ -9,7 +9,7 @@ import { DrizzlePersonasRepository } from '../adapters/db/repositories/personas.
 import { DrizzleSettingsRepository } from '../adapters/db/repositories/settings.repository.js';
 import { NodeLocalFiles } from '../adapters/files/local-files.js';
 import { WorkerFaceMesher } from '../adapters/faces/worker.face-detector.js';
-import { decodeImage, encodePng, inspectImage, ImageRejected, resizeRaw } from '../adapters/images/image-format.js';
+import { decodeImage, encodePng, inspectImage, ImageRejected, MAX_IMAGE_PIXELS, resizeRaw } from '../adapters/images/image-format.js';
 import { imageUpscale } from '../adapters/images/images.tasks.js';
 import { FacePhotoPortraitEngine } from '../adapters/personas/face-photo.portrait.js';
 import { HeadSwapEngine } from '../adapters/personas/head-swap.engine.js';
@@ -151,7 +151,7 @@ export function createPersonas(w: PersonasWiring) {
       try {
         info = await inspectImage(asBuffer(bytes));
       } catch (err) {
-        if (err instanceof ImageRejected) return null;
+        if (err instanceof ImageRejected) return { rejected: err.reason, maxPixels: err.reason === 'too_many_pixels' ? MAX_IMAGE_PIXELS : undefined };
         throw err;
       }
       const img = await decodeImage(asBuffer(bytes));

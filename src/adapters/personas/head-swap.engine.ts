@@ -5,7 +5,7 @@ import type { MediaProbe } from '../../ports/media.js';
 import { PersonaEngineError, type SwapEngine, type SwapRequest, type SwapResult } from '../../ports/persona-engines.js';
 import { localMedia } from '../media/container.js';
 import { inputRangeArgs, localInputArgs, startFfmpeg } from '../media/ffmpeg-run.js';
-import { sampleFrames } from '../media/frame-sampler.js';
+import { sampleFrames, sampleSize } from '../media/frame-sampler.js';
 import type { Cutout, Point } from './face-warp.js';
 import type { SwapFrameTask } from './head-swap.tasks.js';
 
@@ -15,7 +15,8 @@ import type { SwapFrameTask } from './head-swap.tasks.js';
  * smoothing), then per frame the persona's face warped piecewise-affinely onto the tracked mesh, its
  * colours moved to the frame's (Reinhard transfer), blended through a feathered mask; for an
  * illustrated persona the drawn head is pasted following the tracked head's position, scale and roll.
- * The picture outside the face is the source's; the source's sound is copied. `replace: head` only.
+ * The mesh is found on frames at most 360 px wide (its points scaled up). The picture outside the face
+ * is the source's; the source's sound is copied. `replace: head` only.
  */
 
 export interface HeadSwapOptions {
@@ -29,12 +30,16 @@ export interface HeadSwapOptions {
   illustrationCutout(rgba: { width: number; height: number; data: Uint8Array }): Cutout;
   /** Output width cap (default 720). */
   maxWidth?: number;
+  /** Width of the frames the mesh is found on (default 360). */
+  detectWidth?: number;
   /** Frames in flight (default 4). */
   concurrency?: number;
   /** Longest gap (frames) without a face that is filled from its neighbours (default 6). */
   maxGap?: number;
   timeoutMs?: number;
 }
+
+const DETECT_WIDTH = 360;
 
 /** Mesh points used for the head's pose: outer eye corners and cheek edges. */
 const EYE_L = 33;
@@ -126,21 +131,22 @@ export class HeadSwapEngine implements SwapEngine {
     const maxWidth = this.o.maxWidth ?? 720;
     const seconds = Math.min(req.seconds, info.duration > 0 ? info.duration : req.seconds);
     const decodeOpts = { fps, sourceWidth: info.width, sourceHeight: info.height, maxWidth, range: { start: 0, end: seconds }, signal: req.signal, timeoutMs: this.o.timeoutMs };
+    const { width, height } = sampleSize(info.width, info.height, maxWidth);
+    // The mesh is found on smaller frames (at most DETECT_WIDTH wide: the detector and mesh models read
+    // 256 and 192 px inputs), its points scaled to the output frame.
+    const detectWidth = Math.min(width, this.o.detectWidth ?? DETECT_WIDTH);
+    const scale = width / sampleSize(info.width, info.height, detectWidth).width;
     const mesher = await this.o.mesher();
     const persona = await this.persona(req, mesher);
 
     // Pass 1: the mesh of every frame.
     const raw: Array<number[] | null> = [];
-    let width = 0;
-    let height = 0;
     await this.ordered(
-      sampleFrames(req.source, decodeOpts),
+      sampleFrames(req.source, { ...decodeOpts, maxWidth: detectWidth }),
       async (frame) => {
-        width = frame.width;
-        height = frame.height;
         const faces = await mesher.detectMesh(frame);
         const best = faces.find((f) => f.mesh.length === 468);
-        return best ? flat(best.mesh) : null;
+        return best ? flat(best.mesh).map((v) => v * scale) : null;
       },
       async (pts) => void raw.push(pts),
     );

@@ -64,8 +64,8 @@ export interface PersonasDeps {
   prices(): Promise<PersonaPrices>;
   /** Stores PNG bytes under a key. */
   putImage(key: string, bytes: Uint8Array, contentType: string): Promise<void>;
-  /** Reads an own-face photo: null when the bytes are not a PNG, JPEG or WebP image. */
-  readPhoto(bytes: Uint8Array): Promise<PhotoReading | null>;
+  /** Reads an own-face photo: `rejected` when the bytes are not a PNG, JPEG or WebP image the service decodes. */
+  readPhoto(bytes: Uint8Array): Promise<PhotoReading | { rejected: string; maxPixels?: number }>;
   /** Largest own-face photo in bytes. */
   maxPhotoBytes: number;
   /** Webhook events `persona.ready` / `persona.failed` (published with the state change). */
@@ -180,12 +180,14 @@ export class PersonasService {
   // ------------------------------------------------------------------------------------------
   // Own-face photos
 
-  /** POST /personas/faces: exactly one face, else 422 NO_FACE_FOUND / MULTIPLE_FACES; not an image: 400. */
+  /** POST /personas/faces: exactly one face, else 422 NO_FACE_FOUND / MULTIPLE_FACES; not an image: 400 UNSUPPORTED_IMAGE. */
   async addFace(ctx: WorkspaceWithPlan, input: { bytes: Uint8Array; ownFaceAdult: boolean }) {
     if (!input.ownFaceAdult) throw validationError([{ field: 'own_face_adult', rule: 'must_be_true' }]);
     if (input.bytes.length > this.d.maxPhotoBytes) throw new DomainError('FILE_TOO_LARGE', { max_size: this.d.maxPhotoBytes });
     const reading = await this.d.readPhoto(input.bytes);
-    if (!reading) throw validationError([{ field: 'photo', rule: 'not_a_png_jpeg_or_webp_image' }]);
+    if ('rejected' in reading) {
+      throw new DomainError('UNSUPPORTED_IMAGE', { reason: reading.rejected, ...(reading.maxPixels ? { max_pixels: reading.maxPixels } : {}) });
+    }
     if (reading.faces.length === 0) throw new DomainError('NO_FACE_FOUND');
     if (reading.faces.length > 1) throw new DomainError('MULTIPLE_FACES', { faces: reading.faces.length });
     const id = newId('face');

@@ -23,11 +23,11 @@ export function personaFaceRoutes(app: Api, deps: PersonaFaceRoutesDeps) {
         summary: 'Upload a photo of your own face',
         description:
           'multipart/form-data with `photo` (PNG, JPEG or WebP) and `own_face_adult=true` (the face is the caller’s own; the caller is 18 or older). Exactly one face must be found: ' +
-          'none → 422 NO_FACE_FOUND, several → 422 MULTIPLE_FACES; not an image → 400 VALIDATION_ERROR (`photo`); too large → 413 FILE_TOO_LARGE with `max_size`. ' +
+          'none → 422 NO_FACE_FOUND, several → 422 MULTIPLE_FACES; not a PNG, JPEG or WebP (by its bytes) → 400 UNSUPPORTED_IMAGE (`extra.reason`); too large → 413 FILE_TOO_LARGE with `max_size`. ' +
           'The photo stays private to the workspace; its `id` goes in `face_ids` of POST /personas.',
         consumes: ['multipart/form-data'],
         body: FaceUploadSchema,
-        response: { 201: answer(FaceSchema, 'The face.'), ...errorResponses('NO_FACE_FOUND', 'MULTIPLE_FACES', 'FILE_TOO_LARGE') },
+        response: { 201: answer(FaceSchema, 'The face.'), ...errorResponses('NO_FACE_FOUND', 'MULTIPLE_FACES', 'UNSUPPORTED_IMAGE', 'FILE_TOO_LARGE') },
       },
       // The form is read by the handler (a file part); the body schema documents it.
       validatorCompiler: () => () => true,

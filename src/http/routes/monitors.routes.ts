@@ -77,6 +77,7 @@ export function monitorRoutes(app: Api, deps: MonitorRoutesDeps) {
         operationId: 'getMonitor',
         tags,
         summary: 'Get a monitor',
+        description: '`status`: `stopped` (see `stop_reason`), `watching` (on, waiting for a broadcast or an upload), `live` (recording a broadcast). Poll every 5 to 10 seconds.',
         params: MonitorPath,
         response: { 200: answer(MonitorSchema, 'The monitor.'), ...errorResponses('MONITOR_NOT_FOUND') },
       },
@@ -232,12 +233,13 @@ export function monitorRoutes(app: Api, deps: MonitorRoutesDeps) {
         summary: 'Apply a template to every clip of a broadcast',
         description:
           'The submission rules, batch by batch: each clip of a clipped batch gets a new edit with the template and `has_template_applied: true` (batches still being ' +
-          'clipped are left out; apply again once they are). 404 TEMPLATE_NOT_FOUND for an id that is neither built-in nor the workspace’s.',
+          'clipped are left out; apply again once they are). 404 TEMPLATE_NOT_FOUND for an id that is neither built-in nor the workspace’s; 410 SUBMISSION_EXPIRED ' +
+          'once the plan’s retention purged a batch of the broadcast.',
         params: BroadcastPath,
         body: ApplyTemplateSchema,
         response: {
           200: answer(BroadcastAppliedTemplateSchema, 'The clips and their new edits.'),
-          ...errorResponses('MONITOR_NOT_FOUND', 'BROADCAST_NOT_FOUND', 'TEMPLATE_NOT_FOUND'),
+          ...errorResponses('MONITOR_NOT_FOUND', 'BROADCAST_NOT_FOUND', 'TEMPLATE_NOT_FOUND', 'SUBMISSION_EXPIRED'),
         },
       },
     },

@@ -11,6 +11,7 @@ import {
   type WorkspaceAnswer,
 } from './format.js';
 import { GENERATION_MODEL_COMMANDS } from './generation-models.commands.js';
+import { PERSONA_COMMANDS } from './personas.commands.js';
 
 import type { Command, Values } from './command.js';
 
@@ -348,4 +349,5 @@ export const COMMANDS: Command[] = [
     },
   },
   ...GENERATION_MODEL_COMMANDS,
+  ...PERSONA_COMMANDS,
 ];

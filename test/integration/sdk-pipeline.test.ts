@@ -5,13 +5,15 @@ import { tempDir } from '../helpers/app.js';
 import { makeTalkVideo } from '../helpers/speech-fixtures.js';
 import { freePort, runCli, waitForHttp, type Proc } from '../helpers/process.js';
 import { probe } from '../../src/adapters/media/ffprobe.js';
-import { Cutroom, ok, type Submission, type UploadProgress } from '../../sdk/src/index.js';
+import { Cutroom, ok, verifyWebhook, type Submission, type UploadProgress } from '../../sdk/src/index.js';
+import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 
 let dir: string;
 let talk: string;
 let server: Proc;
 let base: string;
 let key: string;
+let receiver: Receiver;
 
 beforeAll(async () => {
   dir = tempDir('cutroom-sdk-e2e-');
@@ -20,12 +22,15 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${port}`;
   const dataDir = path.join(dir, 'data');
   // The embedded service as a real process: it makes a workspace and prints (and stores) its API key.
-  server = runCli(['serve'], { CUTROOM_DATA_DIR: dataDir, PORT: String(port), PUBLIC_BASE_URL: base, CUTROOM_ADMIN_TOKEN: '' });
+  // Webhooks go to a receiver on this machine: the operator allows private addresses.
+  server = runCli(['serve'], { CUTROOM_DATA_DIR: dataDir, PORT: String(port), PUBLIC_BASE_URL: base, CUTROOM_ADMIN_TOKEN: '', CUTROOM_WEBHOOKS_ALLOW_PRIVATE: 'true' });
+  receiver = await startReceiver();
   // A first start from source (tsx) with a fresh database takes a while on a busy 2-core machine.
   await waitForHttp(`${base}/readyz`, 180_000);
   key = fs.readFileSync(path.join(dataDir, 'api-key'), 'utf8').trim();
 }, 240_000);
 afterAll(async () => {
+  await receiver?.close();
   if (server) {
     server.child.kill('SIGTERM');
     await server.exited;
@@ -37,6 +42,7 @@ describe('the SDK against a running service', () => {
   it('upload → POST /clips → wait → render the best clip → wait → download an MP4', async () => {
     const cutroom = new Cutroom({ baseUrl: `${base}/api/v1`, apiKey: key, pollIntervalMs: () => 500 });
     const size = fs.statSync(talk).size;
+    const hook = await ok(cutroom.api.POST('/api/v1/webhooks', { body: { url: receiver.url, events: ['submission.completed', 'render.completed'] } }));
 
     const progress: UploadProgress[] = [];
     const video = await cutroom.uploadVideo(talk, { onProgress: (p) => progress.push(p) });
@@ -72,6 +78,23 @@ describe('the SDK against a running service', () => {
     const info = await probe(file);
     expect(info.hasVideo).toBe(true);
     expect(Math.abs(info.duration - (best.end_time - best.start_time))).toBeLessThan(1);
+
+    // The same story pushed to the webhook endpoint, signed: the submission completed, then the render.
+    const events = (await receiver.waitFor(2, 60_000)).map((r) => verifyWebhook<any>(r.headers as Record<string, string>, r.body, hook.secret));
+    expect(events.map((e) => [e.type, e.data])).toEqual([
+      ['submission.completed', { id: sub.id, video_id: video.id, status: 'completed', clips_count: done.clips_count }],
+      ['render.completed', { id: rendered.id, edit_id: rendered.edit_id, status: 'completed' }],
+    ]);
+    let deliveries = await ok(cutroom.api.GET('/api/v1/webhooks/{id}/deliveries', { params: { path: { id: hook.id } } }));
+    for (let i = 0; i < 50 && deliveries.deliveries.some((d) => d.status !== 'delivered'); i++) {
+      await new Promise((r) => setTimeout(r, 200)); // the last answer is being recorded
+      deliveries = await ok(cutroom.api.GET('/api/v1/webhooks/{id}/deliveries', { params: { path: { id: hook.id } } }));
+    }
+    expect(deliveries.deliveries.map((d) => [d.event_type, d.status])).toEqual([
+      ['render.completed', 'delivered'],
+      ['submission.completed', 'delivered'],
+    ]);
+    await ok(cutroom.api.DELETE('/api/v1/webhooks/{id}', { params: { path: { id: hook.id } } }));
 
     // The ledger: one charge for the submission, and the download needs no key while the API does.
     const balance = await ok(cutroom.api.GET('/api/v1/balance'));

@@ -5,6 +5,7 @@ import { broadcastBatches, broadcasts, monitors, workspaces } from '../../src/ad
 import { createTransactionRunner } from '../../src/adapters/db/transactions.js';
 import { CreditsService } from '../../src/domain/credits/credits.service.js';
 import { BroadcastEnding } from '../../src/domain/monitors/broadcast-end.js';
+import { MonitorPoller } from '../../src/domain/monitors/monitor-poller.js';
 import { batchJobId, LIVE_BATCH_JOB } from '../../src/domain/monitors/monitor.rules.js';
 import { DB_KINDS, insertTestPlan, openTestDatabase } from '../helpers/db.js';
 import { FakeQueue } from '../helpers/fake-queue.js';
@@ -96,5 +97,24 @@ describe.each(DB_KINDS)('live batch billing on %s', (kind) => {
     expect((await repo.getBroadcast(full.id))!.status).toBe('ended');
     // Ending again changes nothing.
     expect(await runner.run((tx) => ending.endInTx(tx, full, 'ENDLIST', new Date()))).toBeUndefined();
+  });
+
+  it('revives the watching chain of a monitor that is on but was not checked for long (its poll job lost)', async () => {
+    const ws = await workspace(1);
+    const repo = new DrizzleMonitorsRepository(database.db);
+    const queue = new FakeQueue();
+    const poller = new MonitorPoller({ repo, queue, pollSeconds: 60 } as unknown as ConstructorParameters<typeof MonitorPoller>[0]);
+    const old = new Date(Date.now() - 3600_000);
+    const base = { workspaceId: ws, type: 'video', name: 'm', url: 'https://a.example/f.xml', platform: 'feed', watchUrl: 'https://a.example/f.xml', pollSeq: 4 };
+    await database.db.insert(monitors).values([
+      { ...base, id: `mon_lost_${kind}`, status: 'watching', lastCheckedAt: old, startedAt: old },
+      { ...base, id: `mon_fine_${kind}`, status: 'watching', lastCheckedAt: new Date(), startedAt: old },
+      { ...base, id: `mon_off_${kind}`, status: 'stopped', lastCheckedAt: old, startedAt: old },
+    ]);
+    await poller.revive();
+    const polls = queue.sent.filter((j) => j.name === 'monitor.poll').map((j) => j.payload);
+    expect(polls).toContainEqual({ monitorId: `mon_lost_${kind}`, seq: 5 });
+    expect(polls.some((p: any) => p.monitorId !== `mon_lost_${kind}` && String(p.monitorId).endsWith(kind) && /fine|off/.test(p.monitorId))).toBe(false);
+    expect((await repo.get(`mon_lost_${kind}`))!.pollSeq).toBe(5);
   });
 });

@@ -170,8 +170,6 @@ export interface MonitorsRepository {
   appendChunk(tx: Tx, batchId: string, chunk: BatchChunk): Promise<boolean>;
   /** `recording` → `recorded`; false when it was not recording. */
   cutBatch(tx: Tx, batchId: string, at: Date): Promise<boolean>;
-  /** Batches `recorded` or `processing` since before `before` (a lost batch job); for the sweep. */
-  unfinishedBatches(before: Date, limit: number): Promise<BatchRow[]>;
   setBatchSubmission(tx: Tx, batchId: string, submissionId: string): Promise<void>;
   /** Ends a batch: its clip count, the net credits, an error code. False when it was done already. */
   finishBatch(tx: Tx, batchId: string, r: { clipsCount: number; creditsCharged: number; errorCode: string | null }, at: Date): Promise<boolean>;

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, isNull, lt, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, isNull, lt, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { ClipListOrder } from '../../../domain/clips/clips.records.js';
 import type {
   BatchChunk,
@@ -292,14 +292,6 @@ export class DrizzleMonitorsRepository implements MonitorsRepository {
       .where(and(eq(broadcastBatches.id, batchId), eq(broadcastBatches.status, 'recording')))
       .returning({ id: broadcastBatches.id });
     return rows.length > 0;
-  }
-
-  async unfinishedBatches(before: Date, limit: number): Promise<BatchRow[]> {
-    return this.db
-      .select()
-      .from(broadcastBatches)
-      .where(and(inArray(broadcastBatches.status, ['recorded', 'processing']), lt(broadcastBatches.recordedAt, before)))
-      .limit(limit);
   }
 
   async setBatchSubmission(tx: Tx, batchId: string, submissionId: string): Promise<void> {

@@ -38,6 +38,17 @@ describe('modelFromPut', () => {
     expect(modelView({ ...row, createdAt: new Date(), updatedAt: new Date() })).toMatchObject({ engine: 'fal', price: { per_second: 2 }, max_seconds: 8 });
   });
 
+  it('accepts a duration a provider takes as text, when every allowed value is a number of seconds within max_seconds', () => {
+    const put = { name: 'Kling', kind: 'video' as const, provider: 'fal' as const, provider_model: 'fal-ai/kling-video/v2/image-to-video', price: { per_second: 5 }, max_seconds: 10 };
+    const row = modelFromPut('kling', { ...put, options: { duration: { type: 'string', values: ['5', '10'], default: '5' } } }, null);
+    const m = { ...row, createdAt: new Date(), updatedAt: new Date() };
+    expect(checkAsk(m, { options: { duration: '10' } })).toEqual({ options: { duration: '10' }, seconds: 10 });
+    expect(checkAsk(m, {}).seconds).toBe(5);
+    expect(() => checkAsk(m, { options: { duration: '7' } })).toThrow('VALIDATION_ERROR');
+    expect(() => modelFromPut('kling', { ...put, options: { duration: { type: 'string', values: ['5', '20'] } } }, null)).toThrow('VALIDATION_ERROR');
+    expect(() => modelFromPut('kling', { ...put, options: { duration: { type: 'string', values: ['short'] } } }, null)).toThrow('VALIDATION_ERROR');
+  });
+
   it('keeps an embedded engine’s inputs and options, caps its max_seconds at 30 and refuses keys', () => {
     const row = modelFromPut('camera-motion', { name: 'Moves', kind: 'video', provider: 'embedded', provider_model: 'camera-motion', price: { per_second: 3 }, max_seconds: 90, inputs: { prompt: 'required', image_ids: { min: 0, max: 9 } } }, null);
     expect(row.inputs).toEqual({ prompt: 'none', image_ids: { min: 1, max: 1 } });

@@ -203,7 +203,11 @@ export function modelFromPut(id: string, body: ModelPut, sealedKey: string | nul
     if (!embedded && maxSeconds !== null) {
       // Every video model has `duration` (the seconds charged); an operator's spec of it is kept within max_seconds.
       const given = options.duration;
-      if (given && given.type !== 'number' && given.type !== 'integer') errors.push({ field: 'options.duration', rule: 'type' });
+      const NUMERAL = /^\d+(\.\d+)?$/;
+      if (given && given.type === 'string') {
+        // A provider that takes the duration as text (fal's Kling: "5" or "10"): every allowed value a number of seconds within max_seconds.
+        if (!given.values?.length || !given.values.every((v) => NUMERAL.test(v) && Number(v) > 0 && Number(v) <= maxSeconds)) errors.push({ field: 'options.duration.values', rule: 'seconds' });
+      } else if (given && given.type !== 'number' && given.type !== 'integer') errors.push({ field: 'options.duration', rule: 'type' });
       else {
         const g = (given ?? {}) as { minimum?: number; maximum?: number; default?: number; type?: 'number' | 'integer' };
         const maximum = Math.min(g.maximum ?? maxSeconds, maxSeconds);
@@ -311,7 +315,9 @@ export function checkAsk(model: Pick<GenerationModelRow, 'kind' | 'inputs' | 'op
   }
   let seconds: number | null = null;
   if (model.kind === 'video') {
-    const d = options.duration;
+    // A number, or the text of a number for a provider that takes it so (its allowed values checked above).
+    const raw = options.duration;
+    const d = typeof raw === 'string' && /^\d+(\.\d+)?$/.test(raw) ? Number(raw) : raw;
     if (typeof d !== 'number' && !errors.some((e) => e.field === 'options.duration')) errors.push({ field: 'options.duration', rule: 'required' });
     else if (typeof d === 'number') {
       if (model.maxSeconds !== null && d > model.maxSeconds) errors.push({ field: 'options.duration', rule: 'maximum' });

@@ -5,6 +5,7 @@ import { createTestApp, tempDir, type TestApp } from '../helpers/app.js';
 import { freePort } from '../helpers/process.js';
 import { makeVideo } from '../helpers/media-fixtures.js';
 import { makeSpeechWav } from '../helpers/speech-fixtures.js';
+import { startStaticServer } from '../helpers/static-server.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 import { USER_EXIT, parseTimeframe, runUserCli } from '../../src/main/user-cli.js';
 
@@ -23,7 +24,8 @@ beforeAll(async () => {
   dir = tempDir('cutroom-user-cli-');
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
-  t = await createTestApp({ workers: true, env: { PUBLIC_BASE_URL: base } });
+  // Links on this machine (the static server) may be analysed: the operator allows private sources.
+  t = await createTestApp({ workers: true, env: { PUBLIC_BASE_URL: base, CUTROOM_ALLOW_PRIVATE_SOURCES: 'true' } });
   await t.app.listen({ port, host: '127.0.0.1' });
   foreign = await startReceiver(() => ({ status: 404, body: '<html>not here</html>', headers: { 'content-type': 'text/html' } }));
 });
@@ -132,6 +134,18 @@ describe('against the service', () => {
     expect(r.stderr).toContain('cutroom: INSUFFICIENT_CREDITS (HTTP 402) {"credits_needed":2,"current_balance":0');
     expect(r.stderr).not.toMatch(/\u001b\[/);
     expect((await t.api(ws.key, 'GET', '/clips')).body.submissions).toEqual([]);
+
+    // A link instead of a file: analysed (free), then the same refusal.
+    const site = await startStaticServer(dir);
+    try {
+      const link = await cli(['clip', `${site.url}/short.mp4`, '--json'], { CUTROOM_URL: base, CUTROOM_API_KEY: ws.key });
+      expect(link.status).toBe(USER_EXIT.apiError);
+      expect(link.stderr).toContain(`analysing ${site.url}/short.mp4`);
+      expect(link.stderr).toMatch(/^video vid_\w+: "short", 1:01, 2 credits$/m);
+      expect(JSON.parse(link.stdout)).toMatchObject({ error: { code: 'INSUFFICIENT_CREDITS', status: 402, extra: { credits_needed: 2, current_balance: 0 } } });
+    } finally {
+      await site.close();
+    }
   });
 
   it('transcribe: upload, wait, the file in the format asked (-o), or the text in --json', async () => {

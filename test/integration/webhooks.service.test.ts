@@ -1,12 +1,16 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../helpers/app.js';
+import { createTestApp, tempDir, type TestApp } from '../helpers/app.js';
 import { DB_KINDS } from '../helpers/db.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 import { createTransactionRunner } from '../../src/adapters/db/transactions.js';
 import { DrizzleWebhooksRepository } from '../../src/adapters/db/repositories/webhooks.repository.js';
 import { webhookDeliveries, webhookEndpoints } from '../../src/adapters/db/schema.js';
 import { verifyWebhook } from '../../sdk/src/index.js';
+import { clipsFixture } from '../helpers/clips.js';
+import { makeVideo } from '../helpers/media-fixtures.js';
 
 /**
  * Webhook delivery with the real queue and workers on both databases: the outbox in the caller's
@@ -143,6 +147,28 @@ describe.each(DB_KINDS)('webhooks on %s', (kind) => {
     const db = t.c.database.db;
     expect(await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpoint.id))).toHaveLength(0);
     expect(await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, endpoint.id))).toHaveLength(0);
+  });
+
+  it('a submission that fails announces submission.failed once, in the transaction of its failure and refund', async () => {
+    const dir = tempDir('cutroom-webhooks-sub-');
+    try {
+      const video = await makeVideo(path.join(dir, 'v.mp4'), { seconds: 61, width: 160, height: 90 });
+      const ws = await t.workspace();
+      const rx = await receiver();
+      const endpoint = await t.c.webhooks.create(ws.id, { url: rx.url, events: ['submission.failed', 'submission.completed'] });
+      const f = await clipsFixture(t, ws.id, video, { ranges: [], status: 'transcribing' });
+      await t.c.submissions.fail({ id: f.submissionId, workspaceId: ws.id }, 'NO_SPEECH');
+      await t.c.submissions.fail({ id: f.submissionId, workspaceId: ws.id }, 'NO_SPEECH'); // finished already: nothing more
+      const [got] = await rx.waitFor(1);
+      expect(verifyWebhook<any>(got.headers as Record<string, string>, got.body, endpoint.secret)).toMatchObject({
+        type: 'submission.failed',
+        data: { id: f.submissionId, video_id: f.videoId, status: 'failed', error_code: 'NO_SPEECH' },
+      });
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(rx.received).toHaveLength(1);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('stores the signing secret sealed, never in clear', async () => {

@@ -1,3 +1,4 @@
+import { sampleBilinear } from './face-warp.js';
 import { PersonaEngineError, type FacePhoto, type PortraitEngine, type PortraitRequest, type PortraitResult } from '../../ports/persona-engines.js';
 
 /**
@@ -57,25 +58,14 @@ export function alignedCrop(img: { width: number; height: number; data: Uint8Arr
   const sin = Math.sin(angle) * s;
   const [cx, cy] = mid(eyes.left, eyes.right);
   const out = new Uint8Array(side * side * 3);
-  const { width: w, height: h, data } = img;
+  const px = new Float32Array(3);
   for (let y = 0; y < side; y++) {
     for (let x = 0; x < side; x++) {
       const u = x + 0.5 - side / 2;
       const v = y + 0.5 - side * EYE_Y;
-      const sx = Math.min(Math.max(cx + u * cos - v * sin - 0.5, 0), w - 1);
-      const sy = Math.min(Math.max(cy + u * sin + v * cos - 0.5, 0), h - 1);
-      const x0 = Math.floor(sx);
-      const y0 = Math.floor(sy);
-      const x1 = Math.min(x0 + 1, w - 1);
-      const y1 = Math.min(y0 + 1, h - 1);
-      const fx = sx - x0;
-      const fy = sy - y0;
+      sampleBilinear(img, 3, cx + u * cos - v * sin - 0.5, cy + u * sin + v * cos - 0.5, px);
       const o = (y * side + x) * 3;
-      for (let c = 0; c < 3; c++) {
-        const top = data[(y0 * w + x0) * 3 + c] * (1 - fx) + data[(y0 * w + x1) * 3 + c] * fx;
-        const bottom = data[(y1 * w + x0) * 3 + c] * (1 - fx) + data[(y1 * w + x1) * 3 + c] * fx;
-        out[o + c] = Math.round(top * (1 - fy) + bottom * fy);
-      }
+      for (let c = 0; c < 3; c++) out[o + c] = Math.round(px[c]);
     }
   }
   return out;

@@ -56,7 +56,11 @@ export function affineBetween(from: readonly [Point, Point, Point], to: readonly
   return [a, b, c, d, e, f];
 }
 
-function sampleBilinear(img: RgbImage, x: number, y: number, out: Float32Array, at: number): void {
+/**
+ * Bilinear sample at (x, y) of packed pixels with `channels` per pixel (3 RGB, 4 RGBA), clamped to the
+ * edges, written to `out` from `at` (pure).
+ */
+export function sampleBilinear(img: { width: number; height: number; data: Uint8Array }, channels: number, x: number, y: number, out: Float32Array, at = 0): void {
   const w = img.width;
   const h = img.height;
   const cx = Math.min(Math.max(x, 0), w - 1);
@@ -68,11 +72,11 @@ function sampleBilinear(img: RgbImage, x: number, y: number, out: Float32Array, 
   const fx = cx - x0;
   const fy = cy - y0;
   const d = img.data;
-  const i00 = (y0 * w + x0) * 3;
-  const i10 = (y0 * w + x1) * 3;
-  const i01 = (y1 * w + x0) * 3;
-  const i11 = (y1 * w + x1) * 3;
-  for (let c = 0; c < 3; c++) {
+  const i00 = (y0 * w + x0) * channels;
+  const i10 = (y0 * w + x1) * channels;
+  const i01 = (y1 * w + x0) * channels;
+  const i11 = (y1 * w + x1) * channels;
+  for (let c = 0; c < channels; c++) {
     const top = d[i00 + c] + (d[i10 + c] - d[i00 + c]) * fx;
     const bottom = d[i01 + c] + (d[i11 + c] - d[i01 + c]) * fx;
     out[at + c] = top + (bottom - top) * fy;
@@ -125,7 +129,7 @@ export function warpMesh(src: RgbImage, srcPts: readonly Point[], dstPts: readon
         if (w0 < -1e-4 || w1 < -1e-4 || w2 < -1e-4) continue;
         const at = (y - box.y0) * bw + (x - box.x0);
         if (mask[at] > 0) continue;
-        sampleBilinear(src, m[0] * px + m[1] * py + m[2] - 0.5, m[3] * px + m[4] * py + m[5] - 0.5, rgb, at * 3);
+        sampleBilinear(src, 3, m[0] * px + m[1] * py + m[2] - 0.5, m[3] * px + m[4] * py + m[5] - 0.5, rgb, at * 3);
         mask[at] = 1;
       }
     }
@@ -268,7 +272,7 @@ export function pasteCutout(dst: RgbImage, cut: Cutout, at: Point, scale: number
       const u = (dx * cos + dy * sin) / s + cut.anchor[0] - 0.5;
       const v = (-dx * sin + dy * cos) / s + cut.anchor[1] - 0.5;
       if (u < -0.5 || v < -0.5 || u > cut.width - 0.5 || v > cut.height - 0.5) continue;
-      sampleRgba(cut, u, v, px);
+      sampleBilinear(cut, 4, u, v, px);
       const a = px[3] / 255;
       if (a <= 0) continue;
       const o = (y * dst.width + x) * 3;
@@ -277,29 +281,6 @@ export function pasteCutout(dst: RgbImage, cut: Cutout, at: Point, scale: number
         dst.data[o + c] = val < 0 ? 0 : val > 255 ? 255 : Math.round(val);
       }
     }
-  }
-}
-
-function sampleRgba(img: Cutout, x: number, y: number, out: Float32Array): void {
-  const w = img.width;
-  const h = img.height;
-  const cx = Math.min(Math.max(x, 0), w - 1);
-  const cy = Math.min(Math.max(y, 0), h - 1);
-  const x0 = Math.floor(cx);
-  const y0 = Math.floor(cy);
-  const x1 = Math.min(x0 + 1, w - 1);
-  const y1 = Math.min(y0 + 1, h - 1);
-  const fx = cx - x0;
-  const fy = cy - y0;
-  const d = img.data;
-  const i00 = (y0 * w + x0) * 4;
-  const i10 = (y0 * w + x1) * 4;
-  const i01 = (y1 * w + x0) * 4;
-  const i11 = (y1 * w + x1) * 4;
-  for (let c = 0; c < 4; c++) {
-    const top = d[i00 + c] + (d[i10 + c] - d[i00 + c]) * fx;
-    const bottom = d[i01 + c] + (d[i11 + c] - d[i01 + c]) * fx;
-    out[c] = top + (bottom - top) * fy;
   }
 }
 

@@ -1,9 +1,8 @@
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type * as tfc from '@tensorflow/tfjs-core';
 import { loadGraphModel, type GraphModel } from '@tensorflow/tfjs-converter';
-import { tfReady, type Tf } from './tf-runtime.js';
+import { readModelArtifacts, tfReady, type Tf } from './tf-runtime.js';
 
 /**
  * Person/foreground matting with MediaPipe Selfie Segmentation (Apache-2.0), the TensorFlow.js
@@ -27,20 +26,8 @@ export class SelfieSegmenter {
 
   static async load(modelJson = selfieModelPath()): Promise<SelfieSegmenter> {
     const t = await tfReady();
-    const json = JSON.parse(await fs.readFile(modelJson, 'utf8'));
-    const model = await loadGraphModel({
-      load: async () =>
-        t.io.getModelArtifactsForJSON(json, async (manifest: tfc.io.WeightsManifestConfig) => {
-          const specs: tfc.io.WeightsManifestEntry[] = [];
-          const parts: Buffer[] = [];
-          for (const group of manifest) {
-            for (const p of group.paths) parts.push(await fs.readFile(path.join(path.dirname(modelJson), p)));
-            specs.push(...group.weights);
-          }
-          const all = Buffer.concat(parts);
-          return [specs, all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength) as ArrayBuffer];
-        }),
-    });
+    const { artifacts } = await readModelArtifacts(t, modelJson);
+    const model = await loadGraphModel({ load: async () => artifacts });
     const shape = model.inputs[0]?.shape ?? [1, 256, 256, 3];
     const h = shape[1] && shape[1] > 0 ? shape[1] : 256;
     const w = shape[2] && shape[2] > 0 ? shape[2] : 256;

@@ -50,17 +50,25 @@ export interface LocalModel {
   weights: Map<string, tf.Tensor>;
 }
 
+/** The artifacts of a converted model on disk (model.json and its weight shards), for tfjs loaders. */
+export async function readModelArtifacts(t: Tf, modelJson: string): Promise<{ json: any; artifacts: tf.io.ModelArtifacts }> {
+  const json = JSON.parse(await fs.readFile(modelJson, 'utf8'));
+  const artifacts = await t.io.getModelArtifactsForJSON(json, async (manifest: tf.io.WeightsManifestConfig) => {
+    const specs: tf.io.WeightsManifestEntry[] = [];
+    const parts: Buffer[] = [];
+    for (const group of manifest) {
+      for (const p of group.paths) parts.push(await fs.readFile(path.join(path.dirname(modelJson), p)));
+      specs.push(...group.weights);
+    }
+    const all = Buffer.concat(parts);
+    return [specs, all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength) as ArrayBuffer];
+  });
+  return { json, artifacts };
+}
+
 /** Reads `model.json` and its weight shards from disk into tensors by weight name. */
 export async function readModelFiles(t: Tf, modelJson: string): Promise<LocalModel> {
-  const json = JSON.parse(await fs.readFile(modelJson, 'utf8'));
-  const weights = new Map<string, tf.Tensor>();
-  for (const group of json.weightsManifest ?? []) {
-    const parts: Buffer[] = [];
-    for (const p of group.paths) parts.push(await fs.readFile(path.join(path.dirname(modelJson), p)));
-    const all = Buffer.concat(parts);
-    const buf = all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength) as ArrayBuffer;
-    const decoded = t.io.decodeWeights(buf, group.weights);
-    for (const [name, tensor] of Object.entries(decoded)) weights.set(name, tensor);
-  }
-  return { json, weights };
+  const { json, artifacts } = await readModelArtifacts(t, modelJson);
+  const decoded = t.io.decodeWeights(artifacts.weightData!, artifacts.weightSpecs!);
+  return { json, weights: new Map(Object.entries(decoded)) };
 }

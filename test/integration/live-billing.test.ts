@@ -97,6 +97,14 @@ describe.each(DB_KINDS)('live batch billing on %s', (kind) => {
     expect((await repo.getBroadcast(full.id))!.status).toBe('ended');
     // Ending again changes nothing.
     expect(await runner.run((tx) => ending.endInTx(tx, full, 'ENDLIST', new Date()))).toBeUndefined();
+
+    // Two runs storing the same segments (a slow one whose lease ran out, and the one that took over): one moves the broadcast on.
+    await database.db.insert(broadcasts).values({ ...bc, id: `bc_race_${kind}` });
+    const moved = await Promise.all([1, 2].map(() => runner.run((tx) => repo.advanceBroadcast(tx, `bc_race_${kind}`, 7, 10, new Date()))));
+    expect(moved.filter(Boolean)).toHaveLength(1);
+    expect((await repo.getBroadcast(`bc_race_${kind}`))!.nextSequence).toBe(10);
+    expect(await runner.run((tx) => repo.advanceBroadcast(tx, `bc_race_${kind}`, 9, 12, new Date()))).toBe(false);
+    expect(await runner.run((tx) => repo.advanceBroadcast(tx, `bc_race_${kind}`, 10, 12, new Date()))).toBe(true);
   });
 
   it('revives the watching chain of a monitor that is on but was not checked for long (its poll job lost)', async () => {

@@ -34,13 +34,16 @@ export interface MonitorPollerDeps {
   stallSeconds: number;
   /** Announces `broadcast.started` (webhooks). */
   events?: EventPublisher;
-  /** How long a poll run holds the monitor (another run waits); default 120 s. */
+  /** How long a poll run holds the monitor (another run waits); default 60 s. A slower run stores nothing twice (advanceBroadcast). */
   leaseSeconds?: number;
 }
 
 interface WatchState {
   baseline?: boolean;
 }
+
+/** Rolls back a chunk's transaction when its batch no longer records (stopped or cut meanwhile). */
+class ChunkRefused extends Error {}
 
 /** Entries submitted per poll at most (a burst of uploads is spread over polls). */
 const ENTRIES_PER_POLL = 10;
@@ -61,7 +64,7 @@ export class MonitorPoller {
   constructor(private readonly d: MonitorPollerDeps) {}
 
   async poll(monitorId: string, seq: number): Promise<void> {
-    const lease = (this.d.leaseSeconds ?? 120) * 1000;
+    const lease = (this.d.leaseSeconds ?? 60) * 1000;
     const now = new Date();
     const m = await this.d.repo.claimPoll(monitorId, seq, new Date(now.getTime() + lease), now);
     if (!m) {
@@ -214,13 +217,21 @@ export class MonitorPoller {
       const key = `live/${m.workspaceId}/${b.id}/${batch.index}/${first}.chunk`;
       await this.d.recorder.storeChunk(take, key);
       const kept = await this.d.tx.run(async (tx) => {
-        if (!(await this.d.repo.appendChunk(tx, batch.id, { key, seconds, firstSequence: first, lastSequence: lastSeq }))) return false;
-        await this.d.repo.setBroadcastProgress(tx, b.id, { nextSequence: lastSeq + 1, lastGrowthAt: new Date() });
+        // Both or neither: the broadcast moves past these segments only once (a slow run whose lease ran out
+        // and the run that took over cannot both add them), and only into a batch still recording.
+        if (!(await this.d.repo.advanceBroadcast(tx, b.id, first, lastSeq + 1, new Date()))) return false;
+        if (!(await this.d.repo.appendChunk(tx, batch.id, { key, seconds, firstSequence: first, lastSequence: lastSeq }))) throw new ChunkRefused();
         return true;
+      }).catch((err) => {
+        if (err instanceof ChunkRefused) return false;
+        throw err;
       });
       if (!kept) {
-        // Stopped (or cut) meanwhile: nothing is recorded after a stop.
-        await this.d.storage.delete(key).catch(() => undefined);
+        // Stopped (or cut) meanwhile, or another run stored these segments: nothing is recorded twice or after a stop.
+        // (The other run wrote the same key with the same bytes: only a refused batch's chunk is deleted.)
+        if ((await this.d.repo.getBatch(batch.id))?.status !== 'recording' || !(await this.d.repo.liveBroadcast(m.id))) {
+          await this.d.storage.delete(key).catch(() => undefined);
+        }
         return null;
       }
       grew = true;

@@ -153,8 +153,11 @@ export interface MonitorsRepository {
   getBroadcast(id: string): Promise<BroadcastRow | undefined>;
   findBroadcast(workspaceId: string, monitorId: string, id: string): Promise<BroadcastSummary | undefined>;
   listBroadcasts(workspaceId: string, monitorId: string, page: PageRequest): Promise<{ rows: BroadcastSummary[]; total: number }>;
-  /** Playlist progress: the next sequence to fetch and when it last grew. */
-  setBroadcastProgress(tx: Tx | undefined, id: string, p: { nextSequence: number; lastGrowthAt?: Date }): Promise<void>;
+  /**
+   * Playlist progress: the next sequence to fetch becomes `to` (and `lastGrowthAt` now) only while it is
+   * still at most `from` (the chunk's first segment); false when another run stored those segments already.
+   */
+  advanceBroadcast(tx: Tx, id: string, from: number, to: number, at: Date): Promise<boolean>;
   /** `live` → `processing` or `ended`; false when it was not live. */
   endBroadcast(tx: Tx, id: string, status: 'processing' | 'ended', reason: string, at: Date): Promise<boolean>;
   /** `processing` → `ended` once no batch of it is unfinished. */

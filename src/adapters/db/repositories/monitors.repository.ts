@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, isNull, lt, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, isNull, lt, lte, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { ClipListOrder } from '../../../domain/clips/clips.records.js';
 import type {
   BatchChunk,
@@ -214,8 +214,13 @@ export class DrizzleMonitorsRepository implements MonitorsRepository {
     return { rows: rows.map((r) => ({ ...r.b, batchesCount: r.batchesCount, clipsCount: r.clipsCount, creditsCharged: r.creditsCharged })), total: Number(n) };
   }
 
-  async setBroadcastProgress(tx: Tx | undefined, id: string, p: { nextSequence: number; lastGrowthAt?: Date }): Promise<void> {
-    await executor(this.db, tx).update(broadcasts).set(p).where(eq(broadcasts.id, id));
+  async advanceBroadcast(tx: Tx, id: string, from: number, to: number, at: Date): Promise<boolean> {
+    const rows = await executor(this.db, tx)
+      .update(broadcasts)
+      .set({ nextSequence: to, lastGrowthAt: at })
+      .where(and(eq(broadcasts.id, id), or(isNull(broadcasts.nextSequence), lte(broadcasts.nextSequence, from))))
+      .returning({ id: broadcasts.id });
+    return rows.length > 0;
   }
 
   async endBroadcast(tx: Tx, id: string, status: 'processing' | 'ended', reason: string, at: Date): Promise<boolean> {

@@ -5,7 +5,10 @@ import { createTestApp, tempDir, type TestApp } from '../helpers/app.js';
 import { download, multipart } from '../helpers/generation-fixtures.js';
 import { makeVideo } from '../helpers/media-fixtures.js';
 import { facePhoto, noFacePhoto, talkingHeadVideo, twoFacesPhoto } from '../helpers/persona-fixtures.js';
+import { startStaticServer, type StaticServer } from '../helpers/static-server.js';
+import { readyVideo } from '../helpers/videos.js';
 import { TRAIT_KEYS } from '../../src/domain/personas/persona-catalog.js';
+import { videos } from '../../src/adapters/db/schema.js';
 
 /**
  * Personas over HTTP with in-process workers and the embedded engines (illustrations drawn from chips,
@@ -18,6 +21,7 @@ export const OUTPUT_DIR = path.resolve('test-output/personas');
 
 let t: TestApp;
 let fx: string;
+let srv: StaticServer;
 const files: Record<string, string> = {};
 
 beforeAll(async () => {
@@ -29,12 +33,18 @@ beforeAll(async () => {
   files.none = await noFacePhoto(path.join(fx, 'none.png'));
   files.talk = await talkingHeadVideo(path.join(fx, 'talk.mp4'), { seconds: 3 });
   files.long = await makeVideo(path.join(fx, 'long.mp4'), { seconds: 17, width: 160, height: 90, fps: 5 });
-  t = await createTestApp({ workers: true, env: { CUTROOM_TOP_UP_URL: 'https://billing.example.com/top-up', CUTROOM_PERSONA_PHOTO_MAX_BYTES: String(2 * 1024 * 1024) } });
+  files.minute = await makeVideo(path.join(fx, 'minute.mp4'), { seconds: 61, width: 160, height: 90, fps: 5 });
+  srv = await startStaticServer(fx);
+  t = await createTestApp({
+    workers: true,
+    env: { CUTROOM_TOP_UP_URL: 'https://billing.example.com/top-up', CUTROOM_PERSONA_PHOTO_MAX_BYTES: String(2 * 1024 * 1024), CUTROOM_ALLOW_PRIVATE_SOURCES: 'true' },
+  });
   await t.c.plans.create('half', { discount_percent: 50 });
 }, 300_000);
 
 afterAll(async () => {
   await t?.close();
+  await srv?.close();
   if (fx) fs.rmSync(fx, { recursive: true, force: true });
 });
 
@@ -424,6 +434,42 @@ describe('sources, quotes and persona videos', () => {
     expect((await t.api(ws.key, 'POST', '/personas/sources/upload/complete', { media_id: declared.body.media_id })).body.code).toBe('FILE_NOT_FOUND');
     expect((await t.api(ws.key, 'POST', '/personas/sources/upload/complete', { media_id: 'med_nope' })).body.code).toBe('MEDIA_NOT_FOUND');
   });
+
+  it('a library video is a media_id: a library upload is measured (at least a minute, so too long); a link is downloaded by the swap', async () => {
+    const ws = await t.workspace({ credits: 10 });
+    const persona = (await t.api(ws.key, 'POST', '/personas/presets/preset_walt')).body;
+    // Library uploads and analysed links are at least a minute long (their own rules): longer than a swap takes.
+    const upload = await readyVideo(t, ws.id, files.minute);
+    const tooLong = await t.api(ws.key, 'GET', `/personas/swap/quote?media_id=${upload}&replace=head&quality=high`);
+    expect(tooLong.body).toMatchObject({ code: 'VIDEO_TOO_LONG', extra: { max_duration: 30 } });
+    const other = await t.workspace();
+    expect((await t.api(other.key, 'GET', `/personas/swap/quote?media_id=${upload}&replace=head`)).body.code).toBe('MEDIA_NOT_FOUND');
+
+    // A short analysed link (recorded directly: analysis itself refuses links under a minute) is fetched by the swap job.
+    const id = `vid_link${Date.now()}`;
+    await t.c.database.db.insert(videos).values({
+      id,
+      workspaceId: ws.id,
+      source: 'link',
+      status: 'ready',
+      sourceUrl: `${srv.url}/talk.mp4`,
+      mediaUrl: `${srv.url}/talk.mp4`,
+      platform: 'direct',
+      title: 'talk',
+      author: 'x',
+      duration: 3,
+      width: 360,
+      height: 640,
+      hasAudio: true,
+    });
+    const quote = await t.api(ws.key, 'GET', `/personas/swap/quote?media_id=${id}&replace=head`);
+    expect(quote.body).toEqual({ media_id: id, quality: 'standard', replace: 'head', seconds: 3, credits: 3 });
+    const started = await t.api(ws.key, 'POST', `/personas/${persona.id}/videos`, { type: 'swap', media_id: id, replace: 'head', credits: 3 });
+    expect(started.status).toBe(202);
+    const ready = await waitVideo(ws.key, persona.id, started.body.id);
+    expect(ready, ready.error_code).toMatchObject({ status: 'ready', media_id: id });
+    expect(srv.requests.some((r) => r.startsWith('/talk.mp4'))).toBe(true);
+  }, 300_000);
 
   it('a source without a face fails with error_code and is refunded; free usage still charges', async () => {
     const ws = await t.workspace({ credits: 10 });

@@ -7,6 +7,7 @@ import { makeVideo } from '../helpers/media-fixtures.js';
 import { facePhoto, noFacePhoto, talkingHeadVideo, twoFacesPhoto } from '../helpers/persona-fixtures.js';
 import { startStaticServer, type StaticServer } from '../helpers/static-server.js';
 import { readyVideo } from '../helpers/videos.js';
+import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 import { TRAIT_KEYS } from '../../src/domain/personas/persona-catalog.js';
 import { videos } from '../../src/adapters/db/schema.js';
 
@@ -22,6 +23,7 @@ export const OUTPUT_DIR = path.resolve('test-output/personas');
 let t: TestApp;
 let fx: string;
 let srv: StaticServer;
+let rx: Receiver;
 const files: Record<string, string> = {};
 
 beforeAll(async () => {
@@ -35,9 +37,10 @@ beforeAll(async () => {
   files.long = await makeVideo(path.join(fx, 'long.mp4'), { seconds: 17, width: 160, height: 90, fps: 5 });
   files.minute = await makeVideo(path.join(fx, 'minute.mp4'), { seconds: 61, width: 160, height: 90, fps: 5 });
   srv = await startStaticServer(fx);
+  rx = await startReceiver();
   t = await createTestApp({
     workers: true,
-    env: { CUTROOM_TOP_UP_URL: 'https://billing.example.com/top-up', CUTROOM_PERSONA_PHOTO_MAX_BYTES: String(2 * 1024 * 1024), CUTROOM_ALLOW_PRIVATE_SOURCES: 'true' },
+    env: { CUTROOM_TOP_UP_URL: 'https://billing.example.com/top-up', CUTROOM_PERSONA_PHOTO_MAX_BYTES: String(2 * 1024 * 1024), CUTROOM_ALLOW_PRIVATE_SOURCES: 'true', CUTROOM_WEBHOOKS_ALLOW_PRIVATE: 'true' },
   });
   await t.c.plans.create('half', { discount_percent: 50 });
 }, 300_000);
@@ -45,6 +48,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
   await srv?.close();
+  await rx?.close();
   if (fx) fs.rmSync(fx, { recursive: true, force: true });
 });
 
@@ -202,6 +206,18 @@ describe('personas from chips', () => {
     expect((await t.api(ws.key, 'GET', '/personas?q=re')).body.personas.map((p: any) => p.id)).toEqual([created.body.id]);
     expect((await t.api(ws.key, 'GET', '/personas?limit=1&page=2')).body.personas.map((p: any) => p.id)).toEqual([created.body.id]);
   }, 180_000);
+
+  it('announces persona.ready through webhooks', async () => {
+    const ws = await t.workspace({ credits: 2 });
+    const hook = await t.api(ws.key, 'POST', '/webhooks', { url: rx.url, events: ['persona.ready', 'persona.failed'] });
+    expect(hook.status, JSON.stringify(hook.body)).toBe(201);
+    const before = rx.received.length;
+    const created = await t.api(ws.key, 'POST', '/personas', {});
+    const [event] = (await rx.waitFor(before + 1, 60_000)).slice(before);
+    const body = JSON.parse(event.body);
+    const persona = (await t.api(ws.key, 'GET', `/personas/${created.body.id}`)).body;
+    expect(body).toMatchObject({ type: 'persona.ready', workspace_id: ws.id, data: { id: created.body.id, version_id: persona.current_version_id, image_status: 'ready' } });
+  });
 
   it('refuses unknown trait keys and option ids (400 naming them) before any charge', async () => {
     const ws = await t.workspace({ credits: 5 });

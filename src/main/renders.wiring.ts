@@ -27,7 +27,7 @@ export interface RendersWiring {
   transactions: TransactionRunner;
   submissions: SubmissionsService;
   templates: TemplatesService;
-  /** Announces `render.completed` (webhooks). */
+  /** Announces `render.completed` and `render.failed` (webhooks). */
   events?: EventPublisher;
 }
 

@@ -34,7 +34,7 @@ export interface RenderProcessorDeps {
   engine: RenderEngine;
   logger: Logger;
   now?: () => Date;
-  /** Announces `render.completed` (webhooks). */
+  /** Announces `render.completed` and `render.failed` (webhooks). */
   events?: EventPublisher;
 }
 
@@ -65,7 +65,7 @@ export class RenderProcessor {
     if (!row || !UNFINISHED_RENDER_STATES.includes(row.status as 'queued')) return;
     const editRow = await this.d.edits.findEdit(row.workspaceId, row.editId);
     const hours = await this.d.repo.planExpiryHours(row.workspaceId);
-    if (!editRow || hours === undefined) return void (await this.fail(renderId, 'EDITS_NOT_FOUND'));
+    if (!editRow || hours === undefined) return void (await this.fail(row, 'EDITS_NOT_FOUND'));
 
     if (!(await this.d.repo.start(renderId))) return;
 
@@ -84,7 +84,7 @@ export class RenderProcessor {
         const done = await this.d.repo.complete(renderId, { storageKey: key, size: result.sizeBytes, completedAt, expiresAt: expiryFrom(completedAt, hours) });
         // Given up meanwhile (RENDER_LOST): nobody will ever point at this file.
         if (!done) await this.d.storage.delete(key);
-        else await (this.d.events ?? noEvents).publish(row.workspaceId, 'render.completed', { id: row.id, edit_id: row.editId, status: 'completed' });
+        else await this.events.publish(row.workspaceId, 'render.completed', { id: row.id, edit_id: row.editId, status: 'completed' });
       } catch (err) {
         await progress.settle();
         const code = renderErrorCode(err);
@@ -93,7 +93,7 @@ export class RenderProcessor {
           onRetry: () => this.d.logger.warn({ err, renderId, code, retry: attempt.retryCount + 1 }, 'render failed; retrying'),
           fail: async () => {
             this.d.logger.warn({ err, renderId, code }, 'render failed');
-            await this.fail(renderId, code);
+            await this.fail(row, code);
           },
         });
       }
@@ -124,11 +124,26 @@ export class RenderProcessor {
     }
     const expired = await this.d.repo.markExpired(due.filter((r) => !r.storageKey || !kept.has(r.storageKey)).map((r) => r.id));
     const lost = await this.d.repo.failUnfinishedCreatedBefore(new Date(now.getTime() - RENDER_LOST_AFTER_MS), 'RENDER_LOST', now);
-    return { expired, filesDeleted, lost };
+    for (const r of lost) await this.announceFailure(r, 'RENDER_LOST');
+    return { expired, filesDeleted, lost: lost.length };
   }
 
-  private async fail(renderId: string, code: string): Promise<void> {
-    await this.d.repo.failIfUnfinished(renderId, code, this.now());
+  private get events(): EventPublisher {
+    return this.d.events ?? noEvents;
+  }
+
+  /** Fails a queued or active render and announces it once (a render already ended is left alone). */
+  private async fail(row: { id: string; workspaceId: string; editId: string }, code: string): Promise<void> {
+    if (await this.d.repo.failIfUnfinished(row.id, code, this.now())) await this.announceFailure(row, code);
+  }
+
+  /** `render.failed`, after the failure is stored (like `render.completed`); a lost announcement is logged, never thrown. */
+  private async announceFailure(row: { id: string; workspaceId: string; editId: string }, code: string): Promise<void> {
+    try {
+      await this.events.publish(row.workspaceId, 'render.failed', { id: row.id, edit_id: row.editId, status: 'failed', error_code: code });
+    } catch (err) {
+      this.d.logger.warn({ err, renderId: row.id }, 'render.failed could not be announced');
+    }
   }
 
   /** Progress from the engine, written in order, throttled (5 points or one second), never after the end. */

@@ -55,8 +55,8 @@ export interface RendersRepository {
   planExpiryHours(workspaceId: string): Promise<number | undefined>;
   /** Marks the render failed whatever its state. */
   setFailed(id: string, errorCode: string, at: Date): Promise<void>;
-  /** Marks the render failed if it is still queued or active. */
-  failIfUnfinished(id: string, errorCode: string, at: Date): Promise<void>;
+  /** Marks the render failed if it is still queued or active; false when it was in neither state. */
+  failIfUnfinished(id: string, errorCode: string, at: Date): Promise<boolean>;
   /** Queued or active → active at progress 0 (keeping the first start time); false when it was in neither state. */
   start(id: string): Promise<boolean>;
   /** Active → completed at 100 with its file; false when it was no longer active. */
@@ -71,8 +71,8 @@ export interface RendersRepository {
   markExpired(ids: readonly string[]): Promise<number>;
   /** The workspace's renders, newest first; `status` as the API shows it at `now` (a completed render past its expiry is `expired`). */
   list(workspaceId: string, filter: { status?: RenderStatus }, page: PageRequest, now: Date): Promise<{ rows: RenderRow[]; total: number }>;
-  /** Queued or active renders created before `createdBefore` → failed with `errorCode`; how many. */
-  failUnfinishedCreatedBefore(createdBefore: Date, errorCode: string, at: Date): Promise<number>;
+  /** Queued or active renders created before `createdBefore` → failed with `errorCode`; the renders failed. */
+  failUnfinishedCreatedBefore(createdBefore: Date, errorCode: string, at: Date): Promise<Array<{ id: string; workspaceId: string; editId: string }>>;
 }
 
 /** What a render needs of an edit. */

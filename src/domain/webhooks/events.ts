@@ -9,6 +9,7 @@ export const WEBHOOK_EVENT_TYPES: string[] = [
   'submission.completed',
   'submission.failed',
   'render.completed',
+  'render.failed',
   'transcription.ready',
   'transcription.failed',
   'post.completed',

@@ -110,11 +110,13 @@ export class DrizzleRendersRepository implements RendersRepository {
     await this.db.update(renders).set({ status: 'failed', errorCode, completedAt: at }).where(eq(renders.id, id));
   }
 
-  async failIfUnfinished(id: string, errorCode: string, at: Date): Promise<void> {
-    await this.db
+  async failIfUnfinished(id: string, errorCode: string, at: Date): Promise<boolean> {
+    const failed = await this.db
       .update(renders)
       .set({ status: 'failed', errorCode, completedAt: at })
-      .where(and(eq(renders.id, id), unfinished()));
+      .where(and(eq(renders.id, id), unfinished()))
+      .returning({ id: renders.id });
+    return failed.length > 0;
   }
 
   async start(id: string): Promise<boolean> {
@@ -171,12 +173,11 @@ export class DrizzleRendersRepository implements RendersRepository {
     return expired;
   }
 
-  async failUnfinishedCreatedBefore(createdBefore: Date, errorCode: string, at: Date): Promise<number> {
-    const lost = await this.db
+  async failUnfinishedCreatedBefore(createdBefore: Date, errorCode: string, at: Date): Promise<Array<{ id: string; workspaceId: string; editId: string }>> {
+    return this.db
       .update(renders)
       .set({ status: 'failed', errorCode, completedAt: at })
       .where(and(unfinished(), lt(renders.createdAt, createdBefore)))
-      .returning({ id: renders.id });
-    return lost.length;
+      .returning({ id: renders.id, workspaceId: renders.workspaceId, editId: renders.editId });
   }
 }

@@ -21,10 +21,11 @@ import { json, unlimitedKey } from './service-client.js';
  *     processes on two ports hit at once by two load generators (summed); with the rate-limit
  *     counters in Redis ($BENCH_REDIS_URL) and again in PostgreSQL (CUTROOM_RATE_LIMIT_STORE=database).
  *
- * $API_BENCH_STORES (redis,database) chooses the stores.
+ * $API_BENCH_STORES (redis,database) chooses the stores (empty: the embedded runs only);
+ * $API_BENCH_NODE_ARGS adds Node options to the `serve` processes (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
  *
- * Every run: $API_BENCH_CONNECTIONS (32) keep-alive connections for $API_BENCH_SECONDS (5) s after a
- * 1 s warm-up, one key on a plan with an unlimited rate (set through the admin API). Loopback only.
+ * Every run: $API_BENCH_CONNECTIONS (32) keep-alive connections (one for the embedded run of /balance
+ * so named) for $API_BENCH_SECONDS (5) s after a 1 s warm-up, one key on a plan with an unlimited rate (set through the admin API). Loopback only.
  * Prints requests/s, p50 and p99, the serving processes' CPU time per request, and the ratios to the
  * bare route; writes bench/results/api.json.
  *
@@ -40,6 +41,8 @@ const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 /** Where the PostgreSQL runs keep the rate-limit counters, one pair of runs each: redis, database. */
 const STORES = (process.env.API_BENCH_STORES ?? 'redis,database').split(',').map((s) => s.trim()).filter(Boolean) as Array<'redis' | 'database'>;
 const ADMIN_TOKEN = randomBytes(24).toString('base64url');
+/** More Node options for the `serve` processes, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` (a profile per process, written at exit). */
+const NODE_ARGS = (process.env.API_BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
 
 interface Measured {
   name: string;
@@ -75,8 +78,8 @@ function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return { ...env, ...extra };
 }
 
-function start(args: string[], env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: root, env: childEnv(env), stdio: ['ignore', 'ignore', 'pipe'] });
+function start(args: string[], env: Record<string, string>, nodeArgs: string[] = []): ChildProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...nodeArgs, ...args], { cwd: root, env: childEnv(env), stdio: ['ignore', 'ignore', 'pipe'] });
   let err = '';
   child.stderr!.on('data', (c: Buffer) => (err = (err + c.toString()).slice(-4000)));
   child.on('exit', (code, signal) => {
@@ -118,14 +121,14 @@ async function serve(role: 'all' | 'api', env: Record<string, string>): Promise<
     CUTROOM_ADMIN_TOKEN: ADMIN_TOKEN,
     CUTROOM_LOG_LEVEL: 'warn',
     ...env,
-  });
+  }, NODE_ARGS);
   const base = `http://127.0.0.1:${port}`;
   await waitFor(`${base}/healthz`, child);
   return { base, child };
 }
 
-function run(url: string, headers: Record<string, string>, seconds: number): Promise<autocannon.Result> {
-  return autocannon({ url, headers, connections: CONNECTIONS, duration: seconds });
+function run(url: string, headers: Record<string, string>, seconds: number, connections = CONNECTIONS): Promise<autocannon.Result> {
+  return autocannon({ url, headers, connections, duration: seconds });
 }
 
 /** CPU seconds the processes have used so far; null where /proc cannot tell. */
@@ -138,10 +141,16 @@ function cpuOf(servers: ChildProcess[]): number | null {
  * A 1 s warm-up, then the measured runs, one per URL, all at once; requests/s summed, latency of the
  * first; `servers` are the processes answering (their CPU time is taken around the measured runs).
  */
-async function measure(name: string, urls: string[], servers: ChildProcess[], headers: Record<string, string> = {}): Promise<Measured> {
-  await Promise.all(urls.map((u) => run(u, headers, 1)));
+async function measure(
+  name: string,
+  urls: string[],
+  servers: ChildProcess[],
+  headers: Record<string, string> = {},
+  connections = CONNECTIONS,
+): Promise<Measured> {
+  await Promise.all(urls.map((u) => run(u, headers, 1, connections)));
   const cpu0 = cpuOf(servers);
-  const results = await Promise.all(urls.map((u) => run(u, headers, SECONDS)));
+  const results = await Promise.all(urls.map((u) => run(u, headers, SECONDS, connections)));
   const cpu1 = cpuOf(servers);
   const answered = results.reduce((s, r) => s + r['2xx'], 0);
   const m: Measured = {
@@ -227,6 +236,8 @@ async function main(): Promise<void> {
     const key = await unlimitedKey(embedded.base, dataDir, ADMIN_TOKEN);
     out.push(await measure('GET /healthz, embedded', [`${embedded.base}/healthz`], [embedded.child]));
     out.push(await measure('GET /api/v1/balance, embedded (PGlite)', [`${embedded.base}/api/v1/balance`], [embedded.child], { 'x-api-key': key }));
+    // One connection: every request's read runs alone (nothing to share a query with).
+    out.push(await measure('GET /api/v1/balance, embedded, 1 connection', [`${embedded.base}/api/v1/balance`], [embedded.child], { 'x-api-key': key }, 1));
     await stop(embedded.child);
   } finally {
     fs.rmSync(dataDir, { recursive: true, force: true });

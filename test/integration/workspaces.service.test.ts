@@ -95,6 +95,21 @@ describe.each(DB_KINDS)('WorkspacesService and settings on %s', (kind) => {
     await expect(workspaces.forRequest('ws_missing', { fresh: false })).rejects.toMatchObject({ code: 'WORKSPACE_NOT_FOUND' });
   });
 
+  it('answers concurrent balance reads of several workspaces together, each with the balance as it is after the read was asked for', async () => {
+    const made = await Promise.all([3, 5, 8].map((c, i) => workspaces.create({ name: `Bal ${i}`, plan: 'svc', credits: c })));
+    const ids = made.map((m) => m.workspace.id);
+    const asked = [...ids, ids[0], 'ws_missing', ids[2], ids[1]];
+    const answers = await Promise.allSettled(asked.map((id) => workspaces.balance(id)));
+    expect(answers.map((a) => (a.status === 'fulfilled' ? a.value.credits : (a.reason as { code: string }).code))).toEqual([3, 5, 8, 3, 'WORKSPACE_NOT_FOUND', 8, 5]);
+    expect((await workspaces.balance(ids[1])).unlimitedUntil).toBeNull();
+    // A read asked for while another read of the same workspace runs sees a grant committed in between.
+    const first = workspaces.balance(ids[0]);
+    const granted = credits.adjust({ workspaceId: ids[0], amount: 10, reason: 'top-up' });
+    const second = granted.then(() => workspaces.balance(ids[0]));
+    expect((await first).credits).toBe(3);
+    expect((await second).credits).toBe(13);
+  });
+
   it('gives 20 concurrent getOrCreate calls the one stored secret, created by exactly one', async () => {
     let made = 0;
     const results = await Promise.all(

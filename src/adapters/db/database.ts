@@ -8,6 +8,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import * as schema from './schema.js';
+import { PgliteStatements } from './pglite-statements.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 /** Anything queries can run on: the database or an open transaction. */
@@ -54,12 +55,14 @@ async function openPglite(dataDir?: string): Promise<Database> {
   await client.waitReady;
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   await migratePglite(db as any, { migrationsFolder: MIGRATIONS_FOLDER });
+  // Parameterised raw queries (the balance read, the queue's) run as held prepared statements.
+  const statements = new PgliteStatements(client);
   return {
     kind: 'pglite',
     db,
     sql: {
       async executeSql(text, values) {
-        if (values && values.length > 0) return client.query(text, values);
+        if (values && values.length > 0) return statements.query(text, values);
         const results = await client.exec(text);
         return results[results.length - 1] ?? { rows: [] };
       },

@@ -157,7 +157,7 @@ describe('against the service', () => {
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/^upload hello\.wav: 100% /m);
-    expect(r.stderr).toMatch(/^transcription trn_\w+: processing \(1 credits charged\)$/m);
+    expect(r.stderr).toMatch(/^transcription trn_\w+: processing \(1 credit charged\)$/m);
     expect(r.stderr).toMatch(/^transcription trn_\w+: ready$/m);
     expect(r.stderr).toContain(`saved ${out}`);
     const vtt = fs.readFileSync(out, 'utf8');

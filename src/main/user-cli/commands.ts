@@ -22,6 +22,11 @@ function printJson(ctx: CliContext, value: unknown): void {
   ctx.io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
+/** "1 credit", "0 credits", "12 credits" */
+function credits(n: number): string {
+  return `${n} credit${n === 1 ? '' : 's'}`;
+}
+
 /** 1:02:03 / 4:05 */
 function clock(s: number): string {
   const t = Math.round(s);
@@ -109,14 +114,14 @@ export async function clipCommand(ctx: CliContext, source: string, opts: ClipOpt
   if (/^https?:\/\//i.test(source)) {
     progress.line(`analysing ${source}`);
     const video = await ok(cutroom.api.POST('/api/v1/clips/info', { body: { url: source } }));
-    progress.line(`video ${video.id}: "${video.title}", ${clock(video.duration)}, ${video.credits_cost} credits`);
+    progress.line(`video ${video.id}: "${video.title}", ${clock(video.duration)}, ${credits(video.credits_cost)}`);
     videoId = video.id;
   } else {
     const size = inputFile(source);
     const bar = progress.bar(`upload ${path.basename(source)}`, size, { bytes: true });
     const video = await cutroom.uploadVideo(source, { onProgress: (p) => bar.update(p.sentBytes) });
     bar.done();
-    progress.line(`video ${video.id}: ${clock(video.duration)}, ${video.credits_cost} credits`);
+    progress.line(`video ${video.id}: ${clock(video.duration)}, ${credits(video.credits_cost)}`);
     videoId = video.id;
   }
   if (opts.render !== 'none') outputDir(opts.out);
@@ -133,7 +138,7 @@ export async function clipCommand(ctx: CliContext, source: string, opts: ClipOpt
       },
     }),
   );
-  progress.line(`submission ${created.id}: queued (${created.credits_charged} credits charged)`);
+  progress.line(`submission ${created.id}: queued (${credits(created.credits_charged)} charged)`);
   let last: string = created.status;
   const submission: Submission = await cutroom.waitForSubmission(created.video_id, created.id, {
     onPoll: (s) => {
@@ -193,7 +198,7 @@ export async function transcribeCommand(ctx: CliContext, file: string, opts: Tra
       body: { media_id: media.media_id, file_name: media.file_name, file_size: media.file_size, speaker_labels: opts.speakers, source_language: opts.language },
     }),
   );
-  progress.line(`transcription ${started.id}: ${started.status} (${started.credits_charged} credits charged${started.from_cache ? ', from cache' : ''})`);
+  progress.line(`transcription ${started.id}: ${started.status} (${credits(started.credits_charged)} charged${started.from_cache ? ', from cache' : ''})`);
   const done = started.status === 'processing' ? await cutroom.waitForTranscription(started.id) : started;
   if (done.status === 'failed') throw new CliFailure(`TRANSCRIPTION_FAILED (${done.id}: ${done.error_code})`, USER_EXIT.jobFailed);
   if (done !== started) progress.line(`transcription ${done.id}: ${done.status}`);
@@ -255,7 +260,7 @@ export async function balanceCommand(ctx: CliContext): Promise<void> {
   const balance = await ok(ctx.cutroom.api.GET('/api/v1/balance'));
   if (ctx.json) return printJson(ctx, balance);
   const free = balance.unlimited ? ` (free usage${balance.unlimited_until ? ` until ${balance.unlimited_until}` : ''})` : '';
-  ctx.io.stdout.write(`${balance.balance} credits${free}\n`);
+  ctx.io.stdout.write(`${credits(balance.balance)}${free}\n`);
 }
 
 /** cutroom jobs: submissions, renders and transcriptions not finished, oldest first. */

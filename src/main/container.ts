@@ -235,7 +235,7 @@ export async function createContainer(opts: ContainerOptions): Promise<Container
     templates: templatesService,
     asr,
     submissions,
-    pipeline: createPipeline({ config, logger, database, storage, queue, transactions, media, asr, submissions, templates: templatesService, workspaces: accounts.workspaces, faces: compute.faces, events }),
+    pipeline: createPipeline({ config, logger, database, storage, queue, transactions, media, asr, submissions, templates: templatesService, workspaces: accounts.workspaces, faces: compute.faces, highlights: compute.highlights, events }),
     ...createRenders({ config, logger, database, storage, queue, transactions, submissions, templates: templatesService, events }),
     ...createPosts({
       config,

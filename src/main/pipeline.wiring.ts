@@ -27,6 +27,7 @@ import type { WorkspacesService } from '../domain/workspaces/workspaces.service.
 import { SubmissionPipeline } from '../domain/submissions/pipeline.js';
 import type { TransactionRunner } from '../ports/transactions.js';
 import type { EventPublisher } from '../domain/webhooks/events.js';
+import type { HighlightScorer } from '../ports/highlights.js';
 
 export interface PipelineWiring {
   config: Config;
@@ -42,6 +43,8 @@ export interface PipelineWiring {
   workspaces: Pick<WorkspacesService, 'get'>;
   /** The face detector, loaded on first use (compute.wiring.ts). */
   faces(): Promise<FaceDetector>;
+  /** Where highlight scoring runs, given the optional LLM scorer (compute.wiring.ts); absent: on the event loop. */
+  highlights?(scorer?: HighlightScorer): HighlightScorer | undefined;
   /** Announces `submission.completed` (webhooks). */
   events?: EventPublisher;
 }
@@ -85,7 +88,7 @@ export function createPipeline(w: PipelineWiring): SubmissionPipeline {
     async analyzeVideo(input, range) {
       return analyzeVideo(input, { probe: (p, o) => w.media.probe(p, o), detectSceneCuts, measureLoudness, sampleFrames, faceDetector: await w.faces() }, { range });
     },
-    scorer: createLlmScorer(w.config.llm, w.logger),
+    scorer: w.highlights ? w.highlights(createLlmScorer(w.config.llm, w.logger)) : createLlmScorer(w.config.llm, w.logger),
     async strategy(workspaceId, id) {
       return (await w.templates.strategyOrDefault(workspaceId, id)).config;
     },

@@ -56,14 +56,31 @@ export interface HighlightScoreContext {
   strategy: HighlightStrategy;
 }
 
+/** A candidate clip with the engine's unrounded score (what ranks it). */
+export interface RankedHighlight {
+  clip: HighlightClip;
+  score: number;
+}
+
 /**
  * Re-rates and re-titles candidates (already non-overlapping, best first). Returns the same clips
  * (same start/end/text) with new `rating`/`title`/`signals`, in any order. Implementations must not
  * reject: on any failure they return the candidates unchanged (and log why).
+ *
+ * A scorer may also (or only) take over where the engine's own CPU work runs: with `shortlist`, the
+ * engine's best `count` non-overlapping candidates are computed there (the compute pool's threads:
+ * src/adapters/highlights/worker.highlight-scorer.ts) instead of on the event loop; without
+ * `rescore`, the engine's ratings and titles stand.
  */
 export interface HighlightScorer {
   readonly name: string;
   /** How many candidates the scorer wants to see (the engine's shortlist size is at least this). */
   readonly maxCandidates: number;
-  rescore(candidates: HighlightClip[], ctx: HighlightScoreContext): Promise<HighlightClip[]>;
+  rescore?(candidates: HighlightClip[], ctx: HighlightScoreContext): Promise<HighlightClip[]>;
+  /**
+   * Exactly what the embedded engine computes in place (`shortlistHighlights` in
+   * src/domain/highlights/highlight-engine.ts): every candidate window scored, then the best `count`
+   * non-overlapping ones, best first.
+   */
+  shortlist?(input: HighlightInput, count: number): Promise<RankedHighlight[]>;
 }

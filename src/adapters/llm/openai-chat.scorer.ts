@@ -237,6 +237,6 @@ export class OpenAiChatHighlightScorer implements HighlightScorer {
 }
 
 /** The scorer for a configuration, or undefined when no LLM is configured. */
-export function createLlmScorer(config: LlmConfig | undefined, logger?: ScorerLogger): HighlightScorer | undefined {
+export function createLlmScorer(config: LlmConfig | undefined, logger?: ScorerLogger): OpenAiChatHighlightScorer | undefined {
   return config ? new OpenAiChatHighlightScorer({ ...config, logger }) : undefined;
 }

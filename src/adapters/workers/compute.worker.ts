@@ -7,3 +7,4 @@ export { vadDetect } from '../vad/silero.tasks.js';
 export { diarize } from '../diarization/embedded.tasks.js';
 export { imageCutout, imageMotion, imageUpscale } from '../images/images.tasks.js';
 export { swapFrame } from '../personas/head-swap.tasks.js';
+export { highlightShortlist } from '../highlights/highlights.tasks.js';

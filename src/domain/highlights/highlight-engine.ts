@@ -1,5 +1,5 @@
 import type {
-  HighlightClip, HighlightInput, HighlightScoreContext, HighlightScorer, HighlightStrategy, TimedWord,
+  HighlightClip, HighlightInput, HighlightScoreContext, HighlightScorer, HighlightStrategy, RankedHighlight, TimedWord,
 } from '../../ports/highlights.js';
 import { buildCandidates, type CandidateWindow } from './candidates.js';
 import { HIGHLIGHT_SCORING, cleanTitleText, combineSignals, keyPhrase, roundRating, sentenceStrength, suppressOverlaps, titleRuns } from './scoring.js';
@@ -31,10 +31,7 @@ export function resolveStrategy(s: Partial<HighlightStrategy> = {}): HighlightSt
 }
 
 /** A scored candidate: the public clip plus the unrounded score used for ranking. */
-export interface RankedCandidate {
-  clip: HighlightClip;
-  score: number;
-}
+export type RankedCandidate = RankedHighlight;
 
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
@@ -181,10 +178,18 @@ export function selectHighlights(ranked: readonly RankedCandidate[], limit: numb
   ).map(({ clip, score }) => ({ clip, score }));
 }
 
+/**
+ * The engine's CPU work in one pure step: every candidate scored, then the best `count`
+ * non-overlapping ones (what a scorer's `shortlist` computes elsewhere, e.g. in the compute pool).
+ */
+export function shortlistHighlights(input: HighlightInput, count: number): RankedCandidate[] {
+  return selectHighlights(rankCandidates(input), count);
+}
+
 /** The embedded engine: rated, titled, non-overlapping clips, best first (rating desc). Deterministic. */
 export function pickHighlights(input: HighlightInput): HighlightClip[] {
   const strategy = resolveStrategy(input.strategy);
-  return selectHighlights(rankCandidates(input), strategy.max_clips).map((r) => r.clip);
+  return shortlistHighlights(input, strategy.max_clips).map((r) => r.clip);
 }
 
 export interface ScorerRunOptions {
@@ -195,13 +200,15 @@ export interface ScorerRunOptions {
 /**
  * The engine with an optional scorer (an LLM): the engine's non-overlapping shortlist (at least the
  * scorer's `maxCandidates`) is re-rated by the scorer, then the best `max_clips` are kept. Any scorer
- * failure leaves the embedded ratings and titles. Never rejects because of the scorer.
+ * failure leaves the embedded ratings and titles. Never rejects because of the scorer. A scorer with
+ * `shortlist` computes the engine's shortlist itself (off the event loop); one without `rescore`
+ * leaves the engine's picks as they are.
  */
 export async function pickHighlightsWithScorer(input: HighlightInput, scorer?: HighlightScorer, opts: ScorerRunOptions = {}): Promise<HighlightClip[]> {
   const strategy = resolveStrategy(input.strategy);
-  if (!scorer) return pickHighlights(input);
-  const ranked = rankCandidates(input);
-  const shortlist = selectHighlights(ranked, Math.max(strategy.max_clips, scorer.maxCandidates));
+  const count = scorer?.rescore ? Math.max(strategy.max_clips, scorer.maxCandidates) : strategy.max_clips;
+  const shortlist = scorer?.shortlist ? await scorer.shortlist(input, count) : shortlistHighlights(input, count);
+  if (!scorer?.rescore) return shortlist.map((r) => r.clip);
   const embedded = shortlist.map((r) => r.clip);
   if (embedded.length === 0) return [];
   const ctx: HighlightScoreContext = { language: input.language || 'en', duration: Math.max(0, input.duration), strategy };

@@ -1,15 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { runFfmpeg } from './media-fixtures.js';
 import { makeSpeechWav } from './speech-fixtures.js';
 
 /**
- * Persona fixtures from the synthetic faces of ../shared/fixtures/faces (people who do not exist, made
- * by a generative model): face photos with margin, two faces, no face, and a "talking head" video (a
+ * Persona fixtures from the synthetic faces in test/fixtures/faces (people who do not exist, made by a
+ * generative model; copied into the repository so a clone anywhere has them): face photos with margin, two faces, no face, and a "talking head" video (a
  * face photo moved slowly by ffmpeg over a still background, with espeak-ng speech).
  */
 
-export const FACES_DIR = path.resolve(process.cwd(), '../shared/fixtures/faces');
+export const FACES_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/faces');
 
 export function syntheticFace(n: 42 | 44 | 45 | 49 | 53 | 55 = 42): string {
   const file = path.join(FACES_DIR, `face-${n}.jpg`);

@@ -1,6 +1,5 @@
-import { once } from 'node:events';
 import path from 'node:path';
-import { startFfmpeg } from '../media/ffmpeg-run.js';
+import { startFfmpeg, writeFrames } from '../media/ffmpeg-run.js';
 import type { RawImage } from './image-format.js';
 
 /**
@@ -170,8 +169,7 @@ export async function renderMotion(r: MotionRender): Promise<{ frames: number }>
     ],
     { stdin: 'pipe', timeoutMs: r.timeoutMs, durationSeconds: r.seconds },
   );
-  const stdin = ff.stdin!;
-  try {
+  await writeFrames(ff, async (write) => {
     for (let i = 0; i < frames; i++) {
       if (r.signal?.aborted) throw new Error('render aborted');
       const t = i / (frames - 1);
@@ -180,14 +178,8 @@ export async function renderMotion(r: MotionRender): Promise<{ frames: number }>
       if (r.foreground) {
         sampleInto(r.foreground, cameraRect(r.motion, t, r.foreground.width, r.foreground.height, aspect, r.foregroundAmount ?? 1.8), frame, r.width, r.height, true);
       }
-      if (!stdin.write(frame)) await Promise.race([once(stdin, 'drain'), ff.done]);
+      await write(frame);
     }
-    stdin.end();
-  } catch (err) {
-    ff.kill();
-    await ff.done.catch(() => undefined);
-    throw err;
-  }
-  await ff.done;
+  });
   return { frames };
 }

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import diagnostics from 'node:diagnostics_channel';
 import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
@@ -85,6 +86,26 @@ export interface FfmpegProcess {
   done: Promise<FfmpegResult>;
   /** Kills ffmpeg now (SIGKILL); `done` then rejects with reason `aborted`. */
   kill(): void;
+}
+
+/**
+ * Feeds raw frames to an ffmpeg started with `stdin: 'pipe'` (`-i pipe:0`): `produce` calls `write` for
+ * each frame (back-pressure honoured), then stdin is ended and ffmpeg's end awaited. When `produce`
+ * throws, ffmpeg is killed (its exit awaited) and the error thrown again.
+ */
+export async function writeFrames(ff: FfmpegProcess, produce: (write: (frame: Uint8Array) => Promise<void>) => Promise<void>): Promise<FfmpegResult> {
+  const stdin = ff.stdin!;
+  try {
+    await produce(async (frame) => {
+      if (!stdin.write(frame)) await Promise.race([once(stdin, 'drain'), ff.done]);
+    });
+    stdin.end();
+  } catch (err) {
+    ff.kill();
+    await ff.done.catch(() => undefined);
+    throw err;
+  }
+  return ff.done;
 }
 
 /** The full argv: global flags first, then the caller's arguments (pure; unit-tested). */

@@ -1,10 +1,9 @@
-import { once } from 'node:events';
 import path from 'node:path';
 import type { FaceMesher } from '../../ports/face-detector.js';
 import type { MediaProbe } from '../../ports/media.js';
 import { PersonaEngineError, type SwapEngine, type SwapRequest, type SwapResult } from '../../ports/persona-engines.js';
 import { localMedia } from '../media/container.js';
-import { inputRangeArgs, localInputArgs, startFfmpeg } from '../media/ffmpeg-run.js';
+import { inputRangeArgs, localInputArgs, startFfmpeg, writeFrames } from '../media/ffmpeg-run.js';
 import { sampleFrames, sampleSize } from '../media/frame-sampler.js';
 import type { Cutout, Point } from './face-warp.js';
 import type { SwapFrameTask } from './head-swap.tasks.js';
@@ -167,10 +166,9 @@ export class HeadSwapEngine implements SwapEngine {
       ],
       { stdin: 'pipe', timeoutMs: this.o.timeoutMs, durationSeconds: seconds, signal: req.signal },
     );
-    const stdin = ff.stdin!;
     let index = 0;
-    try {
-      await this.ordered(
+    await writeFrames(ff, (write) =>
+      this.ordered(
         sampleFrames(req.source, decodeOpts),
         async (frame) => {
           const pts = track[frame.index];
@@ -180,16 +178,10 @@ export class HeadSwapEngine implements SwapEngine {
         },
         async (data) => {
           index++;
-          if (!stdin.write(data)) await Promise.race([once(stdin, 'drain'), ff.done]);
+          await write(data);
         },
-      );
-      stdin.end();
-    } catch (err) {
-      ff.kill();
-      await ff.done.catch(() => undefined);
-      throw err;
-    }
-    await ff.done;
+      ),
+    );
     return { frames: index, facesTracked: tracked, width, height };
   }
 

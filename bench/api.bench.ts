@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { processCpuSeconds } from './cpu.js';
+import { machineTicks, processCpuSeconds } from './cpu.js';
 import { writeResults } from './results.js';
 import { json, unlimitedKey } from './service-client.js';
 
@@ -56,6 +56,10 @@ interface Measured {
    * included): unlike requests/s, it hardly depends on what else the machine is running.
    */
   server_cpu_us_per_request: number | null;
+  /** CPU time of this process (the load generators) per answered request. */
+  load_generator_cpu_us_per_request: number;
+  /** How busy the whole machine was during the measured run (all cores: 1 = every core busy). */
+  machine_busy: number | null;
   ratio_to_bare?: number;
 }
 
@@ -150,8 +154,12 @@ async function measure(
 ): Promise<Measured> {
   await Promise.all(urls.map((u) => run(u, headers, 1, connections)));
   const cpu0 = cpuOf(servers);
+  const own0 = process.cpuUsage();
+  const ticks0 = machineTicks();
   const results = await Promise.all(urls.map((u) => run(u, headers, SECONDS, connections)));
   const cpu1 = cpuOf(servers);
+  const own = process.cpuUsage(own0);
+  const ticks1 = machineTicks();
   const answered = results.reduce((s, r) => s + r['2xx'], 0);
   const m: Measured = {
     name,
@@ -160,8 +168,13 @@ async function measure(
     p99_ms: Math.max(...results.map((r) => r.latency.p99)),
     failed: results.reduce((s, r) => s + r.non2xx + r.errors + r.timeouts, 0),
     server_cpu_us_per_request: cpu0 === null || cpu1 === null || answered === 0 ? null : Math.round(((cpu1 - cpu0) * 1e6) / answered),
+    load_generator_cpu_us_per_request: Math.round((own.user + own.system) / Math.max(answered, 1)),
+    machine_busy: ticks0 && ticks1 ? Math.round(((ticks1.busy - ticks0.busy) / Math.max(ticks1.total - ticks0.total, 1)) * 100) / 100 : null,
   };
-  const cpu = m.server_cpu_us_per_request === null ? '' : `   server CPU ${String(m.server_cpu_us_per_request).padStart(5)} µs/req`;
+  const cpu =
+    (m.server_cpu_us_per_request === null ? '' : `   server CPU ${String(m.server_cpu_us_per_request).padStart(5)} µs/req`) +
+    `   load generator ${String(m.load_generator_cpu_us_per_request).padStart(4)} µs/req` +
+    (m.machine_busy === null ? '' : `   machine busy ${String(Math.round(m.machine_busy * 100)).padStart(3)} %`);
   console.log(
     `  ${name.padEnd(72)}${String(m.requests_per_s).padStart(8)} req/s   p50 ${String(m.p50_ms).padStart(5)} ms   p99 ${String(m.p99_ms).padStart(6)} ms${cpu}${m.failed ? `   FAILED ${m.failed}` : ''}`,
   );

@@ -23,3 +23,15 @@ export function processCpuSeconds(pid: number): number | null {
     return null;
   }
 }
+
+/** Busy and total clock ticks of the whole machine so far (all cores, /proc/stat); null off Linux. */
+export function machineTicks(): { busy: number; total: number } | null {
+  try {
+    const cpu = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    const total = cpu.reduce((a, b) => a + b, 0);
+    // idle and iowait are fields 4 and 5 of the line.
+    return { busy: total - cpu[3] - (cpu[4] ?? 0), total };
+  } catch {
+    return null;
+  }
+}

@@ -19,6 +19,11 @@ import { cachedTalkVideo, type TalkVideo } from './talk-video.js';
  * POST /clips to `completed`. Measured: latency p50/p99/max and requests/s of the load, and the
  * server's event-loop delay (p50/p99/max) and utilisation.
  *
+ * Renders run beside the pipeline: before the measured phase a 1-minute talk is clipped (not measured),
+ * and while the pipeline runs its clips are rendered one after another (each a different edit, so no
+ * cache hit; 1080x1920 with captions, the default template), so the load meets both a pipeline and a
+ * render, as the target asks. How many renders finished and how long one was running are printed.
+ *
  * Twice in the same run, each on a fresh data directory: with CUTROOM_COMPUTE_THREADS=0 (face
  * detection, voice detection and diarization on the event loop: the code before the worker pool)
  * and with the default pool (one thread per core). Prints both and the ratio; writes
@@ -50,7 +55,14 @@ interface ModeResult {
   mode: string;
   compute_threads: string;
   idle: Load & { loop: LoopStats };
-  pipeline: Load & { loop: LoopStats; seconds: number; status: string };
+  pipeline: Load & { loop: LoopStats; seconds: number; status: string; renders: RenderStats };
+}
+
+interface RenderStats {
+  /** Renders completed while the pipeline ran (the last one may have been cut short by its end). */
+  completed: number;
+  /** Seconds of the pipeline's run during which a render was queued or active. */
+  rendering_seconds: number;
 }
 
 function freePort(): Promise<number> {
@@ -122,6 +134,33 @@ async function load(base: string, key: string, until: Promise<unknown> | number)
   };
 }
 
+/** The clips of a completed submission, best first. */
+async function clipsOf(base: string, key: string, at: string): Promise<string[]> {
+  const r = await json('GET', `${base}/api/v1${at}/clips?sort=rating&order=desc&limit=50`, { 'x-api-key': key });
+  return r.clips.map((c: { id: string }) => `${at}/clips/${c.id}/render`);
+}
+
+/** Renders the clips one after another until `stop` settles (each clip at most once). */
+async function renderAlongside(base: string, key: string, renders: string[], stop: Promise<unknown>): Promise<RenderStats> {
+  let stopped = false;
+  void stop.finally(() => (stopped = true));
+  let busyMs = 0;
+  let completed = 0;
+  for (const at of renders) {
+    if (stopped) break;
+    const started = performance.now();
+    const r = await json('POST', `${base}/api/v1${at}`, { 'x-api-key': key });
+    for (let status = r.status; !stopped && status !== 'completed'; ) {
+      if (status === 'failed') throw new Error(`render ${r.id} failed: ${r.error_code}`);
+      await new Promise((res) => setTimeout(res, 500));
+      status = (await json('GET', `${base}/api/v1/renders/${r.id}`, { 'x-api-key': key })).status;
+      if (status === 'completed') completed++;
+    }
+    busyMs += performance.now() - started;
+  }
+  return { completed, rendering_seconds: Math.round(busyMs / 100) / 10 };
+}
+
 async function waitForSubmission(base: string, key: string, at: string): Promise<string> {
   for (;;) {
     const s = await json('GET', `${base}/api/v1${at}`, { 'x-api-key': key });
@@ -147,7 +186,7 @@ function line(label: string, l: Load, loop: LoopStats): string {
   );
 }
 
-async function runMode(mode: string, threads: string | undefined, video: TalkVideo): Promise<ModeResult> {
+async function runMode(mode: string, threads: string | undefined, video: TalkVideo, renderSource: TalkVideo): Promise<ModeResult> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cutroom-bench-loop-'));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
@@ -178,16 +217,27 @@ async function runMode(mode: string, threads: string | undefined, video: TalkVid
     const idleLoop = await read();
     console.log(line(`${mode}, idle`, idle, idleLoop));
 
+    // Clips to render during the measured phase, from a short talk clipped first (not measured).
+    const short = await submit(base, key, renderSource);
+    const shortStatus = await waitForSubmission(base, key, short);
+    if (shortStatus !== 'completed') throw new Error(`the short talk's submission ended ${shortStatus}`);
+    const toRender = await clipsOf(base, key, short);
+
     const at = await submit(base, key, video);
     child.send({ type: 'reset' });
     const t0 = performance.now();
     const finished = waitForSubmission(base, key, at);
+    const rendering = renderAlongside(base, key, toRender, finished);
     const busy = await load(base, key, finished);
     const status = await finished;
     const seconds = Math.round((performance.now() - t0) / 100) / 10;
     const busyLoop = await read();
-    console.log(line(`${mode}, pipeline`, busy, busyLoop) + `   (submission ${status} in ${seconds} s)`);
-    return { mode, compute_threads: threads ?? String(os.availableParallelism()), idle: { ...idle, loop: idleLoop }, pipeline: { ...busy, loop: busyLoop, seconds, status } };
+    const renders = await rendering;
+    console.log(
+      line(`${mode}, pipeline + render`, busy, busyLoop) +
+        `   (submission ${status} in ${seconds} s; ${renders.completed} renders completed, one running for ${renders.rendering_seconds} s of it)`,
+    );
+    return { mode, compute_threads: threads ?? String(os.availableParallelism()), idle: { ...idle, loop: idleLoop }, pipeline: { ...busy, loop: busyLoop, seconds, status, renders } };
   } finally {
     await stop(child);
     fs.rmSync(dataDir, { recursive: true, force: true });
@@ -196,12 +246,13 @@ async function runMode(mode: string, threads: string | undefined, video: TalkVid
 
 async function main(): Promise<void> {
   const video = await cachedTalkVideo({ minutes: MINUTES });
+  const renderSource = await cachedTalkVideo({ minutes: 1 });
   console.log(
     `machine: ${os.availableParallelism()} cores, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}; ` +
       `GET /api/v1/balance at ${RATE} requests/s over ${CONNECTIONS} connections; talk video ${video.duration.toFixed(0)} s (${video.width}x${video.height})`,
   );
-  const before = await runMode('on the event loop', '0', video);
-  const after = await runMode('worker threads', undefined, video);
+  const before = await runMode('on the event loop', '0', video, renderSource);
+  const after = await runMode('worker threads', undefined, video, renderSource);
   const ratio = (a: number, b: number) => Math.round((a / Math.max(b, 1e-9)) * 10) / 10;
   const ratios = {
     p99_latency: ratio(before.pipeline.p99_ms, after.pipeline.p99_ms),
@@ -209,7 +260,7 @@ async function main(): Promise<void> {
     loop_delay_p99: ratio(before.pipeline.loop.delay_p99_ms, after.pipeline.loop.delay_p99_ms),
   };
   console.log(
-    `\nwhile the pipeline runs, on the event loop ÷ worker threads: p99 latency ${ratios.p99_latency}x, max latency ${ratios.max_latency}x, event-loop delay p99 ${ratios.loop_delay_p99}x; ` +
+    `\nwhile the pipeline and renders run, on the event loop ÷ worker threads: p99 latency ${ratios.p99_latency}x, max latency ${ratios.max_latency}x, event-loop delay p99 ${ratios.loop_delay_p99}x; ` +
       `worker threads p99 ${after.pipeline.p99_ms} ms (target < 25 ms)`,
   );
   const file = writeResults('event-loop', { rate: RATE, connections: CONNECTIONS, video_seconds: Math.round(video.duration), runs: [before, after], ratios });

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { AsrError, type AsrEngine, type AsrResult, type AsrTranscribeOptions, type AsrWord } from '../../ports/asr.js';
 import { VadError, type Vad } from '../../ports/vad.js';
+import { runAtJobPriority } from '../workers/job-priority.js';
 import { groupWords } from './asr-result.js';
 import { mapLimit } from './chunking.js';
 import { normalizeLanguage } from './languages.js';
@@ -141,6 +142,7 @@ export class PocketsphinxEngine implements AsrEngine {
     const bin = this.opts.binary ?? 'pocketsphinx_batch';
     return new Promise<void>((resolve, reject) => {
       const child = spawn(bin, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+      runAtJobPriority(child);
       const errTail: string[] = [];
       let why: 'timeout' | 'aborted' | undefined;
       child.stderr.setEncoding('utf8');

@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import diagnostics from 'node:diagnostics_channel';
 import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
+import { runAtJobPriority } from '../workers/job-priority.js';
 import { ffmpegPath } from './binaries.js';
 import type { LocalMedia } from './container.js';
 
@@ -215,6 +216,7 @@ export function startFfmpeg(args: string[], opts: FfmpegRunOptions = {}): Ffmpeg
     return { stdout: null, done: Promise.reject(new FfmpegError('ffmpeg aborted before start', 'aborted')), kill() {} };
   }
   const child = spawn(bin, argv, { env: process.env, stdio: [opts.stdin === 'pipe' ? 'pipe' : 'ignore', opts.stdout === 'pipe' ? 'pipe' : 'ignore', 'pipe', 'pipe'], windowsHide: true });
+  runAtJobPriority(child);
   // A caller writing to stdin learns of ffmpeg's end through `done`, not through an EPIPE crash.
   child.stdin?.on('error', () => {});
 

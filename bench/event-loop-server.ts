@@ -20,6 +20,27 @@ export interface LoopStats {
   cpu_seconds: number;
 }
 
+// EVENT_LOOP_BENCH_TX_LOG=<ms>: prints every embedded transaction that held the database that long
+// (a request's query waits for it), with where it was opened.
+const txLogMs = Number(process.env.EVENT_LOOP_BENCH_TX_LOG ?? 0);
+if (txLogMs > 0) {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const transaction = PGlite.prototype.transaction;
+  PGlite.prototype.transaction = async function (this: InstanceType<typeof PGlite>, fn: Parameters<typeof transaction>[0]) {
+    const opened = new Error('opened at');
+    let t0 = 0;
+    try {
+      return await transaction.call(this, (tx) => {
+        t0 = performance.now();
+        return fn(tx);
+      });
+    } finally {
+      const held = performance.now() - t0;
+      if (t0 && held >= txLogMs) console.error(`transaction held ${held.toFixed(0)} ms\n${opened.stack?.split('\n').slice(2, 12).join('\n')}`);
+    }
+  } as typeof transaction;
+}
+
 const histogram = monitorEventLoopDelay({ resolution: 10 });
 histogram.enable();
 let elu = performance.eventLoopUtilization();

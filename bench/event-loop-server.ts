@@ -20,8 +20,8 @@ export interface LoopStats {
   cpu_seconds: number;
 }
 
-// EVENT_LOOP_BENCH_TX_LOG=<ms>: prints every embedded transaction that held the database that long
-// (a request's query waits for it), with where it was opened.
+// EVENT_LOOP_BENCH_TX_LOG=<ms>: prints every embedded transaction, and every statement outside one,
+// that held the database that long (a request's query waits for it), with where it was opened.
 const txLogMs = Number(process.env.EVENT_LOOP_BENCH_TX_LOG ?? 0);
 if (txLogMs > 0) {
   const { PGlite } = await import('@electric-sql/pglite');
@@ -39,6 +39,21 @@ if (txLogMs > 0) {
       if (t0 && held >= txLogMs) console.error(`transaction held ${held.toFixed(0)} ms\n${opened.stack?.split('\n').slice(2, 12).join('\n')}`);
     }
   } as typeof transaction;
+  // Every statement outside a transaction holds PGlite's query lock too: time those holds as well.
+  const proto = PGlite.prototype as unknown as { _runExclusiveQuery<T>(fn: () => Promise<T>): Promise<T> };
+  const exclusive = proto._runExclusiveQuery;
+  proto._runExclusiveQuery = function <T>(this: unknown, fn: () => Promise<T>): Promise<T> {
+    const asked = new Error('queried at');
+    return exclusive.call(this, async () => {
+      const t0 = performance.now();
+      try {
+        return await fn();
+      } finally {
+        const held = performance.now() - t0;
+        if (held >= txLogMs) console.error(`query held ${held.toFixed(0)} ms\n${asked.stack?.split('\n').slice(2, 14).join('\n')}`);
+      }
+    }) as Promise<T>;
+  };
 }
 
 const histogram = monitorEventLoopDelay({ resolution: 10 });

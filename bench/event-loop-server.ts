@@ -1,4 +1,4 @@
-import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { createHistogram, monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { loadConfig } from '../src/config/env.js';
 import { startService } from '../src/main/serve.js';
 
@@ -18,6 +18,10 @@ export interface LoopStats {
   delay_max_ms: number;
   utilisation: number;
   cpu_seconds: number;
+  /** Time from a request's arrival in the server to the end of its answer, in ms: what the server adds to the client's latency. */
+  server_p50_ms: number;
+  server_p99_ms: number;
+  server_max_ms: number;
 }
 
 // EVENT_LOOP_BENCH_TX_LOG=<ms>: prints every embedded transaction, and every statement outside one,
@@ -62,11 +66,18 @@ let elu = performance.eventLoopUtilization();
 let cpu = process.cpuUsage();
 
 const service = await startService('all', loadConfig());
+// Server-side latency, beside Fastify's own listener: from the parsed request to the last byte written.
+const served = createHistogram();
+service.app?.server.on('request', (_req, res) => {
+  const t0 = process.hrtime.bigint();
+  res.once('finish', () => served.record(Math.max(1, Number(process.hrtime.bigint() - t0))));
+});
 const send = (msg: unknown) => process.send?.(msg);
 
 process.on('message', (msg: { type: string }) => {
   if (msg.type === 'reset') {
     histogram.reset();
+    served.reset();
     elu = performance.eventLoopUtilization();
     cpu = process.cpuUsage();
   } else if (msg.type === 'read') {
@@ -79,6 +90,9 @@ process.on('message', (msg: { type: string }) => {
       delay_max_ms: ms(histogram.max),
       utilisation: Math.round(performance.eventLoopUtilization(elu).utilization * 1000) / 1000,
       cpu_seconds: Math.round((used.user + used.system) / 1e4) / 100,
+      server_p50_ms: ms(served.percentile(50)),
+      server_p99_ms: ms(served.percentile(99)),
+      server_max_ms: ms(served.max),
     };
     send(stats);
   }

@@ -3,21 +3,26 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
 import type { LoopStats } from './event-loop-server.js';
+import { fixedRate } from './fixed-rate.js';
 import { writeResults } from './results.js';
 import { json, unlimitedKey } from './service-client.js';
 import { cachedTalkVideo, type TalkVideo } from './talk-video.js';
 
 /**
  * Does the API wait on job CPU work? One embedded `cutroom serve` process (bench/event-loop-server.ts:
- * the service with its event loop watched) is loaded with `GET /api/v1/balance` at a fixed
- * $EVENT_LOOP_BENCH_RATE (200) requests/s, first idle for 10 s, then while it runs a clipping
- * submission of the generated talk (bench/talk-video.ts, $BENCH_MINUTES minutes, default 4) from
- * POST /clips to `completed`. Measured: latency p50/p99/max and requests/s of the load, and the
- * server's event-loop delay (p50/p99/max) and utilisation.
+ * the service with its event loop watched) is loaded with `GET /api/v1/balance` at a steady
+ * $EVENT_LOOP_BENCH_RATE (200) requests/s (bench/fixed-rate.ts: open loop, latency from each request's
+ * due time), first idle for 10 s, then while it runs a clipping submission of the generated talk
+ * (bench/talk-video.ts, $BENCH_MINUTES minutes, default 4) from POST /clips to `completed`. Measured:
+ * latency p50/p99/max and requests/s of the load; in the server, the time from a request's arrival
+ * to its answer (p99/max), the event-loop delay (p50/p99/max) and utilisation; the load generator's
+ * own loop delay. The baseline, loaded at the same time and rate from the same generator: a bare
+ * Fastify route in its own process (bench/bare-fastify.ts), i.e. what any Node server gets from this
+ * machine while the pipeline and renders fill its cores.
  *
  * Renders run beside the pipeline: before the measured phase a 1-minute talk is clipped (not measured),
  * and while the pipeline runs its clips are rendered one after another (each a different edit, so no
@@ -41,21 +46,25 @@ const IDLE_SECONDS = 10;
 /** More Node options for the server, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to see what still runs on its event loop. */
 const NODE_ARGS = (process.env.EVENT_LOOP_BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const ADMIN_TOKEN = randomBytes(24).toString('base64url');
+/** The bare Fastify route's process (bench/bare-fastify.ts), loaded beside the service as the baseline. */
+let bareBase = '';
 
 interface Load {
   requests_per_s: number;
   p50_ms: number;
   p99_ms: number;
   max_ms: number;
-  /** Answers other than 2xx, socket errors and timeouts: 0 in a valid run. */
+  /** Answers other than 2xx and socket errors: 0 in a valid run. */
   failed: number;
+  /** The load generator's own event-loop delay p99 (ms, 10 ms resolution): a late generator reads late answers. */
+  generator_loop_p99_ms: number;
 }
 
 interface ModeResult {
   mode: string;
   compute_threads: string;
-  idle: Load & { loop: LoopStats };
-  pipeline: Load & { loop: LoopStats; seconds: number; status: string; renders: RenderStats };
+  idle: Load & { loop: LoopStats; bare: Load };
+  pipeline: Load & { loop: LoopStats; bare: Load; seconds: number; status: string; renders: RenderStats };
 }
 
 interface RenderStats {
@@ -111,27 +120,23 @@ async function submit(base: string, key: string, video: TalkVideo): Promise<stri
   return `/clips/${up.video_id}/submissions/${sub.id}`;
 }
 
-/** GET /api/v1/balance at RATE requests/s until `until` settles (or for `seconds`). */
-async function load(base: string, key: string, until: Promise<unknown> | number): Promise<Load> {
-  let instance: autocannon.Instance | undefined;
-  const result = new Promise<autocannon.Result>((resolve, reject) => {
-    instance = autocannon(
-      { url: `${base}/api/v1/balance`, headers: { 'x-api-key': key }, connections: CONNECTIONS, overallRate: RATE, duration: typeof until === 'number' ? until : 3600 },
-      (err, r) => (err ? reject(err) : resolve(r)),
-    );
-  });
-  if (typeof until !== 'number') {
-    await until.catch(() => {});
-    instance!.stop();
-  }
-  const r = await result;
-  return {
-    requests_per_s: Math.round(r.requests.total / Math.max(1e-9, r.duration)),
-    p50_ms: r.latency.p50,
-    p99_ms: r.latency.p99,
-    max_ms: r.latency.max,
-    failed: r.non2xx + r.errors + r.timeouts,
-  };
+/**
+ * GET /api/v1/balance at RATE requests/s until `until` settles (or for `seconds`), and at the same time
+ * the bare Fastify route (the baseline: what this machine under this load gives any Node server) at
+ * the same rate from the same generator.
+ */
+async function load(base: string, key: string, until: Promise<unknown> | number): Promise<{ service: Load; bare: Load }> {
+  const baseline = loadUrl(`${bareBase}/bare`, {}, until);
+  const service = await loadUrl(`${base}/api/v1/balance`, { 'x-api-key': key }, until);
+  return { service, bare: await baseline };
+}
+
+async function loadUrl(url: string, headers: Record<string, string>, until: Promise<unknown> | number): Promise<Load> {
+  const generatorLoop = monitorEventLoopDelay({ resolution: 10 });
+  generatorLoop.enable();
+  const r = await fixedRate({ url, headers, rate: RATE, connections: CONNECTIONS, until });
+  generatorLoop.disable();
+  return { ...r, generator_loop_p99_ms: Math.round(generatorLoop.percentile(99) / 1e4) / 100 };
 }
 
 /** The clips of a completed submission, best first. */
@@ -181,9 +186,30 @@ async function stop(child: ChildProcess): Promise<void> {
 function line(label: string, l: Load, loop: LoopStats): string {
   return (
     `  ${label.padEnd(26)}${String(l.requests_per_s).padStart(6)} req/s  p50 ${String(l.p50_ms).padStart(5)} ms  p99 ${String(l.p99_ms).padStart(6)} ms  max ${String(l.max_ms).padStart(6)} ms` +
+    `   in the server p99 ${String(loop.server_p99_ms).padStart(6)} ms  max ${String(loop.server_max_ms).padStart(6)} ms` +
     `   loop delay p99 ${String(loop.delay_p99_ms).padStart(7)} ms  max ${String(loop.delay_max_ms).padStart(7)} ms  busy ${(loop.utilisation * 100).toFixed(0).padStart(3)} %` +
+    `   generator loop delay p99 ${l.generator_loop_p99_ms} ms` +
     (l.failed ? `   FAILED ${l.failed}` : '')
   );
+}
+
+function bareLine(label: string, l: Load): string {
+  return (
+    `  ${label.padEnd(26)}${String(l.requests_per_s).padStart(6)} req/s  p50 ${String(l.p50_ms).padStart(5)} ms  p99 ${String(l.p99_ms).padStart(6)} ms  max ${String(l.max_ms).padStart(6)} ms` +
+    (l.failed ? `   FAILED ${l.failed}` : '')
+  );
+}
+
+/** Starts the bare Fastify route's process on a free port; resolves with it once it listens. */
+async function startBare(): Promise<ChildProcess> {
+  const port = await freePort();
+  const child = fork(path.join(here, 'bare-fastify.ts'), [], { cwd: root, execArgv: ['--import', 'tsx'], env: childEnv({ PORT: String(port) }), stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+  await new Promise<void>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`bench/bare-fastify.ts exited (${code}) before listening`)));
+    child.stdout!.once('data', () => resolve());
+  });
+  bareBase = `http://127.0.0.1:${port}`;
+  return child;
 }
 
 async function runMode(mode: string, threads: string | undefined, video: TalkVideo, renderSource: TalkVideo): Promise<ModeResult> {
@@ -213,9 +239,10 @@ async function runMode(mode: string, threads: string | undefined, video: TalkVid
     };
 
     child.send({ type: 'reset' });
-    const idle = await load(base, key, IDLE_SECONDS);
+    const { service: idle, bare: idleBare } = await load(base, key, IDLE_SECONDS);
     const idleLoop = await read();
     console.log(line(`${mode}, idle`, idle, idleLoop));
+    console.log(bareLine('  bare route, same time', idleBare));
 
     // Clips to render during the measured phase, from a short talk clipped first (not measured).
     const short = await submit(base, key, renderSource);
@@ -228,7 +255,7 @@ async function runMode(mode: string, threads: string | undefined, video: TalkVid
     const t0 = performance.now();
     const finished = waitForSubmission(base, key, at);
     const rendering = renderAlongside(base, key, toRender, finished);
-    const busy = await load(base, key, finished);
+    const { service: busy, bare: busyBare } = await load(base, key, finished);
     const status = await finished;
     const seconds = Math.round((performance.now() - t0) / 100) / 10;
     const busyLoop = await read();
@@ -237,7 +264,8 @@ async function runMode(mode: string, threads: string | undefined, video: TalkVid
       line(`${mode}, pipeline + render`, busy, busyLoop) +
         `   (submission ${status} in ${seconds} s; ${renders.completed} renders completed, one running for ${renders.rendering_seconds} s of it)`,
     );
-    return { mode, compute_threads: threads ?? String(os.availableParallelism()), idle: { ...idle, loop: idleLoop }, pipeline: { ...busy, loop: busyLoop, seconds, status, renders } };
+    console.log(bareLine('  bare route, same time', busyBare));
+    return { mode, compute_threads: threads ?? String(os.availableParallelism()), idle: { ...idle, loop: idleLoop, bare: idleBare }, pipeline: { ...busy, loop: busyLoop, bare: busyBare, seconds, status, renders } };
   } finally {
     await stop(child);
     fs.rmSync(dataDir, { recursive: true, force: true });
@@ -251,8 +279,14 @@ async function main(): Promise<void> {
     `machine: ${os.availableParallelism()} cores, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}; ` +
       `GET /api/v1/balance at ${RATE} requests/s over ${CONNECTIONS} connections; talk video ${video.duration.toFixed(0)} s (${video.width}x${video.height})`,
   );
-  const before = await runMode('on the event loop', '0', video, renderSource);
-  const after = await runMode('worker threads', undefined, video, renderSource);
+  const bare = await startBare();
+  let before: ModeResult, after: ModeResult;
+  try {
+    before = await runMode('on the event loop', '0', video, renderSource);
+    after = await runMode('worker threads', undefined, video, renderSource);
+  } finally {
+    await stop(bare);
+  }
   const ratio = (a: number, b: number) => Math.round((a / Math.max(b, 1e-9)) * 10) / 10;
   const ratios = {
     p99_latency: ratio(before.pipeline.p99_ms, after.pipeline.p99_ms),
@@ -261,7 +295,7 @@ async function main(): Promise<void> {
   };
   console.log(
     `\nwhile the pipeline and renders run, on the event loop ÷ worker threads: p99 latency ${ratios.p99_latency}x, max latency ${ratios.max_latency}x, event-loop delay p99 ${ratios.loop_delay_p99}x; ` +
-      `worker threads p99 ${after.pipeline.p99_ms} ms (target < 25 ms)`,
+      `worker threads p99 ${after.pipeline.p99_ms} ms (target < 25 ms), the bare route's at the same time ${after.pipeline.bare.p99_ms} ms`,
   );
   const file = writeResults('event-loop', { rate: RATE, connections: CONNECTIONS, video_seconds: Math.round(video.duration), runs: [before, after], ratios });
   console.log(`results: ${path.relative(root, file)}`);

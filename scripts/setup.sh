@@ -32,4 +32,16 @@ if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modu
   ONNXRUNTIME_NODE_INSTALL=skip npm ci --no-audit --no-fund
 fi
 
-npm run --silent build
+# The build (dist/ and sdk/dist/), skipped when nothing it reads changed since the last one: a file or
+# folder newer than the stamp (an edit, a checkout, an added or removed file) builds again; the types the
+# build generates into sdk/src do not count.
+stamp=dist/.build-stamp
+if [ -f "$stamp" ] && [ -d sdk/dist ] && [ -z "$(find src sdk/src sdk/package.json sdk/tsconfig.json scripts/build-sdk.ts tsconfig.json package.json package-lock.json -path sdk/src/schema.d.ts -prune -o -newer "$stamp" -print -quit)" ]; then
+  echo "setup: the build is up to date"
+else
+  echo "setup: building"
+  # Stamped with the time the build started: a file changed while it ran builds again next time.
+  mkdir -p dist && touch "$stamp.next"
+  npm run --silent build
+  mv "$stamp.next" "$stamp"
+fi

@@ -75,7 +75,7 @@ export interface Config {
   webhooks: WebhooksConfig;
   /** Personas: photo and source size ceilings, the head swap's output width (src/config/personas.env.ts, docs/personas.md). */
   personas: PersonasConfig;
-  /** Jobs each worker process runs at once (CUTROOM_WORKER_CONCURRENCY). */
+  /** Jobs of each kind one process runs at once (CUTROOM_WORKER_CONCURRENCY, default 2). */
   workerConcurrency: number;
   /**
    * Threads that run face detection, voice detection and diarization off the event loop
@@ -162,7 +162,7 @@ export function loadConfig(env: Env = process.env): Config {
     generations: loadGenerationsConfig(env),
     webhooks: loadWebhooksConfig(env),
     personas: loadPersonasConfig(env),
-    workerConcurrency: int(env, 'CUTROOM_WORKER_CONCURRENCY', { fallback: 1, min: 1 }),
+    workerConcurrency: int(env, 'CUTROOM_WORKER_CONCURRENCY', { fallback: 2, min: 1 }),
     computeThreads: int(env, 'CUTROOM_COMPUTE_THREADS', { fallback: os.availableParallelism(), min: 0, max: 256 }),
   };
 }

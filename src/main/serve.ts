@@ -38,7 +38,7 @@ export async function startService(role: Role, config: Config): Promise<RunningS
       await c.heartbeat.forgetOthers();
     }
     if (role !== 'api') {
-      await registerHandlers(c.queue, buildHandlers(c));
+      await registerHandlers(c.queue, buildHandlers(c), config.workerConcurrency);
       await registerSchedules(c.queue);
     }
     // A worker serves no API: only /healthz, /readyz and /metrics, on its own PORT.

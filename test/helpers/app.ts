@@ -81,7 +81,7 @@ export async function createTestApp(
   const c = await createContainer({ config, logger: pino({ level: 'silent' }), role: 'all', database, queuePollingSeconds: 0.5 });
   await bootstrap(c);
   if (opts.startQueue || opts.workers) await c.queue.start();
-  if (opts.workers) await registerHandlers(c.queue, buildHandlers(c));
+  if (opts.workers) await registerHandlers(c.queue, buildHandlers(c), config.workerConcurrency);
   const app = await buildApp(c, { logger: false, onRoute: opts.onRoute });
   opts.extend?.(app);
   await app.ready();

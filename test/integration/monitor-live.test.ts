@@ -40,7 +40,7 @@ async function startWorker(): Promise<Container> {
   const database = { ...t.c.database, close: async () => {} };
   const c = await createContainer({ config: t.c.config, logger: pino({ level: process.env.LIVE_TEST_LOG ?? 'silent' }), role: 'worker', database, queuePollingSeconds: 0.5 });
   await c.queue.start();
-  await registerHandlers(c.queue, buildHandlers(c));
+  await registerHandlers(c.queue, buildHandlers(c), c.config.workerConcurrency);
   workers.push(c);
   return c;
 }

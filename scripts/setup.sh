@@ -34,9 +34,9 @@ fi
 
 # The build (dist/ and sdk/dist/), skipped when nothing it reads changed since the last one: a file or
 # folder newer than the stamp (an edit, a checkout, an added or removed file) builds again; the types the
-# build generates into sdk/src do not count.
+# build generates into sdk/src do not count, nor does the folder that first build creates them in.
 stamp=dist/.build-stamp
-if [ -f "$stamp" ] && [ -d sdk/dist ] && [ -z "$(find src sdk/src sdk/package.json sdk/tsconfig.json scripts/build-sdk.ts tsconfig.json package.json package-lock.json -path sdk/src/schema.d.ts -prune -o -newer "$stamp" -print -quit)" ]; then
+if [ -f "$stamp" ] && [ -d sdk/dist ] && [ -z "$(find src sdk/src sdk/package.json sdk/tsconfig.json scripts/build-sdk.ts tsconfig.json package.json package-lock.json -path sdk/src/schema.d.ts -prune -o -newer "$stamp" ! -path sdk/src -print -quit)" ]; then
   echo "setup: the build is up to date"
 else
   echo "setup: building"

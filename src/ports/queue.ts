@@ -14,6 +14,11 @@ export interface JobContext {
   retryCount: number;
   /** Given by the jobs layer: a run calls it when it records its record's failure (the metrics count a failed run). */
   failed?: () => void;
+  /**
+   * Set by the queue on the one extra call a job marked `failsWhenLost` gets when its last allowed run
+   * was lost with its process: record the failure, do not do the work (src/domain/jobs/retry.ts).
+   */
+  lost?: boolean;
 }
 
 export type JobHandler<N extends JobName> = (payload: JobPayloads[N], ctx: JobContext) => Promise<void>;

@@ -56,12 +56,20 @@ export interface JobDefinition<N extends JobName> {
   singletonKey?: (payload: JobPayloads[N]) => string;
   /** Cron expression (UTC) the scheduler sends the job on (worker and all roles). */
   schedule?: string;
+  /**
+   * The job has a record that a lost last run would leave unfinished: when the process running the
+   * job's last allowed run ends (killed, crashed, taken for dead), the queue gives the handler one more
+   * call with `lost` set, and the handler records the failure (`JOB_LOST`, refund included) without
+   * doing the work again (src/domain/jobs/retry.ts `throwIfLost`). Jobs without it are either
+   * scheduled or have their own sweep (webhook.dispatch, monitor.revive).
+   */
+  failsWhenLost?: true;
 }
 
 export const JOBS = {
   'maintenance.purge': { schedule: '*/10 * * * *' },
   /** A submission may take long on a long video; retries after a crash come quickly. */
-  'submission.process': { options: { expireInSeconds: 4 * 3600, retryLimit: 2, retryDelaySeconds: 2 } },
+  'submission.process': { options: { expireInSeconds: 4 * 3600, retryLimit: 2, retryDelaySeconds: 2 }, failsWhenLost: true },
   /**
    * One ffmpeg run may take 55 minutes before it is killed (RENDER_TIMEOUT_MS); the job expires a
    * little later. One queued job per render.
@@ -69,17 +77,18 @@ export const JOBS = {
   'render.process': {
     options: { expireInSeconds: 3600, retryLimit: 2, retryDelaySeconds: 5 },
     singletonKey: (p: JobPayloads['render.process']) => `render:${p.renderId}`,
+    failsWhenLost: true,
   },
   'render.expire': { schedule: '* * * * *' },
   'submission.expire': { schedule: '*/5 * * * *' },
   /** A run may take long on long audio; retries after a crash come quickly. */
-  'transcription.process': { options: { expireInSeconds: 4 * 3600, retryLimit: 2, retryDelaySeconds: 2 } },
+  'transcription.process': { options: { expireInSeconds: 4 * 3600, retryLimit: 2, retryDelaySeconds: 2 }, failsWhenLost: true },
   /**
    * The job's own retries cover crashes and unexpected errors (the same job id comes back and the item's
    * resume state prevents a second publication); a network's retryable failure is retried by sending the
    * job again after a backoff instead.
    */
-  'post.publish_item': { options: { retryLimit: 3, retryDelaySeconds: 2, expireInSeconds: 2 * 3600 } },
+  'post.publish_item': { options: { retryLimit: 3, retryDelaySeconds: 2, expireInSeconds: 2 * 3600 }, failsWhenLost: true },
   /**
    * An attempt records its own failure and schedules the next (the retry schedule of docs/webhooks.md);
    * the job's retries only cover a crash or a database error around it. An attempt lasts at most the
@@ -94,6 +103,7 @@ export const JOBS = {
   'monitor.batch': {
     options: { expireInSeconds: 4 * 3600, retryLimit: 2, retryDelaySeconds: 2 },
     singletonKey: (p: JobPayloads['monitor.batch']) => `monitor-batch:${p.batchId}`,
+    failsWhenLost: true,
   },
   /**
    * A hosted generation polls its provider up to CUTROOM_GENERATION_TIMEOUT_MS (6 h at most); a retry
@@ -102,16 +112,19 @@ export const JOBS = {
   'generation.process': {
     options: { expireInSeconds: 7 * 3600, retryLimit: 2, retryDelaySeconds: 5 },
     singletonKey: (p: JobPayloads['generation.process']) => `generation:${p.generationId}`,
+    failsWhenLost: true,
   },
   /** A portrait takes seconds; a retry after a crash draws it again. One queued job per portrait. */
   'persona.portrait': {
     options: { expireInSeconds: 1800, retryLimit: 2, retryDelaySeconds: 2 },
     singletonKey: (p: JobPayloads['persona.portrait']) => `persona-portrait:${p.portraitId}`,
+    failsWhenLost: true,
   },
   /** A swap of up to 30 s of video; a retry after a crash starts it again. One queued job per video. */
   'persona.swap': {
     options: { expireInSeconds: 3 * 3600, retryLimit: 2, retryDelaySeconds: 5 },
     singletonKey: (p: JobPayloads['persona.swap']) => `persona-swap:${p.videoId}`,
+    failsWhenLost: true,
   },
 } as const satisfies { readonly [N in JobName]: JobDefinition<N> };
 
@@ -129,6 +142,11 @@ export const JOB_SCHEDULES: ReadonlyArray<{ name: JobName; cron: string }> = JOB
 
 /** The jobs that are sent with a retry limit: their runs retry a failure or fail their record (src/domain/jobs/retry.ts). */
 export type RetriedJobName = { [N in JobName]: (typeof JOBS)[N] extends { options: { retryLimit: number } } ? N : never }[JobName];
+
+/** Whether a run lost on the job's last allowed run is handed to its handler to record the failure. */
+export function failsWhenLost(name: JobName): boolean {
+  return DEFINITIONS[name].failsWhenLost === true;
+}
 
 /** The retries a job is sent with (0 for a scheduled job: its next run comes with the schedule). */
 export function retryLimitOf(name: JobName): number {

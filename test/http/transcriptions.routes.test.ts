@@ -441,6 +441,54 @@ describe('free usage and failures', () => {
       spy.mockRestore();
     }
   }, 300_000);
+
+  it('a job whose every run is lost with its process ends failed JOB_LOST and refunds, without a fourth run', async () => {
+    const ws = await t.workspace({ credits: 10 });
+    const mediaId = await upload(ws.key, files.tiny, 'kills-the-worker.wav');
+    // Each run hangs in the recogniser, as a run whose process was killed there would; the process "dies" by
+    // having its active jobs returned to the queue (what a restart of the embedded process does at start).
+    // A dead run then ends with a retryable error only to free its fetch loop: its lease is gone, so it
+    // records nothing (as a dead process would not).
+    let runs = 0;
+    const hung: Array<(err: Error) => void> = [];
+    const spy = vi.spyOn(t.c.asr, 'transcribe').mockImplementation(() => {
+      runs++;
+      return new Promise((_, reject) => hung.push(reject));
+    });
+    const endDeadRuns = () => {
+      for (const reject of hung.splice(0)) reject(Object.assign(new Error('its process is gone'), { retryable: true }));
+    };
+    try {
+      const r = await t.api(ws.key, 'POST', '/transcriptions', { media_id: mediaId });
+      expect(r.status).toBe(202);
+      expect(await balance(ws.key)).toBe(9);
+      for (let lost = 1; lost <= 3; lost++) {
+        const until = Date.now() + 60_000;
+        while (runs < lost) {
+          if (Date.now() > until) throw new Error(`run ${lost} did not start`);
+          await new Promise((res) => setTimeout(res, 100));
+        }
+        expect((await t.api(ws.key, 'GET', `/transcriptions/${r.body.id}`)).body.status).toBe('processing');
+        expect(await t.c.queue.recoverOrphans()).toBe(1);
+        if (lost < 3) endDeadRuns();
+      }
+      const done = await poll(ws.key, r.body.id, 30_000);
+      expect(done).toMatchObject({ status: 'failed', error_code: 'JOB_LOST', credits_charged: 0 });
+      expect(await balance(ws.key)).toBe(10);
+      expect((await jobLedger(ws.key)).map((e: { kind: string; amount: number }) => [e.kind, e.amount])).toEqual([
+        ['charge', -1],
+        ['refund', 1],
+      ]);
+      endDeadRuns();
+      await new Promise((res) => setTimeout(res, 1500));
+      expect(runs).toBe(3);
+      expect((await t.api(ws.key, 'GET', `/transcriptions/${r.body.id}`)).body).toMatchObject({ status: 'failed', error_code: 'JOB_LOST' });
+      expect(await balance(ws.key)).toBe(10);
+    } finally {
+      endDeadRuns();
+      spy.mockRestore();
+    }
+  }, 300_000);
 });
 
 describe('no speech found by the job', () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { enqueueAfterCommit, QUEUE_UNAVAILABLE, sendJob } from '../../src/domain/jobs/enqueue.js';
-import { attemptOf, retryOrFail } from '../../src/domain/jobs/retry.js';
-import { isRetryable } from '../../src/domain/errors.js';
-import { JOB_NAMES, JOB_SCHEDULES, JOBS, jobSendOptions } from '../../src/shared/jobs.js';
+import { attemptOf, retryOrFail, throwIfLost } from '../../src/domain/jobs/retry.js';
+import { errorCodeOf, isRetryable } from '../../src/domain/errors.js';
+import { failsWhenLost, JOB_NAMES, JOB_SCHEDULES, JOBS, jobSendOptions } from '../../src/shared/jobs.js';
 import { FakeQueue } from '../helpers/fake-queue.js';
 
 describe('the job table', () => {
@@ -118,6 +118,33 @@ describe('retryOrFail', () => {
   it('follows the caller’s rule when given', async () => {
     expect(await outcome(permanentError, { retryCount: 0, retryLimit: 3 }, () => true)).toEqual(['retry', 'rethrown']);
     expect(await outcome(retryableError, { retryCount: 0, retryLimit: 3 }, () => false)).toEqual(['fail:try later', 'returned']);
+  });
+
+  it('a lost last run records JOB_LOST through the run\'s own fail, whatever its retry rule', async () => {
+    const attempt = attemptOf('post.publish_item', { retryCount: 3, lost: true });
+    expect(attempt.lost).toBe(true);
+    const events: string[] = [];
+    try {
+      throwIfLost(attempt);
+      events.push('worked');
+    } catch (err) {
+      await retryOrFail(err, attempt, { retryable: () => true, fail: async (e) => void events.push(`fail:${errorCodeOf(e)}`) });
+    }
+    expect(events).toEqual(['fail:JOB_LOST']);
+    expect(() => throwIfLost(attemptOf('post.publish_item', { retryCount: 3 }))).not.toThrow();
+  });
+
+  it('marks the jobs with a record a lost last run would leave unfinished', () => {
+    expect(JOB_NAMES.filter(failsWhenLost)).toEqual([
+      'submission.process',
+      'render.process',
+      'transcription.process',
+      'post.publish_item',
+      'monitor.batch',
+      'generation.process',
+      'persona.portrait',
+      'persona.swap',
+    ]);
   });
 
   it('takes the retry limit from the job table', () => {

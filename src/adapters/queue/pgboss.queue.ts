@@ -2,7 +2,7 @@ import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import { retryOnDeadlock, type Database } from '../db/database.js';
 import type { ProcessHeartbeat } from '../liveness/process-heartbeat.js';
-import { JOB_NAMES, type JobName, type JobPayloads } from '../../shared/jobs.js';
+import { failsWhenLost, JOB_NAMES, retryLimitOf, type JobName, type JobPayloads } from '../../shared/jobs.js';
 import type { JobHandler, JobQueue, SendOptions } from '../../ports/queue.js';
 import { JobLeases, type JobRun } from './job-leases.js';
 
@@ -17,6 +17,13 @@ export interface PgBossQueueOptions {
 }
 
 /** A job run in this process: settled with pg-boss when its handler ends, unless it was given up. */
+/** A job whose last allowed run was lost: its id, payload and run number. */
+interface LostRun {
+  id: string;
+  data: unknown;
+  run: number;
+}
+
 interface LocalRun extends JobRun {
   done: Promise<void>;
   /** Returned to the queue by a shutdown that could not wait for it: its end changes nothing. */
@@ -45,6 +52,10 @@ export class PgBossQueue implements JobQueue {
   /** Wakes the idle fetch loops of a job name. */
   private readonly wakers = new Map<JobName, Set<() => void>>();
   private readonly runs = new Set<LocalRun>();
+  /** The handlers this process runs, by job name (a lost last run is handed back to its job's). */
+  private readonly handlers = new Map<JobName, JobHandler<JobName>>();
+  /** Lost last runs found before their handler was registered (embedded start: orphans are returned first). */
+  private readonly pendingLost = new Map<JobName, LostRun[]>();
   private sweepTimer: NodeJS.Timeout | undefined;
   private sweeping: Promise<void> | undefined;
   private stopping = false;
@@ -128,6 +139,10 @@ export class PgBossQueue implements JobQueue {
   }
 
   async work<N extends JobName>(name: N, handler: JobHandler<N>, opts: { concurrency?: number } = {}): Promise<void> {
+    this.handlers.set(name, handler as unknown as JobHandler<JobName>);
+    const pending = this.pendingLost.get(name);
+    this.pendingLost.delete(name);
+    if (pending) await this.handLost(name, pending);
     for (let i = 0; i < (opts.concurrency ?? 1); i++) {
       void this.loop(name, handler).catch((err) => this.logger.error({ err, queue: name }, 'job loop ended'));
     }
@@ -231,6 +246,36 @@ export class PgBossQueue implements JobQueue {
       await this.database.sql.executeSql(`update pgboss.job set start_after = now() where name = $1 and id = any($2::uuid[]) and state = 'retry'`, [name, ids]);
       for (const r of list) await this.leases.release(r, this.heartbeat.id);
       this.wake(name);
+      if (failsWhenLost(name)) await this.recordLost(name, ids);
+    }
+  }
+
+  /**
+   * The runs among `ids` that were their job's last allowed one ended the job `failed`: its record would
+   * stay unfinished. Each goes to the job's handler once more with `lost` set, which records the failure
+   * (JOB_LOST, refund included) without doing the work (src/domain/jobs/retry.ts). One process fails a
+   * run (its lease is taken once), so one process makes this call.
+   */
+  private async recordLost(name: JobName, ids: string[]): Promise<void> {
+    const { rows } = await this.database.sql.executeSql(`select id, data, retry_count as run from pgboss.job where name = $1 and id = any($2::uuid[]) and state = 'failed'`, [name, ids]);
+    if (rows.length === 0) return;
+    if (!this.handlers.has(name)) {
+      // Only a process that runs jobs returns runs to the queue; its handlers come right after (serve.ts).
+      this.pendingLost.set(name, [...(this.pendingLost.get(name) ?? []), ...(rows as LostRun[])]);
+      return;
+    }
+    await this.handLost(name, rows as LostRun[]);
+  }
+
+  private async handLost(name: JobName, rows: LostRun[]): Promise<void> {
+    const handler = this.handlers.get(name)!;
+    for (const row of rows) {
+      this.logger.warn({ job: `${name}:${row.id}` }, 'a job was lost on its last allowed run: recording its failure');
+      try {
+        await handler(row.data as JobPayloads[JobName], { id: row.id, name, retryCount: Math.max(row.run, retryLimitOf(name)), lost: true });
+      } catch (err) {
+        this.logger.error({ err, job: `${name}:${row.id}` }, 'could not record the failure of a lost job');
+      }
     }
   }
 

@@ -7,7 +7,7 @@ import type { LocalFiles } from '../../ports/local-files.js';
 import type { MediaProbe } from '../../ports/media.js';
 import type { Storage } from '../../ports/storage.js';
 import { DomainError, errorCodeOf } from '../errors.js';
-import { retryOrFail, type Attempt } from '../jobs/retry.js';
+import { retryOrFail, throwIfLost, type Attempt } from '../jobs/retry.js';
 import type { GenerationImageRow, GenerationModelRow, GenerationRow, GenerationsRepository } from './generations.records.js';
 import { GENERATION_ERRORS, type Provider } from './generations.rules.js';
 import { imageKeyOf, videoKeyOf, type GenerationsService } from './generations.service.js';
@@ -62,6 +62,7 @@ export class GenerationProcessor {
     if (!row || row.status === 'ready' || row.status === 'failed') return;
     if (row.status === 'queued') await this.d.repo.markProcessing(id);
     try {
+      throwIfLost(attempt);
       const model = await this.d.repo.getModel(row.modelId);
       if (!model) return await this.d.generations.fail(row, GENERATION_ERRORS.model);
       const images = await this.d.repo.findImages(row.workspaceId, row.imageIds);

@@ -1,5 +1,5 @@
 import { JOBS, type RetriedJobName } from '../../shared/jobs.js';
-import { isRetryable } from '../errors.js';
+import { DomainError, isRetryable } from '../errors.js';
 
 /** Which run of a job this is: the queue's retry count, and the retries the job was sent with. */
 export interface Attempt {
@@ -7,11 +7,22 @@ export interface Attempt {
   retryLimit: number;
   /** Told when the run records its failure (the job context's `failed`: counted by the metrics). */
   failed?: () => void;
+  /** The job's last allowed run was lost with its process: this call only records the failure. */
+  lost?: boolean;
 }
 
 /** The attempt of a run of job `name`; its retry limit comes from the job table (src/shared/jobs.ts). */
-export function attemptOf(name: RetriedJobName, ctx: { retryCount: number; failed?: () => void }): Attempt {
-  return { retryCount: ctx.retryCount, retryLimit: JOBS[name].options.retryLimit, failed: ctx.failed };
+export function attemptOf(name: RetriedJobName, ctx: { retryCount: number; failed?: () => void; lost?: boolean }): Attempt {
+  return { retryCount: ctx.retryCount, retryLimit: JOBS[name].options.retryLimit, failed: ctx.failed, lost: ctx.lost };
+}
+
+/**
+ * First thing in a run's `try`: on the queue's call for a lost last run, throws `JOB_LOST` (not
+ * retryable), so `retryOrFail` records the failure through the run's own `fail` (refund included) and
+ * nothing of the work is done again: the input may be what killed the process each time.
+ */
+export function throwIfLost(attempt: Attempt): void {
+  if (attempt.lost) throw new DomainError('JOB_LOST');
 }
 
 export interface FailureHandling {

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { newId } from '../../shared/ids.js';
 import type { CreditsService } from '../credits/credits.service.js';
-import { retryOrFail, type Attempt } from '../jobs/retry.js';
+import { retryOrFail, throwIfLost, type Attempt } from '../jobs/retry.js';
 import { errorCodeOf } from '../errors.js';
 import type { SubmissionPipeline } from '../submissions/pipeline.js';
 import type { SubmissionsRepository } from '../submissions/submissions.records.js';
@@ -47,6 +47,8 @@ export class LiveBatchProcessor {
     let submissionId = batch.submissionId;
     try {
       if (!submissionId) {
+        // A lost last run with the submission made: the pipeline below records it on the submission.
+        throwIfLost(attempt);
         const chunks = batch.chunks as BatchChunk[];
         if (chunks.length === 0) return await this.settle(batch, 0, null);
         submissionId = await this.prepare(batch, chunks);

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Logger } from 'pino';
 import { DomainError, errorCodeOf } from '../errors.js';
-import { retryOrFail, type Attempt } from '../jobs/retry.js';
+import { retryOrFail, throwIfLost, type Attempt } from '../jobs/retry.js';
 import { makeEdit, type Aspect } from '../edits/edit.js';
 import type { LocalFiles } from '../../ports/local-files.js';
 import type { ImageKind, PortraitEngine, SwapEngine } from '../../ports/persona-engines.js';
@@ -53,6 +53,7 @@ export class PersonaProcessor {
     const p = await this.d.repo.getPortrait(portraitId);
     if (!p || p.status !== 'processing') return;
     try {
+      throwIfLost(attempt);
       const faces = p.faceIds.length ? await this.d.personas.facePhotos(p.workspaceId, p.faceIds, (k) => this.readBytes(k)) : [];
       const engine = faces.length ? this.d.engines.faces : this.d.engines.chips;
       const img = await engine.render({ chips: p.chips, note: p.note, faces, seed: p.id });
@@ -78,6 +79,7 @@ export class PersonaProcessor {
     const row = await this.d.repo.getVideo(videoId);
     if (!row || row.status !== 'processing') return;
     try {
+      throwIfLost(attempt);
       const version = await this.d.personas.version(row.personaId, row.versionId);
       if (!version) throw new DomainError('VERSION_NOT_FOUND');
       const portrait = { png: await this.readBytes(version.imageKey), kind: version.imageKind as ImageKind };

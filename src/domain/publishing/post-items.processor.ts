@@ -6,7 +6,7 @@ import type { Storage } from '../../ports/storage.js';
 import type { TransactionRunner } from '../../ports/transactions.js';
 import { DomainError } from '../errors.js';
 import { sendJob } from '../jobs/enqueue.js';
-import { retryOrFail, type Attempt } from '../jobs/retry.js';
+import { retryOrFail, throwIfLost, type Attempt } from '../jobs/retry.js';
 import type { RenderRow, RendersRepository } from '../renders/renders.records.js';
 import { effectiveStatus } from '../renders/renders.rules.js';
 import type { RendersService } from '../renders/renders.service.js';
@@ -83,6 +83,7 @@ export class PostItemProcessor {
     if (!claimed) return;
     const { item, token } = claimed;
     try {
+      throwIfLost(job.attempt);
       await this.work(item, token);
     } catch (err) {
       // Anything the run did not handle itself is unexpected: the job's own retries, then PUBLISH_FAILED.

@@ -63,6 +63,8 @@ export class RenderProcessor {
   async process(renderId: string, attempt: Attempt): Promise<void> {
     const row = await this.d.repo.get(renderId);
     if (!row || !UNFINISHED_RENDER_STATES.includes(row.status as 'queued')) return;
+    // The queue's call for a lost last run (src/domain/jobs/retry.ts): given up as the sweeper would.
+    if (attempt.lost) return void (await this.fail(row, 'RENDER_LOST'));
     const editRow = await this.d.edits.findEdit(row.workspaceId, row.editId);
     const hours = await this.d.repo.planExpiryHours(row.workspaceId);
     if (!editRow || hours === undefined) return void (await this.fail(row, 'EDITS_NOT_FOUND'));

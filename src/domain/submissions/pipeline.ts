@@ -15,7 +15,7 @@ import { pickHighlightsWithScorer } from '../highlights/highlight-engine.js';
 import { buildClipEdit, type EditTemplate } from '../edits/clip-edit.js';
 import { editHash } from '../edits/edit.js';
 import { sendJob } from '../jobs/enqueue.js';
-import { retryOrFail, type Attempt } from '../jobs/retry.js';
+import { retryOrFail, throwIfLost, type Attempt } from '../jobs/retry.js';
 import type { VideosRepository } from '../videos/videos.records.js';
 import type { WorkspaceWithPlan } from '../workspaces/workspaces.records.js';
 import type { StageChanges, SubmissionRow, SubmissionsRepository } from './submissions.records.js';
@@ -119,6 +119,7 @@ export class SubmissionPipeline {
     if (!loaded || loaded.status === 'completed' || loaded.status === 'failed') return;
     let row = loaded;
     try {
+      throwIfLost(attempt);
       if (row.status === 'queued') row = await this.advance(row, 'queued', { startedAt: new Date() });
       if (row.status === 'downloading') {
         const next = await this.downloading(row);

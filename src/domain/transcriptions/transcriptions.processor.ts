@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Logger } from 'pino';
 import { DomainError, errorCodeOf } from '../errors.js';
-import { retryOrFail, type Attempt } from '../jobs/retry.js';
+import { retryOrFail, throwIfLost, type Attempt } from '../jobs/retry.js';
 import type { AsrEngine } from '../../ports/asr.js';
 import type { Diarizer } from '../../ports/diarizer.js';
 import type { LocalFiles } from '../../ports/local-files.js';
@@ -42,6 +42,7 @@ export class TranscriptionProcessor {
     const row = await this.d.repo.get(id);
     if (!row || row.status !== 'processing') return;
     try {
+      throwIfLost(attempt);
       const m = await this.d.repo.getMedia(row.mediaId);
       if (!m) throw new DomainError('MEDIA_NOT_FOUND');
       // Only the measured (and charged) seconds are transcribed, whatever the stored file holds.

@@ -133,6 +133,19 @@ describe('POST /generations', () => {
     expect(list.body.pagination).toMatchObject({ total_count: 2, has_next_page: true });
   });
 
+  it('a generation whose every run was lost with its process ends failed JOB_LOST and refunded, nothing run', async () => {
+    const img = await uploadImage(t, ws.key, png);
+    const before = await balance(ws.key);
+    const res = await t.api(ws.key, 'POST', '/generations', { model_id: 'upscale-x4', image_ids: [img.id], credits: 2 });
+    expect(res.status).toBe(202);
+    expect(await balance(ws.key)).toBe(before - 2);
+    // The queue's call for a lost last run (src/adapters/queue/pgboss.queue.ts hands it over with ctx.lost).
+    await t.c.generationProcessor.run(res.body.id, { retryCount: 2, retryLimit: 2, lost: true });
+    const got = await t.api(ws.key, 'GET', `/generations/${res.body.id}`);
+    expect(got.body).toMatchObject({ status: 'failed', error_code: 'JOB_LOST', credits_charged: 0, output: null });
+    expect(await balance(ws.key)).toBe(before);
+  });
+
   it('answers 404 MODEL_NOT_FOUND for an unknown or disabled model, charging nothing', async () => {
     const before = await balance(ws.key);
     expect((await t.api(ws.key, 'POST', '/generations', { model_id: 'nope', credits: 1 })).body).toEqual({ code: 'MODEL_NOT_FOUND' });

@@ -39,6 +39,26 @@ describe('POST /clips', () => {
     expect(view.estimated_time).toBeGreaterThan(0);
   });
 
+  it('a submission whose every run was lost with its process ends failed JOB_LOST, refunded, with nothing run', async () => {
+    const ws = await t.workspace({ credits: 10 });
+    const video = await readyVideo(t, ws.id, file);
+    const res = await post(ws.key, { video_id: video, timeframe: { start: 10, end: 100 } });
+    expect(res.status).toBe(201);
+    // The queue's call for a lost last run (src/adapters/queue/pgboss.queue.ts hands it over with ctx.lost).
+    await t.c.pipeline.run(res.body.id, { retryCount: 2, retryLimit: 2, lost: true });
+    const view = (await get(ws.key, `/clips/${video}/submissions/${res.body.id}`)).body;
+    expect(view).toMatchObject({ status: 'failed', error_code: 'JOB_LOST', clips_count: 0 });
+    expect((await t.c.workspaces.get(ws.id)).workspace.credits).toBe(10);
+    const entries = (await get(ws.key, '/balance/history')).body.entries.filter((e: { job_id?: string }) => e.job_id === res.body.id);
+    expect(entries.map((e: { kind: string; amount: number }) => [e.kind, e.amount])).toEqual([
+      ['refund', 2],
+      ['charge', -2],
+    ]);
+    // Called again (a second process returning the same run), it changes nothing.
+    await t.c.pipeline.run(res.body.id, { retryCount: 2, retryLimit: 2, lost: true });
+    expect((await t.c.workspaces.get(ws.id)).workspace.credits).toBe(10);
+  });
+
   it('charges nothing under free usage and writes a waived ledger row', async () => {
     const ws = await t.workspace({ credits: 0 });
     await t.c.workspaces.setFreeUsage(ws.id, null);

@@ -183,19 +183,21 @@ async function stop(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-function line(label: string, l: Load, loop: LoopStats): string {
+/** The load's own columns: rate and latency, and its failures when there were any. */
+function bareLine(label: string, l: Load): string {
   return (
     `  ${label.padEnd(26)}${String(l.requests_per_s).padStart(6)} req/s  p50 ${String(l.p50_ms).padStart(5)} ms  p99 ${String(l.p99_ms).padStart(6)} ms  max ${String(l.max_ms).padStart(6)} ms` +
-    `   in the server p99 ${String(loop.server_p99_ms).padStart(6)} ms  max ${String(loop.server_max_ms).padStart(6)} ms` +
-    `   loop delay p99 ${String(loop.delay_p99_ms).padStart(7)} ms  max ${String(loop.delay_max_ms).padStart(7)} ms  busy ${(loop.utilisation * 100).toFixed(0).padStart(3)} %` +
-    `   generator loop delay p99 ${l.generator_loop_p99_ms} ms` +
     (l.failed ? `   FAILED ${l.failed}` : '')
   );
 }
 
-function bareLine(label: string, l: Load): string {
+/** The service's line: the load's columns, then what the server and the generator saw. */
+function line(label: string, l: Load, loop: LoopStats): string {
   return (
-    `  ${label.padEnd(26)}${String(l.requests_per_s).padStart(6)} req/s  p50 ${String(l.p50_ms).padStart(5)} ms  p99 ${String(l.p99_ms).padStart(6)} ms  max ${String(l.max_ms).padStart(6)} ms` +
+    bareLine(label, { ...l, failed: 0 }) +
+    `   in the server p99 ${String(loop.server_p99_ms).padStart(6)} ms  max ${String(loop.server_max_ms).padStart(6)} ms` +
+    `   loop delay p99 ${String(loop.delay_p99_ms).padStart(7)} ms  max ${String(loop.delay_max_ms).padStart(7)} ms  busy ${(loop.utilisation * 100).toFixed(0).padStart(3)} %` +
+    `   generator loop delay p99 ${l.generator_loop_p99_ms} ms` +
     (l.failed ? `   FAILED ${l.failed}` : '')
   );
 }

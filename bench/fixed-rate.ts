@@ -1,6 +1,16 @@
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 
+/** What one load produced: the achieved rate of 2xx answers and their latency from due time. */
+export interface FixedRateResult {
+  requests_per_s: number;
+  p50_ms: number;
+  p99_ms: number;
+  max_ms: number;
+  /** Answers other than 2xx and socket errors: 0 in a valid run. */
+  failed: number;
+}
+
 /**
  * An open-loop load generator: GET `url` at a steady `rate` requests/s (one every 1000/rate ms, not
  * in bursts) over at most `connections` keep-alive connections, until `until` settles (or for that many
@@ -15,15 +25,6 @@ import { performance } from 'node:perf_hooks';
  * percentiles above p99 by itself: a run whose answers left the server with a p99 of 7 ms (read off
  * a packet capture) was reported at p99 89 ms.
  */
-export interface FixedRateResult {
-  requests_per_s: number;
-  p50_ms: number;
-  p99_ms: number;
-  max_ms: number;
-  /** Answers other than 2xx and socket errors: 0 in a valid run. */
-  failed: number;
-}
-
 export async function fixedRate(opts: {
   url: string;
   headers?: Record<string, string>;

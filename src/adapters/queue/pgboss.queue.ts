@@ -16,7 +16,6 @@ export interface PgBossQueueOptions {
   pollingIntervalSeconds?: number;
 }
 
-/** A job run in this process: settled with pg-boss when its handler ends, unless it was given up. */
 /** A job whose last allowed run was lost: its id, payload and run number. */
 interface LostRun {
   id: string;
@@ -24,6 +23,7 @@ interface LostRun {
   run: number;
 }
 
+/** A job run in this process: settled with pg-boss when its handler ends, unless it was given up. */
 interface LocalRun extends JobRun {
   done: Promise<void>;
   /** Returned to the queue by a shutdown that could not wait for it: its end changes nothing. */

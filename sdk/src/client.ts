@@ -12,11 +12,14 @@ export type Submission = Schemas['Submission'];
 export type Render = Schemas['Render'];
 export type Transcription = Schemas['Transcription'];
 export type Post = Schemas['Post'];
+export type Persona = Schemas['Persona'];
+export type PersonaVideo = Schemas['PersonaVideo'];
+export type Generation = Schemas['Generation'];
 /** An uploaded file to transcribe: `media_id` is the `media_id` of POST /transcriptions. */
 export type MediaUpload = { media_id: string; kind: 'audio' | 'video'; file_name: string; file_size: number };
 
 /** The long-running jobs the `waitFor…` helpers watch. */
-export type JobKind = 'submission' | 'render' | 'transcription' | 'post';
+export type JobKind = 'submission' | 'render' | 'transcription' | 'post' | 'persona' | 'persona_video' | 'generation';
 
 export interface CutroomOptions {
   /** The service's address (`https://cutroom.example.com`) or its API's (`…/api/v1`). */
@@ -26,8 +29,9 @@ export interface CutroomOptions {
   workspaceId?: string;
   retry?: RetryOptions;
   /**
-   * Milliseconds between two polls of a job. Default: a random pick between 10 and 15 s for submissions
-   * and between 5 and 10 s for the others, as the API asks.
+   * Milliseconds between two polls of a job. Default, as the API asks: a random pick between 10 and 15 s
+   * for submissions, 5 s for a persona's portrait, 10 s for a persona video, and between 5 and 10 s for
+   * the others.
    */
   pollIntervalMs?: (kind: JobKind) => number;
   /** The fetch the API calls go through (default: the global one). */
@@ -48,7 +52,13 @@ export interface WaitOptions<T> {
 
 const between = (min: number, max: number) => min + Math.random() * (max - min);
 
-export const defaultPollIntervalMs = (kind: JobKind): number => Math.round(kind === 'submission' ? between(10_000, 15_000) : between(5_000, 10_000));
+export const defaultPollIntervalMs = (kind: JobKind): number => {
+  if (kind === 'submission') return Math.round(between(10_000, 15_000));
+  // GET /personas/{id}: "poll every 5 seconds"; GET /personas/{id}/videos/{videoId}: "every 10 seconds".
+  if (kind === 'persona') return 5_000;
+  if (kind === 'persona_video') return 10_000;
+  return Math.round(between(5_000, 10_000));
+};
 
 /**
  * The data of a call of `cutroom.api`. The client throws a CutroomError for every error answer, so a
@@ -174,6 +184,28 @@ export class Cutroom {
       (p) => (p.status === 'completed' ? 'done' : p.status === 'partial' ? 'POST_PARTIAL' : p.status === 'failed' ? 'POST_FAILED' : 'wait'),
       opts,
     );
+  }
+
+  /**
+   * Polls a persona until its portrait is done (`image_status` `ready`: answered, with the new current
+   * version); `failed` throws `PERSONA_FAILED` with the persona (its `error_code`; refunded) in `extra`.
+   * Call it after POST /personas, POST /personas/{id}/regenerate or a preset's copy.
+   */
+  waitForPersona(personaId: string, opts: WaitOptions<Persona> = {}): Promise<Persona> {
+    const get = () => ok(this.api.GET('/api/v1/personas/{personaId}', { params: { path: { personaId } }, signal: opts.signal }));
+    return this.poll('persona', get, (p) => (p.image_status === 'ready' ? 'done' : p.image_status === 'failed' ? 'PERSONA_FAILED' : 'wait'), opts);
+  }
+
+  /** Polls a persona video (POST /personas/{id}/videos) until `ready` (answered: `download_url`, `edit_id`); `failed` throws `PERSONA_VIDEO_FAILED`. */
+  waitForPersonaVideo(personaId: string, videoId: string, opts: WaitOptions<PersonaVideo> = {}): Promise<PersonaVideo> {
+    const get = () => ok(this.api.GET('/api/v1/personas/{personaId}/videos/{videoId}', { params: { path: { personaId, videoId } }, signal: opts.signal }));
+    return this.poll('persona_video', get, (v) => (v.status === 'ready' ? 'done' : v.status === 'failed' ? 'PERSONA_VIDEO_FAILED' : 'wait'), opts);
+  }
+
+  /** Polls a generation (POST /generations) until `ready` (answered: `output`); `failed` throws `GENERATION_FAILED`. */
+  waitForGeneration(generationId: string, opts: WaitOptions<Generation> = {}): Promise<Generation> {
+    const get = () => ok(this.api.GET('/api/v1/generations/{generationId}', { params: { path: { generationId } }, signal: opts.signal }));
+    return this.poll('generation', get, (g) => (g.status === 'ready' ? 'done' : g.status === 'failed' ? 'GENERATION_FAILED' : 'wait'), opts);
   }
 
   private async poll<T extends object>(kind: JobKind, get: () => Promise<T>, outcome: (job: T) => 'wait' | 'done' | string, opts: WaitOptions<T>): Promise<T> {

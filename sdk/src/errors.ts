@@ -8,7 +8,7 @@ export class CutroomError extends Error {
   override readonly name = 'CutroomError';
   /** HTTP status of the error answer; null when no error answer was received (a failed job, a wait that timed out, a bad webhook). */
   readonly status: number | null;
-  /** The API's uppercase error code (docs/api-decisions.md lists them), or the SDK's own: `SUBMISSION_FAILED`, `POST_FAILED`, `POST_PARTIAL`, `WAIT_TIMEOUT`, `WEBHOOK_INVALID`. */
+  /** The API's uppercase error code (docs/api-decisions.md lists them), or the SDK's own: `SUBMISSION_FAILED`, `POST_FAILED`, `POST_PARTIAL`, `PERSONA_FAILED`, `PERSONA_VIDEO_FAILED`, `GENERATION_FAILED`, `WAIT_TIMEOUT`, `WEBHOOK_INVALID`. */
   readonly code: string;
   /** What can be acted on: the answer's `extra`, or the failed job. */
   readonly extra: Record<string, unknown> | undefined;

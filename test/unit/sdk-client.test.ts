@@ -172,16 +172,88 @@ describe('Cutroom client: waiting for jobs', () => {
     await expect(partial.cutroom.waitForPost('post_1')).rejects.toMatchObject({ status: null, code: 'POST_PARTIAL', extra: { id: 'post_1' } });
   });
 
+  it('waits for a persona’s portrait every 5 s (the API’s interval) until ready; a failed one is PERSONA_FAILED', async () => {
+    const persona = (image_status: string, extra: Record<string, unknown> = {}) => ({
+      id: 'prs_1', name: null, saved: false, image_status, image_url: null, image_kind: null, error_code: null, chips: {}, face_ids: [], preset_id: null,
+      current_version_id: null, versions: [], created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z', ...extra,
+    });
+    const { cutroom, sent, slept } = scripted([
+      json(200, persona('processing')),
+      json(200, persona('processing')),
+      json(200, persona('ready', { current_version_id: 'ver_2', image_kind: 'illustration' })),
+    ]);
+    const seen: string[] = [];
+    const ready = await cutroom.waitForPersona('prs_1', { onPoll: (p) => seen.push(p.image_status) });
+    expect(ready).toMatchObject({ id: 'prs_1', image_status: 'ready', current_version_id: 'ver_2' });
+    expect(seen).toEqual(['processing', 'processing', 'ready']);
+    expect(slept).toEqual([5000, 5000]);
+    expect(sent.map((s) => `${s.method} ${s.url}`)).toEqual(Array(3).fill('GET https://cutroom.test/api/v1/personas/prs_1'));
+
+    const failed = scripted([json(200, persona('processing')), json(200, persona('failed', { error_code: 'IMAGE_ENGINE_FAILED' }))], { pollIntervalMs: () => 1 });
+    const err = await failed.cutroom.waitForPersona('prs_1').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(CutroomError);
+    expect(err).toMatchObject({ status: null, code: 'PERSONA_FAILED', extra: { id: 'prs_1', image_status: 'failed', error_code: 'IMAGE_ENGINE_FAILED' } });
+  });
+
+  it('waits for a persona video every 10 s until ready; a failed one is PERSONA_VIDEO_FAILED', async () => {
+    const video = (status: string, extra: Record<string, unknown> = {}) => ({
+      id: 'pvid_1', persona_id: 'prs_1', type: 'swap', status, error_code: null, download_url: null, edit_id: null, version_id: 'ver_1', media_id: 'med_1',
+      quality: 'standard', replace: 'head', engine: 'embedded', seconds: 4, credits_charged: 8, feedback: null, created_at: '2026-01-01T00:00:00.000Z', finished_at: null, ...extra,
+    });
+    const { cutroom, sent, slept } = scripted([json(200, video('processing')), json(200, video('ready', { download_url: 'https://cutroom.test/f/v.mp4', edit_id: 'edit_9' }))]);
+    const ready = await cutroom.waitForPersonaVideo('prs_1', 'pvid_1');
+    expect(ready).toMatchObject({ status: 'ready', edit_id: 'edit_9', download_url: 'https://cutroom.test/f/v.mp4' });
+    expect(slept).toEqual([10_000]);
+    expect(sent.every((s) => s.url === 'https://cutroom.test/api/v1/personas/prs_1/videos/pvid_1')).toBe(true);
+
+    const failed = scripted([json(200, video('failed', { error_code: 'SWAP_ENGINE_FAILED', credits_charged: 0 }))]);
+    await expect(failed.cutroom.waitForPersonaVideo('prs_1', 'pvid_1')).rejects.toMatchObject({
+      status: null,
+      code: 'PERSONA_VIDEO_FAILED',
+      extra: { id: 'pvid_1', status: 'failed', error_code: 'SWAP_ENGINE_FAILED', credits_charged: 0 },
+    });
+    expect(failed.slept).toEqual([]);
+  });
+
+  it('waits for a generation through queued and processing until ready; a failed one is GENERATION_FAILED; the wait can time out', async () => {
+    const generation = (status: string, extra: Record<string, unknown> = {}) => ({
+      id: 'gen_1', model_id: 'camera-motion', kind: 'video', status, prompt: null, image_ids: ['gim_1'], options: {}, credits_charged: 5, error_code: null,
+      output: null, created_at: '2026-01-01T00:00:00.000Z', completed_at: null, ...extra,
+    });
+    const output = { url: 'https://cutroom.test/f/g.mp4', content_type: 'video/mp4', width: 720, height: 1280, seconds: 5 };
+    const { cutroom, sent, slept } = scripted([json(200, generation('queued')), json(200, generation('processing')), json(200, generation('ready', { output }))], {
+      pollIntervalMs: () => 777,
+    });
+    const seen: string[] = [];
+    const ready = await cutroom.waitForGeneration('gen_1', { onPoll: (g) => seen.push(g.status) });
+    expect(ready.output).toEqual(output);
+    expect(seen).toEqual(['queued', 'processing', 'ready']);
+    expect(slept).toEqual([777, 777]);
+    expect(sent.every((s) => s.url === 'https://cutroom.test/api/v1/generations/gen_1')).toBe(true);
+
+    const failed = scripted([json(200, generation('processing')), json(200, generation('failed', { error_code: 'PROVIDER_ERROR', credits_charged: 0 }))], { pollIntervalMs: () => 1 });
+    await expect(failed.cutroom.waitForGeneration('gen_1')).rejects.toMatchObject({ status: null, code: 'GENERATION_FAILED', extra: { id: 'gen_1', error_code: 'PROVIDER_ERROR' } });
+
+    const slow = scripted([json(200, generation('processing'))]);
+    await expect(slow.cutroom.waitForGeneration('gen_1', { intervalMs: 5000, timeoutMs: 1000 })).rejects.toMatchObject({ code: 'WAIT_TIMEOUT', extra: { status: 'processing' } });
+    // An error answer while waiting is the API's error, not the job's.
+    const gone = scripted([json(404, { code: 'GENERATION_NOT_FOUND', extra: {} })]);
+    await expect(gone.cutroom.waitForGeneration('gen_x')).rejects.toMatchObject({ status: 404, code: 'GENERATION_NOT_FOUND' });
+  });
+
   it('polls submissions every 10 to 15 s and other jobs every 5 to 10 s by default', () => {
     for (let i = 0; i < 50; i++) {
       const s = defaultPollIntervalMs('submission');
       expect(s).toBeGreaterThanOrEqual(10_000);
       expect(s).toBeLessThanOrEqual(15_000);
-      for (const kind of ['render', 'transcription', 'post'] as const) {
+      for (const kind of ['render', 'transcription', 'post', 'generation'] as const) {
         const o = defaultPollIntervalMs(kind);
         expect(o).toBeGreaterThanOrEqual(5_000);
         expect(o).toBeLessThanOrEqual(10_000);
       }
     }
+    // The specification's own: a persona's portrait every 5 s, a persona video every 10 s.
+    expect(defaultPollIntervalMs('persona')).toBe(5_000);
+    expect(defaultPollIntervalMs('persona_video')).toBe(10_000);
   });
 });

@@ -39,14 +39,15 @@ export type HostedOutput = { url: string } | { bytes: Buffer; contentType?: stri
 /**
  * A job's state. `refused`: the provider's content-policy refusal (its own wording in `detail`, for
  * logs; callers record CONTENT_POLICY_REFUSED). `failed`: any other provider failure; `retryable`
- * when another attempt may succeed (a 5xx or a rate limit before the job was accepted).
+ * when another attempt may succeed (a 5xx or a rate limit before the job was accepted); `timedOut` when a
+ * synchronous provider gave no answer within the request's deadline (the job's limit).
  */
 export type HostedJobState =
   | { state: 'queued'; position?: number }
   | { state: 'running' }
   | { state: 'succeeded'; outputs: HostedOutput[] }
   | { state: 'refused'; detail: string }
-  | { state: 'failed'; detail: string; retryable: boolean }
+  | { state: 'failed'; detail: string; retryable: boolean; timedOut?: boolean }
   | { state: 'canceled' };
 
 export interface HostedSubmitted {

@@ -21,7 +21,7 @@ import { GenerationsService } from '../../src/domain/generations/generations.ser
 import type { WorkspaceWithPlan } from '../../src/domain/workspaces/workspaces.records.js';
 import type { EmbeddedGenerator } from '../../src/ports/images.js';
 import { DB_KINDS, insertTestPlan, openTestDatabase } from '../helpers/db.js';
-import { FakeFal } from '../helpers/fake-generation-providers.js';
+import { FakeFal, FakeOpenAi } from '../helpers/fake-generation-providers.js';
 import { FakeQueue } from '../helpers/fake-queue.js';
 import { pattern } from '../helpers/generation-fixtures.js';
 
@@ -30,21 +30,26 @@ import { pattern } from '../helpers/generation-fixtures.js';
  * queue worker: the charge and the generation commit together; a queue that refuses leaves the
  * generation failed with QUEUE_UNAVAILABLE and refunded; a run that is retried after the provider took
  * the job polls that job instead of submitting again; finishing twice changes nothing; a failed run is
- * refunded once; an output on an address the service may not fetch fails with OUTPUT_INVALID.
+ * refunded once; an output on an address the service may not fetch fails with OUTPUT_INVALID; a job
+ * without a result in time (a queue job still queued, a synchronous request unanswered) fails with
+ * GENERATION_TIMEOUT, a model deleted before its job ran with MODEL_UNAVAILABLE, each refunded.
  */
 
 let dir: string;
 let fal: FakeFal;
+let openai: FakeOpenAi;
 let png: Buffer;
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cutroom-gen-svc-'));
   png = await pattern(32, 24, 'png');
   fal = await new FakeFal({ image: png, video: Buffer.alloc(0) }).start();
+  openai = await new FakeOpenAi({ image: png, video: Buffer.alloc(0) }).start();
 }, 60_000);
 
 afterAll(async () => {
   await fal?.close();
+  await openai?.close();
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -59,7 +64,7 @@ describe.each(DB_KINDS)('generations service on %s', (kind) => {
   let storage: LocalStorage;
   let n = 0;
 
-  function build(queue: FakeQueue, maxOutputBytes = 1 << 20) {
+  function build(queue: FakeQueue, maxOutputBytes = 1 << 20, timeoutMs = 10_000) {
     const transactions = createTransactionRunner(database.db);
     const repo = new DrizzleGenerationsRepository(database.db);
     const files = new NodeLocalFiles(os.tmpdir());
@@ -90,7 +95,7 @@ describe.each(DB_KINDS)('generations service on %s', (kind) => {
       images: new SharpImageInspector(),
       probe: new FfprobeMediaProbe(),
       pollMs: 5,
-      timeoutMs: 10_000,
+      timeoutMs,
       maxOutputBytes,
     });
     return { service, processor, repo };
@@ -187,5 +192,51 @@ describe.each(DB_KINDS)('generations service on %s', (kind) => {
       ['refund', 3],
     ]);
     expect(await balanceOf(ctx.workspace.id)).toBe(10);
+  });
+
+  it('a job without a result in time fails with GENERATION_TIMEOUT (the queue job cancelled, the synchronous request not sent again), a deleted model with MODEL_UNAVAILABLE; each refunded', async () => {
+    const ctx = await workspace(20);
+    const { service } = build(new FakeQueue());
+    await service.adminPut('oai-img', { name: 'oai', kind: 'image', provider: 'openai', provider_model: 'gpt-image-1', base_url: openai.url, api_key: openai.key, price: { per_image: 2 }, inputs: { prompt: 'required', image_ids: { min: 0, max: 0 } } });
+    const slow = build(new FakeQueue(), 1 << 20, 300);
+    // fal: still queued at the deadline.
+    fal.defaultPolls = 1000;
+    try {
+      const g = await slow.service.create(ctx, { model_id: 'fal-img', prompt: 'a slow field', credits: 3 });
+      await slow.processor.run(g.id, { retryCount: 0, retryLimit: 2 });
+      expect(await service.get(ctx.workspace.id, g.id)).toMatchObject({ status: 'failed', error_code: 'GENERATION_TIMEOUT', credits_charged: 0 });
+      const jobId = (await slow.repo.get(g.id))!.providerJobId!;
+      expect(fal.requests.at(-1)).toMatchObject({ method: 'PUT', path: `/${jobId}/cancel` });
+    } finally {
+      fal.defaultPolls = 1;
+    }
+    // OpenAI-compatible: the one synchronous request unanswered within the limit, on the job's first run.
+    openai.delayMs = 1500;
+    try {
+      const posts = openai.requests.length;
+      const g = await slow.service.create(ctx, { model_id: 'oai-img', prompt: 'a slow lamp', credits: 2 });
+      await slow.processor.run(g.id, { retryCount: 0, retryLimit: 2 });
+      expect(await service.get(ctx.workspace.id, g.id)).toMatchObject({ status: 'failed', error_code: 'GENERATION_TIMEOUT', credits_charged: 0 });
+      expect(openai.requests.length - posts).toBe(1);
+    } finally {
+      openai.delayMs = 0;
+    }
+    // A model deleted between the POST and its job.
+    await service.adminPut('doomed', { name: 'd', kind: 'image', provider: 'fal', provider_model: 'fal-ai/flux/dev', base_url: fal.url, api_key: fal.key, price: { per_image: 1 }, inputs: { prompt: 'required', image_ids: { min: 0, max: 0 } } });
+    const d = await service.create(ctx, { model_id: 'doomed', prompt: 'x', credits: 1 });
+    await service.adminDelete('doomed');
+    const posts = fal.requests.filter((r) => r.method === 'POST').length;
+    await build(new FakeQueue()).processor.run(d.id, { retryCount: 0, retryLimit: 2 });
+    expect(await service.get(ctx.workspace.id, d.id)).toMatchObject({ status: 'failed', error_code: 'MODEL_UNAVAILABLE', credits_charged: 0 });
+    expect(fal.requests.filter((r) => r.method === 'POST').length).toBe(posts);
+    expect(await ledgerOf(ctx.workspace.id)).toEqual([
+      ['charge', -3],
+      ['refund', 3],
+      ['charge', -2],
+      ['refund', 2],
+      ['charge', -1],
+      ['refund', 1],
+    ]);
+    expect(await balanceOf(ctx.workspace.id)).toBe(20);
   });
 });

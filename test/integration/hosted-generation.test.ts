@@ -173,4 +173,20 @@ describe('OpenAI-compatible Images client', () => {
     expect(failed).toMatchObject({ state: 'failed', retryable: true });
     expect(openai.violations).toEqual([]);
   });
+
+  it('gives up a request without an answer within the job’s limit: failed, timed out, not to be sent again', async () => {
+    openai.delayMs = 1500;
+    const started = Date.now();
+    try {
+      const out = await runHostedJob(client('openai', { requestTimeoutMs: 200 }), { providerModel: 'm', kind: 'image', prompt: 'a slow lamp', images: [], options: {} }, fast);
+      expect(out).toMatchObject({ state: 'failed', retryable: false, timedOut: true });
+      expect(Date.now() - started).toBeLessThan(1400);
+    } finally {
+      openai.delayMs = 0;
+    }
+    // A provider that is not there at all is another matter: retryable, not a timeout.
+    const gone = await runHostedJob(createHostedClient({ provider: 'openai', baseUrl: 'http://127.0.0.1:9', apiKey: 'k' }), { providerModel: 'm', kind: 'image', prompt: 'x', images: [], options: {} }, fast);
+    expect(gone).toMatchObject({ state: 'failed', retryable: true });
+    expect(gone.timedOut).toBeUndefined();
+  });
 });

@@ -13,7 +13,12 @@ export interface HostedAnswer {
 
 /** A transport failure (no answer) as a retryable `failed` state. */
 export class HostedTransportError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
+  constructor(
+    message: string,
+    options?: { cause?: unknown },
+    /** No answer within the request's deadline (rather than no connection at all). */
+    readonly timedOut = false,
+  ) {
     super(message, options);
     this.name = 'HostedTransportError';
   }
@@ -29,14 +34,14 @@ export async function hostedRequest(url: string, init: RequestInit, timeoutMs: n
   } catch (err) {
     if (signal?.aborted) throw signal.reason;
     const what = timeout.aborted ? `timed out after ${timeoutMs} ms` : (err as Error).message;
-    throw new HostedTransportError(`${init.method ?? 'GET'} ${new URL(url).origin}${new URL(url).pathname}: ${what}`, { cause: err });
+    throw new HostedTransportError(`${init.method ?? 'GET'} ${new URL(url).origin}${new URL(url).pathname}: ${what}`, { cause: err }, timeout.aborted);
   }
   let text = '';
   try {
     text = await res.text();
   } catch (err) {
     if (signal?.aborted) throw signal.reason;
-    throw new HostedTransportError(`reading the answer of ${new URL(url).pathname}: ${(err as Error).message}`, { cause: err });
+    throw new HostedTransportError(`reading the answer of ${new URL(url).pathname}: ${(err as Error).message}`, { cause: err }, timeout.aborted);
   }
   let json: any;
   try {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { HostedClientConfig, HostedGenerationClient, HostedJobRequest, HostedJobState, HostedOutput, HostedSubmitted } from '../../ports/hosted-generation.js';
-import { DEFAULT_REQUEST_TIMEOUT_MS, describeAnswer, failureOf, hostedRequest, transportFailure, trimBase, type HostedAnswer } from './hosted-http.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS, HostedTransportError, describeAnswer, failureOf, hostedRequest, transportFailure, trimBase, type HostedAnswer } from './hosted-http.js';
 
 export const OPENAI_API_BASE = 'https://api.openai.com';
 
@@ -15,7 +15,7 @@ const REFUSAL_CODES = new Set(['content_policy_violation', 'moderation_blocked']
  * - the answer's `data[]` holds `b64_json` (bytes inline) or `url`; an error body
  *   `{ error: { code, message } }` with `content_policy_violation` or `moderation_blocked` is a refusal.
  * The API is synchronous: `submit` holds the request open (the job's timeout, `requestTimeoutMs`) and
- * answers the final state; `status` answers it again for this client's job ids, and nothing is cancellable.
+ * answers the final state (no answer by then: `failed` with `timedOut`, not retryable); `status` answers it again for this client's job ids, and nothing is cancellable.
  */
 export class OpenAiImagesClient implements HostedGenerationClient {
   readonly provider = 'openai' as const;
@@ -45,7 +45,11 @@ export class OpenAiImagesClient implements HostedGenerationClient {
         a = await hostedRequest(`${this.base}/v1/images/edits`, { method: 'POST', headers: { ...auth, accept: 'application/json' }, body: form }, this.timeoutMs, signal);
       }
     } catch (err) {
-      const state = transportFailure(err);
+      // The synchronous request outlived the job's limit: the provider may still be drawing (and charging),
+      // so it is not sent again; the generation fails with GENERATION_TIMEOUT like a queue job cancelled at its deadline.
+      const state: HostedJobState =
+        err instanceof HostedTransportError && err.timedOut ? { state: 'failed', detail: err.message, retryable: false, timedOut: true } : transportFailure(err);
+      this.done.set(jobId, state);
       return { jobId, state };
     }
     const state = a.status >= 200 && a.status < 300 ? openAiOutputs(a) : failureOf(a, REFUSAL_CODES.has(String(a.json?.error?.code ?? '')));

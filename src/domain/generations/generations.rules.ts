@@ -20,7 +20,7 @@ export const GENERATION_ERRORS = {
   timeout: 'GENERATION_TIMEOUT',
   /** The output was not an image/video the service reads, or larger than allowed. */
   output: 'OUTPUT_INVALID',
-  /** The model was deleted or disabled before the job ran. */
+  /** The model was deleted before the job ran (a model disabled after the POST still runs what was paid for). */
   model: 'MODEL_UNAVAILABLE',
 } as const;
 

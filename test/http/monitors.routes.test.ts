@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { broadcastBatches, broadcasts } from '../../src/adapters/db/schema.js';
+import { broadcastBatches, broadcasts, clips as clipsTable, monitors as monitorsTable, submissions, videos } from '../../src/adapters/db/schema.js';
 import { createTestApp, tempDir, type TestApp } from '../helpers/app.js';
+import { DB_KINDS } from '../helpers/db.js';
 import { startStaticServer, type StaticServer } from '../helpers/static-server.js';
 
 /**
@@ -111,7 +112,17 @@ describe('reading, changing and deleting monitors', () => {
     expect(patched.body).toMatchObject({ name: 'Renamed', strategy_id: 'str_short', source_language: 'en' });
     expect((await t.api(ws.key, 'PATCH', `/monitors/${a.id}`, { strategy_id: null })).body.strategy_id).toBeNull();
     expect((await t.api(ws.key, 'PATCH', `/monitors/${a.id}`, { template_id: 'tpl_nope' })).body.code).toBe('TEMPLATE_NOT_FOUND');
+    expect((await t.api(ws.key, 'PATCH', `/monitors/${a.id}`, { template_id: 'tpl_bold_pop' })).body).toMatchObject({ template_id: 'tpl_bold_pop', name: 'Renamed' });
+    expect((await t.api(ws.key, 'GET', `/monitors/${a.id}`)).body.template_id).toBe('tpl_bold_pop');
+    expect((await t.api(ws.key, 'PATCH', `/monitors/${a.id}`, { template_id: null })).body.template_id).toBeNull();
+    expect((await t.api(ws.key, 'PATCH', `/monitors/${a.id}`, { strategy_id: 'str_nope' })).body.code).toBe('STRATEGY_NOT_FOUND');
+    const lang = await t.api(ws.key, 'PATCH', `/monitors/${a.id}`, { source_language: 'xx' });
+    expect(lang.status).toBe(400);
+    expect(lang.body.code).toBe('VALIDATION_ERROR');
     expect((await t.api(ws.key, 'PATCH', `/monitors/${a.id}`, {})).status).toBe(400);
+    // Fields that are not the monitor's to change are refused, not ignored.
+    expect((await t.api(ws.key, 'PATCH', `/monitors/${a.id}`, { url: `${srv.url}/uploads.xml` })).status).toBe(400);
+    expect((await t.api(ws.key, 'GET', `/monitors/${a.id}`)).body).toMatchObject({ url: `${srv.url}/live.m3u8`, type: 'live', source_language: 'en' });
 
     for (const [method, p, body] of [
       ['GET', `/monitors/${a.id}`],
@@ -137,7 +148,13 @@ describe('reading, changing and deleting monitors', () => {
   });
 });
 
-describe('start and stop', () => {
+describe.each(DB_KINDS)('start and stop (%s: the queue gets the watching chain)', (db) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ db, env: { CUTROOM_ALLOW_PRIVATE_SOURCES: 'true', CUTROOM_MONITOR_POLL_SECONDS: '3600' }, startQueue: true });
+  });
+  afterAll(async () => t?.close());
+
   it('402 without credits (one batch needed), then watching, stop with USER; both idempotent', async () => {
     const poor = await t.workspace({ credits: 0 });
     const m = (await t.api(poor.key, 'POST', '/monitors', { type: 'live', url: `${srv.url}/live.m3u8` })).body;
@@ -154,11 +171,22 @@ describe('start and stop', () => {
     expect(started.status).toBe(200);
     expect(started.body.status).not.toBe('stopped');
     expect(started.body.started_at).toEqual(expect.any(String));
-    expect((await t.api(ws.key, 'POST', `/monitors/${mon.id}/start`)).body.status).not.toBe('stopped');
+    const again = await t.api(ws.key, 'POST', `/monitors/${mon.id}/start`);
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(started.body);
+    // One watching chain: the repeated start sent no second one.
+    expect((await t.c.monitors.get(ws.id, mon.id)).pollSeq).toBe(1);
     const stopped = await t.api(ws.key, 'POST', `/monitors/${mon.id}/stop`);
     expect(stopped.status).toBe(200);
     expect(stopped.body).toMatchObject({ status: 'stopped', stop_reason: 'USER' });
-    expect((await t.api(ws.key, 'POST', `/monitors/${mon.id}/stop`)).body).toMatchObject({ status: 'stopped', stop_reason: 'USER' });
+    const stoppedAgain = await t.api(ws.key, 'POST', `/monitors/${mon.id}/stop`);
+    expect(stoppedAgain.status).toBe(200);
+    expect(stoppedAgain.body).toEqual(stopped.body);
+    // Started again after a stop: a new chain, the reason cleared.
+    const restarted = await t.api(ws.key, 'POST', `/monitors/${mon.id}/start`);
+    expect(restarted.body).toMatchObject({ status: 'watching', stop_reason: null });
+    expect((await t.c.monitors.get(ws.id, mon.id)).pollSeq).toBe(3);
+    await t.api(ws.key, 'POST', `/monitors/${mon.id}/stop`);
     // Nothing was charged by starting or stopping.
     expect((await t.api(ws.key, 'GET', '/balance')).body.balance).toBe(3);
   });
@@ -223,5 +251,146 @@ describe('broadcasts, their clips, render and apply_template', () => {
         expect({ p, status: r.status, body: r.body }).toEqual({ p, status: 404, body: { code: 'BROADCAST_NOT_FOUND' } });
       }
     }
+  });
+});
+
+describe('the clips of a broadcast, with clipped batches', () => {
+  /** A batch with its internal submission (of its recording) and clips, as the batch job leaves them. */
+  async function clippedBatch(
+    ws: string,
+    monitorId: string,
+    broadcastId: string,
+    index: number,
+    offsetSeconds: number,
+    clipRows: Array<{ id: string; rating: number; start: number; createdAt: Date }>,
+    status = 'completed',
+  ) {
+    const videoId = `vid_${broadcastId}_${index}`;
+    const submissionId = `sub_${broadcastId}_${index}`;
+    await t.c.database.db.insert(videos).values({ id: videoId, workspaceId: ws, source: 'live', status: 'ready', platform: 'hls', title: 'batch', author: 'm', duration: 20 });
+    await t.c.database.db
+      .insert(submissions)
+      .values({ id: submissionId, workspaceId: ws, videoId, status, timeframeStart: 0, timeframeEnd: 20, monitorId, liveBatch: true, clipsCount: clipRows.length });
+    await t.c.database.db.insert(broadcastBatches).values({
+      id: `batch_${broadcastId}_${index}`, workspaceId: ws, broadcastId, index, status: 'done', chunks: [], startedAt: new Date(), seconds: 20, offsetSeconds,
+      clipsCount: clipRows.length, creditsCharged: 1, submissionId,
+    });
+    if (clipRows.length > 0) {
+      await t.c.database.db.insert(clipsTable).values(
+        clipRows.map((c, position) => ({ id: c.id, workspaceId: ws, submissionId, position, title: `Clip ${c.id}`, rating: c.rating, startTime: c.start, endTime: c.start + 4, language: 'en', createdAt: c.createdAt })),
+      );
+    }
+  }
+
+  it('lists every clipped batch’s clips with batch_index and broadcast_offset, sorted and paged; other clips are CLIP_NOT_FOUND; a deleted monitor’s broadcasts stay readable', async () => {
+    const ws = await t.workspace({ credits: 5 });
+    const other = await t.workspace();
+    const m = (await t.api(ws.key, 'POST', '/monitors', { type: 'live', url: `${srv.url}/live.m3u8` })).body;
+    const om = (await t.api(other.key, 'POST', '/monitors', { type: 'live', url: `${srv.url}/live.m3u8` })).body;
+    const at = new Date('2026-03-01T10:00:00Z');
+    const bc = { title: 'Show', status: 'ended', externalId: 'x', playlistUrl: `${srv.url}/live.m3u8`, startedAt: at, endedAt: at };
+    await t.c.database.db.insert(broadcasts).values([
+      { ...bc, id: 'bc_clips', workspaceId: ws.id, monitorId: m.id },
+      { ...bc, id: 'bc_clips_second', workspaceId: ws.id, monitorId: m.id, startedAt: new Date('2026-03-02T10:00:00Z') },
+      { ...bc, id: 'bc_clips_theirs', workspaceId: other.id, monitorId: om.id },
+    ]);
+    const t0 = at.getTime();
+    // Batch 0 (0–20 s of the broadcast): clips at 5 s and 15 s of its recording; batch 1 (20–40 s): a clip at 2 s (the broadcast's 22 s).
+    await clippedBatch(ws.id, m.id, 'bc_clips', 0, 0, [
+      { id: 'clip_b0_early', rating: 6, start: 5, createdAt: new Date(t0 + 3000) },
+      { id: 'clip_b0_late', rating: 9, start: 15, createdAt: new Date(t0 + 1000) },
+    ]);
+    await clippedBatch(ws.id, m.id, 'bc_clips', 1, 20, [{ id: 'clip_b1', rating: 7.5, start: 2, createdAt: new Date(t0 + 2000) }], 'processing');
+    await clippedBatch(ws.id, m.id, 'bc_clips_second', 0, 0, [{ id: 'clip_second', rating: 5, start: 1, createdAt: at }]);
+    await clippedBatch(other.id, om.id, 'bc_clips_theirs', 0, 0, [{ id: 'clip_theirs', rating: 8, start: 1, createdAt: at }]);
+
+    const base = `/monitors/${m.id}/broadcasts/bc_clips/clips`;
+    const ids = async (q: string) => (await t.api(ws.key, 'GET', `${base}${q}`)).body.clips.map((c: any) => c.id);
+    const byRating = await t.api(ws.key, 'GET', base);
+    expect(byRating.status).toBe(200);
+    expect(byRating.body.clips.map((c: any) => c.id)).toEqual(['clip_b0_late', 'clip_b1', 'clip_b0_early']);
+    expect(byRating.body.pagination).toEqual({ current_page: 1, total_pages: 1, total_count: 3, has_next_page: false });
+    const b1 = byRating.body.clips[1];
+    expect(b1).toEqual({
+      id: 'clip_b1', title: 'Clip clip_b1', rating: 7.5, start_time: 2, end_time: 6, language: 'en', play_url: '', download_url: '',
+      has_template_applied: false, edit_id: null, batch_index: 1, broadcast_offset: 22,
+    });
+    expect(byRating.body.clips[0]).toMatchObject({ batch_index: 0, start_time: 15, broadcast_offset: 15 });
+    expect(await ids('?sort=rating&order=asc')).toEqual(['clip_b0_early', 'clip_b1', 'clip_b0_late']);
+    // start_time is the broadcast's timeline (batch offset + start inside the batch), not the batch-relative start alone.
+    expect(await ids('?sort=start_time&order=asc')).toEqual(['clip_b0_early', 'clip_b0_late', 'clip_b1']);
+    expect(await ids('?sort=start_time&order=desc')).toEqual(['clip_b1', 'clip_b0_late', 'clip_b0_early']);
+    expect(await ids('?sort=created_at&order=asc')).toEqual(['clip_b0_late', 'clip_b1', 'clip_b0_early']);
+    expect(await ids('?sort=created_at&order=desc')).toEqual(['clip_b0_early', 'clip_b1', 'clip_b0_late']);
+    const page2 = await t.api(ws.key, 'GET', `${base}?sort=start_time&order=asc&limit=2&page=2`);
+    expect(page2.body.clips.map((c: any) => c.id)).toEqual(['clip_b1']);
+    expect(page2.body.pagination).toEqual({ current_page: 2, total_pages: 2, total_count: 3, has_next_page: false });
+    expect((await t.api(ws.key, 'GET', `${base}?sort=duration`)).status).toBe(400);
+    // The broadcast's counts include its clipped batches.
+    expect((await t.api(ws.key, 'GET', `/monitors/${m.id}/broadcasts`)).body.broadcasts.map((b: any) => [b.id, b.batches_count, b.clips_count, b.credits_charged])).toEqual([
+      ['bc_clips_second', 1, 1, 1],
+      ['bc_clips', 2, 3, 2],
+    ]);
+
+    // A clip of another broadcast of the monitor, of another workspace's broadcast, or unknown: CLIP_NOT_FOUND on render.
+    for (const clipId of ['clip_second', 'clip_theirs', 'clip_nope']) {
+      const r = await t.api(ws.key, 'POST', `${base.replace('/clips', '')}/clips/${clipId}/render`);
+      expect({ clipId, status: r.status, body: r.body }).toEqual({ clipId, status: 404, body: { code: 'CLIP_NOT_FOUND' } });
+    }
+    // Another workspace cannot reach these clips through its own monitor either.
+    const theirs = await t.api(other.key, 'POST', `/monitors/${om.id}/broadcasts/bc_clips/clips/clip_b1/render`);
+    expect(theirs.body).toEqual({ code: 'BROADCAST_NOT_FOUND' });
+    expect((await t.api(other.key, 'POST', `/monitors/${om.id}/broadcasts/bc_clips_theirs/clips/clip_b1/render`)).body).toEqual({ code: 'CLIP_NOT_FOUND' });
+    expect((await t.api(other.key, 'GET', `/monitors/${om.id}/broadcasts/bc_clips_theirs/clips`)).body.clips.map((c: any) => c.id)).toEqual(['clip_theirs']);
+    // The render of a live clip goes to its batch's submission: one still being clipped has no edit yet (409, as for a submission clip).
+    const early = await t.api(ws.key, 'POST', `/monitors/${m.id}/broadcasts/bc_clips/clips/clip_b1/render`);
+    expect(early.status).toBe(409);
+    expect(early.body.code).toBe('SUBMISSION_NOT_COMPLETED');
+
+    // Deleted: the monitor's own routes answer 404, its broadcasts and their clips stay readable through their ids.
+    expect((await t.api(ws.key, 'DELETE', `/monitors/${m.id}`)).status).toBe(204);
+    expect((await t.api(ws.key, 'GET', `/monitors/${m.id}`)).body).toEqual({ code: 'MONITOR_NOT_FOUND' });
+    for (const [method, p, body] of [
+      ['PATCH', `/monitors/${m.id}`, { name: 'x' }],
+      ['POST', `/monitors/${m.id}/start`],
+      ['POST', `/monitors/${m.id}/stop`],
+      ['DELETE', `/monitors/${m.id}`],
+    ] as const) {
+      expect({ method, p, status: (await t.api(ws.key, method, p, body)).status }).toEqual({ method, p, status: 404 });
+    }
+    expect((await t.api(ws.key, 'GET', `/monitors/${m.id}/broadcasts`)).body.broadcasts.map((b: any) => b.id)).toEqual(['bc_clips_second', 'bc_clips']);
+    expect(await ids('?sort=start_time&order=asc')).toEqual(['clip_b0_early', 'clip_b0_late', 'clip_b1']);
+    expect((await t.api(ws.key, 'POST', `/monitors/${m.id}/broadcasts/bc_clips/clips/clip_b1/render`)).body.code).toBe('SUBMISSION_NOT_COMPLETED');
+    expect((await t.api(ws.key, 'POST', `/monitors/${m.id}/broadcasts/bc_clips/clips/clip_nope/render`)).body).toEqual({ code: 'CLIP_NOT_FOUND' });
+    // …but never to another workspace.
+    expect((await t.api(other.key, 'GET', `/monitors/${m.id}/broadcasts`)).body).toEqual({ code: 'MONITOR_NOT_FOUND' });
+    expect((await t.api(other.key, 'GET', `${base}`)).body).toEqual({ code: 'MONITOR_NOT_FOUND' });
+  });
+
+  it('GET /clips: monitor_id on every submission (null for POST /clips), ?monitor_id= filters, live batches are not listed', async () => {
+    const ws = await t.workspace();
+    const other = await t.workspace();
+    const m = (await t.api(ws.key, 'POST', '/monitors', { type: 'video', url: `${srv.url}/uploads.xml` })).body;
+    const om = (await t.api(other.key, 'POST', '/monitors', { type: 'video', url: `${srv.url}/uploads.xml` })).body;
+    const sub = (id: string, workspaceId: string, monitorId: string | null, liveBatch = false) => ({
+      id, workspaceId, videoId: `vid_${id}`, status: 'completed', timeframeStart: 0, timeframeEnd: 60, monitorId, liveBatch,
+    });
+    const rows = [sub('sub_api', ws.id, null), sub('sub_mon', ws.id, m.id), sub('sub_live', ws.id, m.id, true), sub('sub_theirs', other.id, om.id)];
+    await t.c.database.db.insert(videos).values(rows.map((r) => ({ id: r.videoId, workspaceId: r.workspaceId, source: 'link', status: 'ready', platform: 'youtube', title: 't', author: 'a' })));
+    await t.c.database.db.insert(submissions).values(rows);
+    const all = (await t.api(ws.key, 'GET', '/clips')).body.submissions;
+    expect(all.map((s: any) => [s.id, s.monitor_id]).sort()).toEqual([
+      ['sub_api', null],
+      ['sub_mon', m.id],
+    ]);
+    const mine = await t.api(ws.key, 'GET', `/clips?monitor_id=${m.id}`);
+    expect(mine.body.submissions.map((s: any) => s.id)).toEqual(['sub_mon']);
+    expect(mine.body.pagination.total_count).toBe(1);
+    expect((await t.api(ws.key, 'GET', `/clips?monitor_id=${om.id}`)).body.submissions).toEqual([]);
+    expect((await t.api(ws.key, 'GET', '/clips?monitor_id=mon_nope')).body.submissions).toEqual([]);
+    expect((await t.api(ws.key, 'GET', `/clips/vid_sub_mon/submissions/sub_mon`)).body.monitor_id).toBe(m.id);
+    // A deleted monitor's submissions stay listed under it.
+    await t.api(ws.key, 'DELETE', `/monitors/${m.id}`);
+    expect((await t.api(ws.key, 'GET', `/clips?monitor_id=${m.id}`)).body.submissions.map((s: any) => s.id)).toEqual(['sub_mon']);
   });
 });

@@ -114,8 +114,8 @@ export interface BroadcastClipRow extends ClipRow {
 export interface MonitorsRepository {
   insert(monitor: NewMonitor): Promise<MonitorRow>;
   get(id: string, tx?: Tx): Promise<MonitorRow | undefined>;
-  /** The workspace's monitor, unless deleted. */
-  findInWorkspace(workspaceId: string, id: string): Promise<MonitorRow | undefined>;
+  /** The workspace's monitor, unless deleted (or deleted too with `includeDeleted`: its broadcasts stay readable). */
+  findInWorkspace(workspaceId: string, id: string, opts?: { includeDeleted?: boolean }): Promise<MonitorRow | undefined>;
   list(workspaceId: string, page: PageRequest): Promise<{ rows: MonitorRow[]; total: number }>;
   update(id: string, changes: MonitorChanges, at: Date): Promise<MonitorRow>;
   /** Locks the monitor until `tx` ends. */

@@ -123,6 +123,17 @@ export class MonitorsService {
     return row;
   }
 
+  /**
+   * The monitor whose broadcasts are read: a deleted monitor's broadcasts and their clips stay readable
+   * (and renderable) through their own ids until retention purges their batches; 404 MONITOR_NOT_FOUND
+   * outside the workspace.
+   */
+  private async ofBroadcasts(workspaceId: string, id: string): Promise<MonitorRow> {
+    const row = await this.d.repo.findInWorkspace(workspaceId, id, { includeDeleted: true });
+    if (!row) throw new DomainError('MONITOR_NOT_FOUND');
+    return row;
+  }
+
   list(workspaceId: string, page: PageRequest) {
     return this.d.repo.list(workspaceId, page);
   }
@@ -196,7 +207,10 @@ export class MonitorsService {
     return (await this.d.repo.get(row.id))!;
   }
 
-  /** DELETE /monitors/{id}: stops it, then hides it; its submissions, broadcasts' clips, edits and renders stay. */
+  /**
+   * DELETE /monitors/{id}: stops it, then hides it (its own routes answer 404); its submissions, its
+   * broadcasts and their clips (the broadcast routes, by their ids), edits and renders stay until purged.
+   */
   async remove(workspaceId: string, id: string): Promise<void> {
     const row = await this.get(workspaceId, id);
     await this.stopMonitor(row.id, 'USER');
@@ -222,13 +236,13 @@ export class MonitorsService {
   }
 
   async broadcasts(workspaceId: string, monitorId: string, page: PageRequest) {
-    const m = await this.get(workspaceId, monitorId);
+    const m = await this.ofBroadcasts(workspaceId, monitorId);
     return this.d.repo.listBroadcasts(workspaceId, m.id, page);
   }
 
-  /** 404 MONITOR_NOT_FOUND, then BROADCAST_NOT_FOUND (another monitor's or workspace's broadcast). */
+  /** 404 MONITOR_NOT_FOUND, then BROADCAST_NOT_FOUND (another monitor's or workspace's broadcast). A deleted monitor's broadcasts stay readable. */
   async broadcast(workspaceId: string, monitorId: string, broadcastId: string): Promise<BroadcastSummary> {
-    const m = await this.get(workspaceId, monitorId);
+    const m = await this.ofBroadcasts(workspaceId, monitorId);
     const b = await this.d.repo.findBroadcast(workspaceId, m.id, broadcastId);
     if (!b) throw new DomainError('BROADCAST_NOT_FOUND');
     return b;

@@ -109,8 +109,10 @@ export function monitorRoutes(app: Api, deps: MonitorRoutesDeps) {
         tags,
         summary: 'Delete a monitor',
         description:
-          'Stops it first (a broadcast being recorded is cut there and its last batch processed), then removes it from the API: its routes answer 404 MONITOR_NOT_FOUND. ' +
-          'Its submissions stay in GET /clips, and its clips’ edits and renders stay usable through their own ids (POST /renders, POST /posts) until purged.',
+          'Stops it first (a broadcast being recorded is cut there and its last batch processed), then removes it: GET /monitors no longer lists it and GET, PATCH, ' +
+          'DELETE, start and stop answer 404 MONITOR_NOT_FOUND. Its broadcasts and their clips stay readable through their own ids (GET /monitors/{id}/broadcasts, ' +
+          '…/broadcasts/{broadcastId}/clips, …/clips/{clipId}/render, …/apply_template) until the plan’s retention purges the batches (render and apply_template then answer 410 SUBMISSION_EXPIRED); ' +
+          'its submissions stay in GET /clips, and its clips’ edits and renders stay usable (POST /renders, POST /posts).',
         params: MonitorPath,
         response: { 204: NoContent, ...errorResponses('MONITOR_NOT_FOUND') },
       },
@@ -163,7 +165,7 @@ export function monitorRoutes(app: Api, deps: MonitorRoutesDeps) {
         operationId: 'listBroadcasts',
         tags,
         summary: 'List a monitor’s broadcasts',
-        description: 'Newest first. `credits_charged` is the net amount of the broadcast’s batches.',
+        description: 'Newest first. `credits_charged` is the net amount of the broadcast’s batches. A deleted monitor’s broadcasts stay listed here.',
         params: MonitorPath,
         querystring: PageQuery,
         response: { 200: answer(BroadcastListSchema, 'One page of broadcasts.'), ...errorResponses('MONITOR_NOT_FOUND') },

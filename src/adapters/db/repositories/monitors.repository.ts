@@ -34,11 +34,11 @@ export class DrizzleMonitorsRepository implements MonitorsRepository {
     return row;
   }
 
-  async findInWorkspace(workspaceId: string, id: string): Promise<MonitorRow | undefined> {
+  async findInWorkspace(workspaceId: string, id: string, opts: { includeDeleted?: boolean } = {}): Promise<MonitorRow | undefined> {
     const [row] = await this.db
       .select()
       .from(monitors)
-      .where(and(eq(monitors.id, id), eq(monitors.workspaceId, workspaceId), isNull(monitors.deletedAt)));
+      .where(and(eq(monitors.id, id), eq(monitors.workspaceId, workspaceId), opts.includeDeleted ? undefined : isNull(monitors.deletedAt)));
     return row;
   }
 

@@ -47,9 +47,9 @@ describe('the OpenAPI document served at /api/v1/openapi.json', () => {
         env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
       }).catch((err: { stdout?: string }) => ({ stdout: err.stdout ?? '' }));
       const report = JSON.parse(stdout);
-      // The specification fixes both POST /personas/presets/{presetId} and POST /personas/{personaId}/…, which redocly
+      // The specification fixes both POST /personas/presets/{presetId} and POST /personas/{id}/…, which redocly
       // calls ambiguous (a persona whose id is `presets`); persona ids start with `prs_`, so no request is.
-      const specAmbiguity = /^warn no-ambiguous-paths: .*`\/api\/v1\/personas\/presets\/\{presetId\}` and `\/api\/v1\/personas\/\{personaId\}\/[a-z]+`/;
+      const specAmbiguity = /^warn no-ambiguous-paths: .*`\/api\/v1\/personas\/presets\/\{presetId\}` and `\/api\/v1\/personas\/\{id\}\/[a-z]+`/;
       const problems = report.problems.map((p: any) => `${p.severity} ${p.ruleId}: ${p.message} at ${p.location?.[0]?.pointer}`);
       const known = problems.filter((p: string) => specAmbiguity.test(p));
       expect(problems.filter((p: string) => !specAmbiguity.test(p))).toEqual([]);

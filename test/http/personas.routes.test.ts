@@ -99,6 +99,37 @@ async function uploadSource(key: string, file: string) {
   return t.api(key, 'POST', '/personas/sources/upload/complete', { media_id: up.body.media_id });
 }
 
+describe('the persona endpoints', () => {
+  it('are the 18 rows of the specification’s Personas table, with its paths exactly as written, plus GET /personas', async () => {
+    // Copied from the specification (api-v1.md, "Personas"): method and path of every row.
+    const spec = [
+      'get /personas/catalog',
+      'post /personas/faces',
+      'post /personas',
+      'get /personas/{id}',
+      'post /personas/{id}/regenerate',
+      'post /personas/{id}/save',
+      'get /personas/presets',
+      'post /personas/presets/{presetId}',
+      'put /personas/presets/{presetId}/favorite',
+      'post /personas/{id}/versions/{versionId}/restore',
+      'post /personas/{id}/versions/{versionId}/feedback',
+      'post /personas/{id}/videos/{videoId}/feedback',
+      'post /personas/sources/upload',
+      'post /personas/sources/upload/complete',
+      'get /personas/swap/quote',
+      'post /personas/{id}/videos',
+      'get /personas/{id}/videos',
+      'get /personas/{id}/videos/{videoId}',
+    ];
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json();
+    const documented = Object.entries<any>(doc.paths)
+      .filter(([p]) => p.startsWith('/api/v1/personas'))
+      .flatMap(([p, item]) => ['get', 'post', 'put', 'patch', 'delete'].filter((m) => item[m]).map((m) => `${m} ${p.slice('/api/v1'.length)}`));
+    expect(documented.sort()).toEqual([...spec, 'get /personas'].sort());
+  });
+});
+
 describe('GET /personas/catalog', () => {
   it('has exactly the 14 traits with labelled options and defaults, operator prices with the discount, limits and engines', async () => {
     const ws = await t.workspace();

@@ -69,7 +69,7 @@ export function personaRoutes(app: Api, deps: PersonaRoutesDeps) {
         summary: 'Create a persona',
         description:
           'From `chips` (missing traits take the defaults; unknown trait keys or option ids → 400 VALIDATION_ERROR naming them) or own-face photos (`face_ids`; only `face_photo_groups` traits apply). ' +
-          `Answers 202 with \`image_status: processing\`; poll GET /personas/{personaId} every 5 seconds. ${PORTRAIT_CHARGE}`,
+          `Answers 202 with \`image_status: processing\`; poll GET /personas/{id} every 5 seconds. ${PORTRAIT_CHARGE}`,
         body: CreatePersonaSchema,
         response: { 202: answer(PersonaSchema, 'Started.'), ...errorResponses('INSUFFICIENT_CREDITS', 'FACE_NOT_FOUND') },
       },
@@ -194,7 +194,7 @@ export function personaRoutes(app: Api, deps: PersonaRoutesDeps) {
   );
 
   app.get(
-    '/personas/:personaId',
+    '/personas/:id',
     {
       schema: {
         operationId: 'getPersona',
@@ -205,11 +205,11 @@ export function personaRoutes(app: Api, deps: PersonaRoutesDeps) {
         response: { 200: answer(PersonaSchema, 'The persona.'), ...errorResponses('PERSONA_NOT_FOUND') },
       },
     },
-    async (req) => deps.personas.getView(callerOf(req).workspace.id, req.params.personaId),
+    async (req) => deps.personas.getView(callerOf(req).workspace.id, req.params.id),
   );
 
   app.post(
-    '/personas/:personaId/regenerate',
+    '/personas/:id/regenerate',
     {
       schema: {
         operationId: 'regeneratePersona',
@@ -227,11 +227,11 @@ export function personaRoutes(app: Api, deps: PersonaRoutesDeps) {
         },
       },
     },
-    async (req, reply) => reply.code(202).send(await deps.personas.regenerate(callerOf(req), req.params.personaId, req.body)),
+    async (req, reply) => reply.code(202).send(await deps.personas.regenerate(callerOf(req), req.params.id, req.body)),
   );
 
   app.post(
-    '/personas/:personaId/save',
+    '/personas/:id/save',
     {
       schema: {
         operationId: 'savePersona',
@@ -243,11 +243,11 @@ export function personaRoutes(app: Api, deps: PersonaRoutesDeps) {
         response: { 200: answer(PersonaSchema, 'The persona.'), ...errorResponses('PERSONA_NOT_FOUND') },
       },
     },
-    async (req) => deps.personas.save(callerOf(req), req.params.personaId, req.body.name),
+    async (req) => deps.personas.save(callerOf(req), req.params.id, req.body.name),
   );
 
   app.post(
-    '/personas/:personaId/versions/:versionId/restore',
+    '/personas/:id/versions/:versionId/restore',
     {
       schema: {
         operationId: 'restorePersonaVersion',
@@ -258,11 +258,11 @@ export function personaRoutes(app: Api, deps: PersonaRoutesDeps) {
         response: { 200: answer(PersonaSchema, 'The persona.'), ...errorResponses('PERSONA_NOT_FOUND', 'VERSION_NOT_FOUND', 'PERSONA_IMAGE_PROCESSING') },
       },
     },
-    async (req) => deps.personas.restore(callerOf(req), req.params.personaId, req.params.versionId),
+    async (req) => deps.personas.restore(callerOf(req), req.params.id, req.params.versionId),
   );
 
   app.post(
-    '/personas/:personaId/versions/:versionId/feedback',
+    '/personas/:id/versions/:versionId/feedback',
     {
       schema: {
         operationId: 'sendPersonaVersionFeedback',
@@ -274,11 +274,11 @@ export function personaRoutes(app: Api, deps: PersonaRoutesDeps) {
         response: { 200: answer(VersionSchema, 'The version.'), ...errorResponses('PERSONA_NOT_FOUND', 'VERSION_NOT_FOUND') },
       },
     },
-    async (req) => deps.personas.versionFeedback(callerOf(req), req.params.personaId, req.params.versionId, req.body),
+    async (req) => deps.personas.versionFeedback(callerOf(req), req.params.id, req.params.versionId, req.body),
   );
 
   app.post(
-    '/personas/:personaId/videos',
+    '/personas/:id/videos',
     {
       schema: {
         operationId: 'createPersonaVideo',
@@ -306,11 +306,11 @@ export function personaRoutes(app: Api, deps: PersonaRoutesDeps) {
         },
       },
     },
-    async (req, reply) => reply.code(202).send(await deps.personaVideos.create(callerOf(req), req.params.personaId, req.body)),
+    async (req, reply) => reply.code(202).send(await deps.personaVideos.create(callerOf(req), req.params.id, req.body)),
   );
 
   app.get(
-    '/personas/:personaId/videos',
+    '/personas/:id/videos',
     {
       schema: {
         operationId: 'listPersonaVideos',
@@ -324,13 +324,13 @@ export function personaRoutes(app: Api, deps: PersonaRoutesDeps) {
     },
     async (req) => {
       const page = pageRequest(req.query);
-      const { items, total } = await deps.personaVideos.list(callerOf(req), req.params.personaId, { version_id: req.query.version_id }, page);
+      const { items, total } = await deps.personaVideos.list(callerOf(req), req.params.id, { version_id: req.query.version_id }, page);
       return listResponse('videos', items, total, page);
     },
   );
 
   app.get(
-    '/personas/:personaId/videos/:videoId',
+    '/personas/:id/videos/:videoId',
     {
       schema: {
         operationId: 'getPersonaVideo',
@@ -341,11 +341,11 @@ export function personaRoutes(app: Api, deps: PersonaRoutesDeps) {
         response: { 200: answer(PersonaVideoSchema, 'The persona video.'), ...errorResponses('PERSONA_NOT_FOUND', 'PERSONA_VIDEO_NOT_FOUND') },
       },
     },
-    async (req) => deps.personaVideos.get(callerOf(req), req.params.personaId, req.params.videoId),
+    async (req) => deps.personaVideos.get(callerOf(req), req.params.id, req.params.videoId),
   );
 
   app.post(
-    '/personas/:personaId/videos/:videoId/feedback',
+    '/personas/:id/videos/:videoId/feedback',
     {
       schema: {
         operationId: 'sendPersonaVideoFeedback',
@@ -357,6 +357,6 @@ export function personaRoutes(app: Api, deps: PersonaRoutesDeps) {
         response: { 200: answer(PersonaVideoSchema, 'The persona video.'), ...errorResponses('PERSONA_NOT_FOUND', 'PERSONA_VIDEO_NOT_FOUND') },
       },
     },
-    async (req) => deps.personaVideos.feedback(callerOf(req), req.params.personaId, req.params.videoId, req.body),
+    async (req) => deps.personaVideos.feedback(callerOf(req), req.params.id, req.params.videoId, req.body),
   );
 }

@@ -11,9 +11,10 @@ const ImageKind = Type.Union([Type.Literal('illustration'), Type.Literal('photo'
   description: '`illustration`: a drawn portrait (the embedded chips engine); `photo`: photographic (own-face photos, or a hosted generative engine).',
 });
 
-export const PersonaPath = Type.Object({ personaId: Id });
-export const VersionPath = Type.Object({ personaId: Id, versionId: Id });
-export const PersonaVideoPath = Type.Object({ personaId: Id, videoId: Id });
+/** Path parameters named as the specification writes them: `/personas/{id}`, `…/versions/{versionId}`, `…/videos/{videoId}`. */
+export const PersonaPath = Type.Object({ id: Id });
+export const VersionPath = Type.Object({ id: Id, versionId: Id });
+export const PersonaVideoPath = Type.Object({ id: Id, videoId: Id });
 export const PresetPath = Type.Object({ presetId: Id });
 
 /** Chips: one option id per trait; keys and ids are checked by the service (400 naming each unknown one). */

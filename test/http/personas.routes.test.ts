@@ -93,6 +93,7 @@ async function uploadSource(key: string, file: string) {
   const bytes = fs.readFileSync(file);
   const up = await t.api(key, 'POST', '/personas/sources/upload', { file_name: path.basename(file), file_size: bytes.length, content_type: 'video/mp4' });
   expect(up.status, JSON.stringify(up.body)).toBe(200);
+  expect(up.body).toEqual({ media_id: expect.stringMatching(/^med_/), upload_url: expect.any(String), expires_in: 3600 });
   const u = new URL(up.body.upload_url);
   const put = await t.app.inject({ method: 'PUT', url: `${u.pathname}${u.search}`, headers: { 'content-type': 'video/mp4' }, payload: bytes });
   expect(put.statusCode).toBe(200);
@@ -217,7 +218,10 @@ describe('personas from chips', () => {
     expect(await balance(ws.key)).toBe(7);
 
     // Feedback: stored on the version; `reason` required with down.
-    expect((await t.api(ws.key, 'POST', `/personas/${created.body.id}/versions/${third.versions[1].id}/feedback`, { vote: 'down' })).status).toBe(400);
+    const noReason = await t.api(ws.key, 'POST', `/personas/${created.body.id}/versions/${third.versions[1].id}/feedback`, { vote: 'down' });
+    expect(noReason.status).toBe(400);
+    expect(noReason.body).toEqual({ code: 'VALIDATION_ERROR', extra: { errors: [{ field: 'reason', rule: 'required_with_down' }] } });
+    expect((await t.api(ws.key, 'POST', `/personas/${created.body.id}/versions/${third.versions[1].id}/feedback`, { vote: 'sideways', reason: 'x' })).body.code).toBe('VALIDATION_ERROR');
     const fb = await t.api(ws.key, 'POST', `/personas/${created.body.id}/versions/${third.versions[1].id}/feedback`, { vote: 'down', reason: 'too pale' });
     expect(fb.status).toBe(200);
     expect(fb.body.feedback).toMatchObject({ vote: 'down', reason: 'too pale' });
@@ -281,6 +285,43 @@ describe('personas from chips', () => {
     const rows = await ledger(free.key);
     expect(rows).toEqual([expect.objectContaining({ kind: 'charge', amount: -1, waived: false, job_type: 'persona.portrait' })]);
     await waitPersona(free.key, res.body.id);
+  });
+
+  it('regenerate: unknown traits and options named (400), a note of 200 characters taken, 201 refused, 402 with top_up_url when short', async () => {
+    const ws = await t.workspace({ credits: 2 });
+    const created = await t.api(ws.key, 'POST', '/personas', { chips: { hair_color: 'red' } });
+    expect(created.status).toBe(202);
+    await waitPersona(ws.key, created.body.id);
+    const url = `/personas/${created.body.id}/regenerate`;
+    const unknown = await t.api(ws.key, 'POST', url, { chips: { hair_color: 'green', tail: 'long' } });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.code).toBe('VALIDATION_ERROR');
+    expect(unknown.body.extra.errors).toEqual(
+      expect.arrayContaining([
+        { field: 'chips.hair_color', rule: 'unknown_option' },
+        { field: 'chips.tail', rule: 'unknown_trait' },
+      ]),
+    );
+    const tooLong = await t.api(ws.key, 'POST', url, { note: `blonde hair ${'x'.repeat(189)}` });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body.extra.errors).toEqual([expect.objectContaining({ field: 'note' })]);
+    expect(await balance(ws.key)).toBe(1);
+    const note = `blonde hair ${'x'.repeat(188)}`;
+    expect(note).toHaveLength(200);
+    const taken = await t.api(ws.key, 'POST', url, { note });
+    expect(taken.status, JSON.stringify(taken.body)).toBe(202);
+    expect(taken.body.chips.hair_color).toBe('blonde');
+    const done = await waitPersona(ws.key, created.body.id);
+    expect(done.versions.map((v: any) => v.note)).toEqual([null, note]);
+    expect(await balance(ws.key)).toBe(0);
+    // Charged like a new photo: nothing left, so 402 with top_up_url, and nothing started.
+    const short = await t.api(ws.key, 'POST', url, { chips: { hair_color: 'black' } });
+    expect(short.status).toBe(402);
+    expect(short.body).toEqual({ code: 'INSUFFICIENT_CREDITS', extra: { credits_needed: 1, current_balance: 0, scope: 'workspace', is_owner: true, top_up_url: 'https://billing.example.com/top-up' } });
+    const after = (await t.api(ws.key, 'GET', `/personas/${created.body.id}`)).body;
+    expect(after).toMatchObject({ image_status: 'ready', current_version_id: done.current_version_id });
+    expect(after.chips.hair_color).toBe('blonde');
+    expect((await ledger(ws.key)).map((e: any) => e.kind)).toEqual(['charge', 'charge']);
   });
 
   it('a failed portrait is refunded and the persona says why', async () => {
@@ -407,7 +448,11 @@ describe('sources, quotes and persona videos', () => {
     const changed = await t.api(ws.key, 'POST', `/personas/${persona.id}/videos`, { type: 'swap', media_id: mediaId, quality: 'standard', replace: 'head', credits: quote.body.credits - 1 });
     expect(changed.status).toBe(409);
     expect(changed.body).toEqual({ code: 'PRICE_CHANGED', extra: { credits: quote.body.credits } });
+    const higher = await t.api(ws.key, 'POST', `/personas/${persona.id}/videos`, { type: 'swap', media_id: mediaId, quality: 'high', replace: 'head', credits: quote.body.credits });
+    expect(higher.body).toEqual({ code: 'PRICE_CHANGED', extra: { credits: high.body.credits } });
     expect(await balance(ws.key)).toBe(20);
+    expect(await ledger(ws.key)).toEqual([]);
+    expect((await t.api(ws.key, 'GET', `/personas/${persona.id}/videos`)).body.pagination.total_count).toBe(0);
 
     const started = await t.api(ws.key, 'POST', `/personas/${persona.id}/videos`, { type: 'swap', media_id: mediaId, quality: 'standard', replace: 'head', credits: quote.body.credits });
     expect(started.status, JSON.stringify(started.body)).toBe(202);
@@ -431,9 +476,16 @@ describe('sources, quotes and persona videos', () => {
     expect((await t.api(ws.key, 'GET', `/personas/${persona.id}/videos?version_id=ver_other`)).body.videos).toEqual([]);
 
     // Feedback on the video.
-    expect((await t.api(ws.key, 'POST', `/personas/${persona.id}/videos/${started.body.id}/feedback`, { vote: 'down' })).status).toBe(400);
-    const fb = await t.api(ws.key, 'POST', `/personas/${persona.id}/videos/${started.body.id}/feedback`, { vote: 'up' });
-    expect(fb.body.feedback).toMatchObject({ vote: 'up' });
+    const noReason = await t.api(ws.key, 'POST', `/personas/${persona.id}/videos/${started.body.id}/feedback`, { vote: 'down' });
+    expect(noReason.body).toEqual({ code: 'VALIDATION_ERROR', extra: { errors: [{ field: 'reason', rule: 'required_with_down' }] } });
+    const fb = await t.api(ws.key, 'POST', `/personas/${persona.id}/videos/${started.body.id}/feedback`, { vote: 'down', reason: 'the chin flickers' });
+    expect(fb.status).toBe(200);
+    expect(fb.body.feedback).toMatchObject({ vote: 'down', reason: 'the chin flickers' });
+    const voted = await t.api(ws.key, 'POST', `/personas/${persona.id}/videos/${started.body.id}/feedback`, { vote: 'up' });
+    expect(voted.body.feedback).toMatchObject({ vote: 'up', reason: null });
+    // Readable on the video afterwards; free.
+    expect((await t.api(ws.key, 'GET', `/personas/${persona.id}/videos/${started.body.id}`)).body.feedback).toMatchObject({ vote: 'up', reason: null });
+    expect((await t.api(ws.key, 'GET', `/personas/${persona.id}/videos`)).body.videos[0].feedback.vote).toBe('up');
 
     // Its edit renders, and posts to the `local` network.
     const render = await t.api(ws.key, 'POST', '/renders', { edit_id: ready.edit_id });
@@ -472,6 +524,21 @@ describe('sources, quotes and persona videos', () => {
     expect((await t.api(ws.key, 'GET', '/personas/swap/quote?media_id=med_nope&replace=head')).body.code).toBe('MEDIA_NOT_FOUND');
     expect((await t.api(ws.key, 'GET', '/personas/swap/quote?media_id=vid_nope&replace=head')).body.code).toBe('MEDIA_NOT_FOUND');
     expect((await t.api(ws.key, 'GET', `/personas/swap/quote?media_id=${long.body.media_id}&replace=arms`)).status).toBe(400);
+    // POST …/videos measures again: too long, an unavailable mode or another type is refused before any charge.
+    const persona = (await t.api(ws.key, 'POST', '/personas/presets/preset_ava')).body;
+    const create = (body: Record<string, unknown>) => t.api(ws.key, 'POST', `/personas/${persona.id}/videos`, { type: 'swap', media_id: long.body.media_id, replace: 'head', credits: 17, ...body });
+    const longSwap = await create({});
+    expect(longSwap.status).toBe(400);
+    expect(longSwap.body).toEqual({ code: 'VIDEO_TOO_LONG', extra: { duration: long.body.duration, max_duration: 15, quality: 'standard' } });
+    const person = await create({ quality: 'high', replace: 'person', credits: high.body.credits });
+    expect(person.status).toBe(400);
+    expect(person.body).toEqual({ code: 'REPLACE_MODE_UNAVAILABLE', extra: { replace: 'person', available: ['head'], engine: 'embedded-head-swap' } });
+    const dance = await create({ type: 'dance', quality: 'high', credits: high.body.credits });
+    expect(dance.status).toBe(400);
+    expect(dance.body.code).toBe('VALIDATION_ERROR');
+    expect(dance.body.extra.errors).toEqual([expect.objectContaining({ field: 'type' })]);
+    expect(await balance(ws.key)).toBe(5);
+    expect((await t.api(ws.key, 'GET', `/personas/${persona.id}/videos`)).body.videos).toEqual([]);
     // Source upload errors.
     expect((await t.api(ws.key, 'POST', '/personas/sources/upload', { file_name: 'talk.mp3', file_size: 100, content_type: 'audio/mpeg' })).status).toBe(400);
     const huge = await t.api(ws.key, 'POST', '/personas/sources/upload', { file_name: 'talk.mp4', file_size: 10 * 1024 ** 3, content_type: 'video/mp4' });
@@ -491,6 +558,10 @@ describe('sources, quotes and persona videos', () => {
     expect(tooLong.body).toMatchObject({ code: 'VIDEO_TOO_LONG', extra: { max_duration: 30 } });
     const other = await t.workspace();
     expect((await t.api(other.key, 'GET', `/personas/swap/quote?media_id=${upload}&replace=head`)).body.code).toBe('MEDIA_NOT_FOUND');
+    const otherPersona = (await t.api(other.key, 'POST', '/personas/presets/preset_walt')).body;
+    const foreign = await t.api(other.key, 'POST', `/personas/${otherPersona.id}/videos`, { type: 'swap', media_id: upload, replace: 'head', quality: 'high', credits: 60 });
+    expect(foreign.status).toBe(404);
+    expect(foreign.body.code).toBe('MEDIA_NOT_FOUND');
 
     // A short analysed link (recorded directly: analysis itself refuses links under a minute) is fetched by the swap job.
     const id = `vid_link${Date.now()}`;
@@ -588,14 +659,30 @@ describe("another workspace's ids → 404", () => {
     }
     // Own persona, another workspace's version or video ids.
     const mine = (await t.api(b.key, 'POST', '/personas/presets/preset_sam')).body;
-    expect((await t.api(b.key, 'POST', `/personas/${mine.id}/versions/${v}/restore`)).body.code).toBe('VERSION_NOT_FOUND');
-    expect((await t.api(b.key, 'GET', `/personas/${mine.id}/videos/${video.body.id}`)).body.code).toBe('PERSONA_VIDEO_NOT_FOUND');
+    const own: Array<[string, string, unknown, string]> = [
+      ['POST', `/personas/${mine.id}/versions/${v}/restore`, undefined, 'VERSION_NOT_FOUND'],
+      ['POST', `/personas/${mine.id}/versions/${v}/feedback`, { vote: 'up' }, 'VERSION_NOT_FOUND'],
+      ['GET', `/personas/${mine.id}/videos/${video.body.id}`, undefined, 'PERSONA_VIDEO_NOT_FOUND'],
+      ['POST', `/personas/${mine.id}/videos/${video.body.id}/feedback`, { vote: 'up' }, 'PERSONA_VIDEO_NOT_FOUND'],
+      // Another workspace's source upload as the media of a swap.
+      ['POST', `/personas/${mine.id}/videos`, { type: 'swap', media_id: src.body.media_id, replace: 'head', credits: quote.body.credits }, 'MEDIA_NOT_FOUND'],
+    ];
+    for (const [method, url, body, code] of own) {
+      const res = await t.api(b.key, method as any, url, body);
+      expect(res.status, `${method} ${url}`).toBe(404);
+      expect(res.body.code, `${method} ${url}`).toBe(code);
+    }
+    // Another workspace's version id filters to nothing; its persona is not listed.
+    expect((await t.api(b.key, 'GET', `/personas/${mine.id}/videos?version_id=${v}`)).body.videos).toEqual([]);
+    expect((await t.api(b.key, 'GET', '/personas')).body.personas.map((p: any) => p.id)).toEqual([mine.id]);
+    // Nothing of b's changed what a sees: a's version has no feedback.
+    expect((await t.api(a.key, 'GET', `/personas/${persona.id}`)).body.versions[0].feedback).toBeNull();
     const mineSrc = await uploadSource(b.key, files.talk);
     const q = await t.api(b.key, 'GET', `/personas/swap/quote?media_id=${mineSrc.body.media_id}&replace=head`);
     expect((await t.api(b.key, 'POST', `/personas/${mine.id}/videos`, { type: 'swap', media_id: mineSrc.body.media_id, replace: 'head', credits: q.body.credits, version_id: v })).body.code).toBe(
       'VERSION_NOT_FOUND',
     );
     expect(await balance(b.key)).toBe(10);
-    await waitVideo(a.key, persona.id, video.body.id);
+    expect((await waitVideo(a.key, persona.id, video.body.id)).feedback).toBeNull();
   }, 300_000);
 });

@@ -285,7 +285,7 @@ export function personaRoutes(app: Api, deps: PersonaRoutesDeps) {
         tags,
         summary: 'Make a persona video (swap)',
         description:
-          'The source is measured and priced again: a price different from `credits` → 409 PRICE_CHANGED with the measured `credits` (and `seconds`) in `extra`, nothing charged. ' +
+          'The source is measured and priced again: a price different from `credits` → 409 PRICE_CHANGED with the measured `credits` in `extra`, nothing charged or created. ' +
           'Charged even under free usage; short balance → 402 INSUFFICIENT_CREDITS with `top_up_url`; refunded automatically when the swap fails (`error_code`). ' +
           '`version_id` defaults to the current version; the video stays tied to it. Poll GET …/videos/{videoId} every 10 seconds.',
         params: PersonaPath,

@@ -16,7 +16,7 @@ export interface FacePhoto {
   id: string;
   /** The photo's bytes (PNG, JPEG or WebP). */
   bytes: Uint8Array;
-  /** The detected face: box in pixels and, when found, the 478 mesh points ([x, y] in pixels). */
+  /** The detected face: box in pixels and, when found, the 468 mesh points ([x, y] in pixels). */
   face: DetectedFace;
 }
 

@@ -139,7 +139,7 @@ export const FaceSchema = Type.Object(
     face: Type.Object({
       box: Type.Object({ x: Type.Number(), y: Type.Number(), width: Type.Number(), height: Type.Number() }, { description: 'Pixels.' }),
       score: Type.Number(),
-      landmarks: Type.Integer({ description: 'Mesh points found (478 with the embedded detector).' }),
+      landmarks: Type.Integer({ description: 'Mesh points found (468 with the embedded detector).' }),
     }),
     created_at: IsoDate,
   },

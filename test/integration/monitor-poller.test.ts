@@ -1,0 +1,235 @@
+import pino from 'pino';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DrizzleCreditsRepository } from '../../src/adapters/db/repositories/credits.repository.js';
+import { DrizzleMonitorsRepository } from '../../src/adapters/db/repositories/monitors.repository.js';
+import { DrizzleWorkspacesRepository } from '../../src/adapters/db/repositories/workspaces.repository.js';
+import { broadcastBatches, broadcasts, monitors, workspaces } from '../../src/adapters/db/schema.js';
+import { createTransactionRunner } from '../../src/adapters/db/transactions.js';
+import { CreditsService } from '../../src/domain/credits/credits.service.js';
+import { BroadcastEnding } from '../../src/domain/monitors/broadcast-end.js';
+import { MonitorPoller } from '../../src/domain/monitors/monitor-poller.js';
+import { MonitorsService, type MonitorsServiceDeps } from '../../src/domain/monitors/monitors.service.js';
+import type { BatchChunk } from '../../src/domain/monitors/monitors.records.js';
+import type { ChannelWatcher, LivePlaylist, LiveRecorder, LiveSegment } from '../../src/ports/channel-watcher.js';
+import { DB_KINDS, insertTestPlan, openTestDatabase } from '../helpers/db.js';
+import { FakeQueue } from '../helpers/fake-queue.js';
+
+/**
+ * The live watcher chain (MonitorPoller) on both databases, with the channel and the live playlist played
+ * by stand-ins (the real recorder is exercised by monitor-live.test.ts): a batch whose price the balance
+ * cannot pay stops the monitor with INSUFFICIENT_CREDITS and records nothing; a playlist that stops
+ * growing for the stall time ends the broadcast (its batch cut and clipped) and the same stream is not a
+ * new broadcast; a stop cuts the batch in progress and nothing is recorded or charged afterwards; a new
+ * process resumes the same broadcast where the last one stopped, storing no segment twice.
+ */
+
+/** A live playlist and channel under the test's control; every stored chunk is remembered. */
+class Stand {
+  onAir = true;
+  playlist: LivePlaylist = { ended: false, targetDuration: 2, segments: [] };
+  stored: Array<{ key: string; sequences: number[] }> = [];
+
+  /** Segments `from`..`to` (2 s each) are the playlist's window. */
+  window(from: number, to: number): void {
+    this.playlist.segments = Array.from({ length: to - from + 1 }, (_, i): LiveSegment => ({ sequence: from + i, duration: 2, source: null }));
+  }
+
+  watcher: ChannelWatcher = {
+    platform: 'hls',
+    uploads: async () => [],
+    live: async () => (this.onAir ? { live: true, id: 'stream-1', title: 'Show', playlistUrl: 'https://live.example/stream.m3u8' } : { live: false }),
+  } as ChannelWatcher;
+
+  recorder: LiveRecorder = {
+    readPlaylist: async () => structuredClone({ ...this.playlist, segments: this.playlist.segments.map((s) => ({ ...s })) }),
+    storeChunk: async (segments, key) => {
+      this.stored.push({ key, sequences: segments.map((s) => s.sequence) });
+      return { bytes: 1 };
+    },
+    cutBatch: async () => {
+      throw new Error('not here: the batch job is not run by these tests');
+    },
+  };
+}
+
+describe.each(DB_KINDS)('the live watcher chain on %s', (kind) => {
+  let database: Awaited<ReturnType<typeof openTestDatabase>>;
+  let credits: CreditsService;
+  let runner: ReturnType<typeof createTransactionRunner>;
+  let repo: DrizzleMonitorsRepository;
+  let n = 0;
+
+  beforeAll(async () => {
+    database = await openTestDatabase(kind);
+    await insertTestPlan(database.db);
+    runner = createTransactionRunner(database.db);
+    credits = new CreditsService(new DrizzleCreditsRepository(database.db), runner);
+    repo = new DrizzleMonitorsRepository(database.db);
+  }, 120_000);
+  afterAll(async () => database?.close());
+
+  /** One process's view: its own queue, ending, service and poller over the shared database. */
+  function process(stand: Stand, opts: { batchSeconds?: number; stallSeconds?: number } = {}) {
+    const queue = new FakeQueue();
+    const ending = new BroadcastEnding({ repo, credits, queue });
+    const service = new MonitorsService({ repo, tx: runner, queue, ending, batchSeconds: opts.batchSeconds ?? 20 } as unknown as MonitorsServiceDeps);
+    const workspacesRepo = new DrizzleWorkspacesRepository(database.db, database.sql);
+    const poller = new MonitorPoller({
+      repo,
+      tx: runner,
+      queue,
+      credits,
+      storage: { delete: async () => {} },
+      logger: pino({ level: 'silent' }),
+      ending,
+      watcher: () => stand.watcher,
+      recorder: stand.recorder,
+      workspaces: { get: async (id) => (await workspacesRepo.findWithPlan(id))! },
+      submitUpload: async () => {
+        throw new Error('no uploads here');
+      },
+      stopMonitor: (id, reason) => service.stopMonitor(id, reason),
+      pollSeconds: 1,
+      batchSeconds: opts.batchSeconds ?? 20,
+      stallSeconds: opts.stallSeconds ?? 30,
+    });
+    /** The chain's next run, as the monitor.poll job would run it. */
+    const pollNow = async (id: string) => poller.poll(id, (await repo.get(id))!.pollSeq);
+    return { queue, service, poller, pollNow };
+  }
+
+  async function liveMonitor(balance: number): Promise<{ ws: string; id: string }> {
+    const ws = `ws_poll_${kind}_${++n}`;
+    await database.db.insert(workspaces).values({ id: ws, name: ws, planName: 'svc', credits: balance });
+    const id = `mon_poll_${kind}_${n}`;
+    await database.db.insert(monitors).values({
+      id, workspaceId: ws, type: 'live', name: 'm', url: 'https://live.example/stream.m3u8', platform: 'hls', watchUrl: 'https://live.example/stream.m3u8',
+      status: 'watching', pollSeq: 1, startedAt: new Date(),
+    });
+    return { ws, id };
+  }
+
+  const broadcastsOf = (id: string) => database.db.select().from(broadcasts).where(eq(broadcasts.monitorId, id));
+  const batchesOf = async (broadcastId: string) =>
+    (await database.db.select().from(broadcastBatches).where(eq(broadcastBatches.broadcastId, broadcastId))).sort((a, b) => a.index - b.index);
+  const batchJobs = (queue: FakeQueue) => queue.sent.filter((j) => j.name === 'monitor.batch').map((j) => (j.payload as { batchId: string }).batchId);
+
+  it('a batch the balance cannot pay stops the monitor with INSUFFICIENT_CREDITS and records nothing', async () => {
+    const stand = new Stand();
+    stand.window(0, 4);
+    const { ws, id } = await liveMonitor(1);
+    const p = process(stand, { batchSeconds: 120 }); // one batch costs 2 credits
+    await p.pollNow(id);
+    expect(await repo.get(id)).toMatchObject({ status: 'stopped', stopReason: 'INSUFFICIENT_CREDITS' });
+    const [b] = await broadcastsOf(id);
+    expect(b).toMatchObject({ status: 'ended' });
+    expect(await batchesOf(b.id)).toEqual([]);
+    expect(stand.stored).toEqual([]);
+    expect(await credits.ledgerSum(ws)).toBe(0);
+    // The chain is over: its next run does nothing.
+    stand.window(0, 9);
+    await p.pollNow(id);
+    expect(stand.stored).toEqual([]);
+    expect(await broadcastsOf(id)).toHaveLength(1);
+  });
+
+  it('records into 20 s batches; a playlist that stops growing ends the broadcast, and the same stream is not a new one', async () => {
+    const stand = new Stand();
+    stand.window(0, 4);
+    const { ws, id } = await liveMonitor(10);
+    const p = process(stand, { stallSeconds: 5 });
+    await p.pollNow(id);
+    expect((await repo.get(id))!.status).toBe('live');
+    const [b] = await broadcastsOf(id);
+    expect(b.status).toBe('live');
+    // 10 s more than the batch holds: batch 0 is cut at 20 s and sent to its job, batch 1 starts (charged at its start).
+    stand.window(0, 12);
+    await p.pollNow(id);
+    let rows = await batchesOf(b.id);
+    expect(rows.map((r) => [r.index, r.status, r.seconds, r.offsetSeconds])).toEqual([
+      [0, 'recorded', 20, 0],
+      [1, 'recording', 6, 20],
+    ]);
+    expect(batchJobs(p.queue)).toEqual([rows[0].id]);
+    expect(await credits.ledgerSum(ws)).toBe(-2);
+    // No new segment, for longer than the stall time: the broadcast ends, its batch in progress is cut and clipped.
+    await p.pollNow(id);
+    expect((await repo.getBroadcast(b.id))!.status).toBe('live');
+    await database.db.update(broadcasts).set({ lastGrowthAt: new Date(Date.now() - 10_000) }).where(eq(broadcasts.id, b.id));
+    await p.pollNow(id);
+    expect((await repo.getBroadcast(b.id))!).toMatchObject({ status: 'processing', endReason: 'STALLED' });
+    expect((await repo.get(id))!.status).toBe('watching');
+    rows = await batchesOf(b.id);
+    expect(rows.map((r) => r.status)).toEqual(['recorded', 'recorded']);
+    expect(batchJobs(p.queue)).toEqual([rows[0].id, rows[1].id]);
+    // The stream still answers as on air with the same id: not a new broadcast, nothing more recorded or charged.
+    const storedBefore = stand.stored.length;
+    await p.pollNow(id);
+    await p.pollNow(id);
+    expect(await broadcastsOf(id)).toHaveLength(1);
+    expect(stand.stored).toHaveLength(storedBefore);
+    expect(await credits.ledgerSum(ws)).toBe(-2);
+    expect(stand.stored.flatMap((s) => s.sequences)).toEqual([...Array(13).keys()]);
+  });
+
+  it('a stop cuts the batch in progress there (processed like a last batch); nothing is recorded or charged afterwards', async () => {
+    const stand = new Stand();
+    stand.window(0, 2);
+    const { ws, id } = await liveMonitor(10);
+    const p = process(stand);
+    await p.pollNow(id);
+    const [b] = await broadcastsOf(id);
+    const seqBeforeStop = (await repo.get(id))!.pollSeq;
+    await p.service.stopMonitor(id, 'USER');
+    expect(await repo.get(id)).toMatchObject({ status: 'stopped', stopReason: 'USER' });
+    const [batch] = await batchesOf(b.id);
+    expect(batch).toMatchObject({ index: 0, status: 'recorded', seconds: 6 });
+    expect(batchJobs(p.queue)).toEqual([batch.id]);
+    expect((await repo.getBroadcast(b.id))!).toMatchObject({ status: 'processing', endReason: 'STOPPED' });
+    // The run that was due when the stop came, and the stream going on: nothing more.
+    stand.window(0, 20);
+    await p.poller.poll(id, seqBeforeStop);
+    await p.pollNow(id);
+    expect(await batchesOf(b.id)).toHaveLength(1);
+    expect(stand.stored.flatMap((s) => s.sequences)).toEqual([0, 1, 2]);
+    expect(await credits.ledgerSum(ws)).toBe(-1);
+    // Stopping again changes nothing.
+    await p.service.stopMonitor(id, 'USER');
+    expect(batchJobs(p.queue)).toEqual([batch.id]);
+  });
+
+  it('a new process resumes the same broadcast where the last stored segment ends: no segment lost or stored twice, no batch charged twice', async () => {
+    const stand = new Stand();
+    stand.window(0, 3);
+    const { ws, id } = await liveMonitor(10);
+    const first = process(stand);
+    await first.pollNow(id);
+    const seqOfFirst = (await repo.get(id))!.pollSeq;
+    const [b] = await broadcastsOf(id);
+    // The first process is gone (its last run had not released the monitor: its lease is over by now).
+    await database.db.update(monitors).set({ pollLeaseUntil: new Date(Date.now() - 1000) }).where(eq(monitors.id, id));
+    // Meanwhile the playlist's window moved on (segments 0–1 dropped, 4–11 added).
+    stand.window(2, 11);
+    const second = process(stand);
+    await second.poller.poll(id, seqOfFirst);
+    await second.pollNow(id);
+    expect(await broadcastsOf(id)).toHaveLength(1);
+    const rows = await batchesOf(b.id);
+    expect(rows.map((r) => [r.index, r.seconds, r.status])).toEqual([
+      [0, 20, 'recorded'],
+      [1, 4, 'recording'],
+    ]);
+    expect(rows.flatMap((r) => (r.chunks as BatchChunk[]).map((c) => [c.firstSequence, c.lastSequence]))).toEqual([
+      [0, 3],
+      [4, 9],
+      [10, 11],
+    ]);
+    expect(stand.stored.flatMap((s) => s.sequences)).toEqual([...Array(12).keys()]);
+    // A late duplicate of the first process's run finds the chain moved on and does nothing.
+    await first.poller.poll(id, seqOfFirst);
+    expect(stand.stored.flatMap((s) => s.sequences)).toEqual([...Array(12).keys()]);
+    expect(await credits.ledgerSum(ws)).toBe(-2);
+    await second.service.stopMonitor(id, 'USER');
+  });
+});

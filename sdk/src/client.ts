@@ -192,13 +192,13 @@ export class Cutroom {
    * Call it after POST /personas, POST /personas/{id}/regenerate or a preset's copy.
    */
   waitForPersona(personaId: string, opts: WaitOptions<Persona> = {}): Promise<Persona> {
-    const get = () => ok(this.api.GET('/api/v1/personas/{personaId}', { params: { path: { personaId } }, signal: opts.signal }));
+    const get = () => ok(this.api.GET('/api/v1/personas/{id}', { params: { path: { id: personaId } }, signal: opts.signal }));
     return this.poll('persona', get, (p) => (p.image_status === 'ready' ? 'done' : p.image_status === 'failed' ? 'PERSONA_FAILED' : 'wait'), opts);
   }
 
   /** Polls a persona video (POST /personas/{id}/videos) until `ready` (answered: `download_url`, `edit_id`); `failed` throws `PERSONA_VIDEO_FAILED`. */
   waitForPersonaVideo(personaId: string, videoId: string, opts: WaitOptions<PersonaVideo> = {}): Promise<PersonaVideo> {
-    const get = () => ok(this.api.GET('/api/v1/personas/{personaId}/videos/{videoId}', { params: { path: { personaId, videoId } }, signal: opts.signal }));
+    const get = () => ok(this.api.GET('/api/v1/personas/{id}/videos/{videoId}', { params: { path: { id: personaId, videoId } }, signal: opts.signal }));
     return this.poll('persona_video', get, (v) => (v.status === 'ready' ? 'done' : v.status === 'failed' ? 'PERSONA_VIDEO_FAILED' : 'wait'), opts);
   }
 

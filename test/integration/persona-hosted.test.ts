@@ -105,6 +105,53 @@ describe('hosted portrait engine', () => {
   });
 });
 
+describe('hosted engines: failures, slow jobs, time-outs and cancellations', () => {
+  it('openai-compatible: a refusal and a server failure become codes (refunded by the job)', async () => {
+    const engine = new HostedPortraitEngine({ ...options('openai', openai, 'gpt-image-1'), toPng });
+    openai.plan({ course: 'refuse', polls: 0 });
+    await expect(engine.render({ chips: defaultChips(), note: null, faces: [], seed: 'x' })).rejects.toMatchObject({ code: 'CONTENT_POLICY_REFUSED' });
+    openai.plan({ course: 'fail', polls: 0 });
+    await expect(engine.render({ chips: defaultChips(), note: null, faces: [], seed: 'x' })).rejects.toMatchObject({ code: 'PROVIDER_FAILED' });
+  });
+
+  it('fal swap: a slow job is polled through IN_QUEUE/IN_PROGRESS to its result; no result in time → GENERATION_TIMEOUT, the job cancelled at fal', async () => {
+    const engine = new HostedSwapEngine({ ...options('fal', fal, 'acme/video-swap'), replaceModes: ['person', 'head'], probe });
+    const portrait = fs.readFileSync(await facePhoto(path.join(fx, 'persona-fal.png')));
+    const req = { source, seconds: 3, portrait: { png: portrait, kind: 'photo' as const }, quality: 'standard' as const, replace: 'head' as const, output: path.join(fx, 'swap-fal.mp4') };
+    const before = fal.requests.length;
+    fal.plan({ course: 'succeed', polls: 5 });
+    await engine.swap(req);
+    const statusCalls = fal.requests.slice(before).filter((r) => r.path.endsWith('/status'));
+    expect(statusCalls.length).toBeGreaterThanOrEqual(5);
+    expect((await probe.probe(req.output)).hasAudio).toBe(true);
+
+    const quick = new HostedSwapEngine({ ...options('fal', fal, 'acme/video-swap'), timeoutMs: 300, replaceModes: ['person', 'head'], probe });
+    fal.plan({ course: 'succeed', polls: 100_000 });
+    await expect(quick.swap(req)).rejects.toMatchObject({ code: 'GENERATION_TIMEOUT' });
+    const [job] = [...fal.jobs.values()].slice(-1);
+    expect(job.canceled).toBe(true);
+    expect(fal.requests.some((r) => r.method === 'PUT' && r.path.endsWith(`/requests/${job.id}/cancel`))).toBe(true);
+  }, 60_000);
+
+  it('replicate portrait: a slow prediction is polled through starting/processing; one cancelled at Replicate → PROVIDER_CANCELED', async () => {
+    const engine = new HostedPortraitEngine({ ...options('replicate', replicate, 'acme/portrait'), toPng });
+    replicate.plan({ course: 'succeed', polls: 4 });
+    expect((await engine.render({ chips: defaultChips(), note: null, faces: [], seed: 'x' })).kind).toBe('photo');
+    const [slow] = [...replicate.jobs.values()].slice(-1);
+    expect(slow.seen).toBeGreaterThan(4);
+
+    replicate.plan({ course: 'succeed', polls: 100_000 });
+    const known = new Set(replicate.jobs.keys());
+    const rendering = engine.render({ chips: defaultChips(), note: null, faces: [], seed: 'x' });
+    const outcome = rendering.catch((e) => e);
+    let job;
+    while (!(job = [...replicate.jobs.values()].find((j) => !known.has(j.id)))) await new Promise((r) => setTimeout(r, 10));
+    // Someone cancels the prediction at Replicate (its dashboard): the next poll answers `canceled`.
+    job.canceled = true;
+    expect(await outcome).toMatchObject({ code: 'PROVIDER_CANCELED' });
+  }, 30_000);
+});
+
 describe('hosted swap engine', () => {
   it('replicate: the source sent inline, the answer with the source sound and length; modes checked', async () => {
     const engine = new HostedSwapEngine({ ...options('replicate', replicate, 'acme/video-face-swap'), replaceModes: ['person'], videoField: 'target_video', probe });
@@ -176,6 +223,16 @@ describe('hosted engines over HTTP', () => {
     expect(noted.status).toBe(202);
     await waitFor(ws.key, `/personas/${created.body.id}`, 'image_status');
     expect([...fal.jobs.values()].slice(-1)[0].input.prompt).toMatch(/a warmer smile$/);
+    // A refused portrait: failed with its code, refunded, the current version kept.
+    const beforeRefusal = (await t.api(ws.key, 'GET', '/balance')).body.balance;
+    fal.plan({ course: 'refuse', polls: 1 });
+    const refused = await t.api(ws.key, 'POST', `/personas/${created.body.id}/regenerate`, { chips: { hair_color: 'black' } });
+    expect(refused.status).toBe(202);
+    expect((await t.api(ws.key, 'GET', '/balance')).body.balance).toBe(beforeRefusal - 1);
+    const failedPortrait = await waitFor(ws.key, `/personas/${created.body.id}`, 'image_status');
+    expect(failedPortrait).toMatchObject({ image_status: 'failed', error_code: 'CONTENT_POLICY_REFUSED' });
+    expect(failedPortrait.versions).toHaveLength(2);
+    expect((await t.api(ws.key, 'GET', '/balance')).body.balance).toBe(beforeRefusal);
 
     const bytes = fs.readFileSync(source);
     const up = await t.api(ws.key, 'POST', '/personas/sources/upload', { file_name: 'talk.mp4', file_size: bytes.length, content_type: 'video/mp4' });

@@ -3,11 +3,14 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DrizzleCreditsRepository } from '../../src/adapters/db/repositories/credits.repository.js';
 import { DrizzleMonitorsRepository } from '../../src/adapters/db/repositories/monitors.repository.js';
+import { DrizzleSubmissionsRepository } from '../../src/adapters/db/repositories/submissions.repository.js';
+import { DrizzleVideosRepository } from '../../src/adapters/db/repositories/videos.repository.js';
 import { DrizzleWorkspacesRepository } from '../../src/adapters/db/repositories/workspaces.repository.js';
-import { broadcastBatches, broadcasts, monitors, workspaces } from '../../src/adapters/db/schema.js';
+import { broadcastBatches, broadcasts, ledgerEntries, monitors, submissions, workspaces } from '../../src/adapters/db/schema.js';
 import { createTransactionRunner } from '../../src/adapters/db/transactions.js';
 import { CreditsService } from '../../src/domain/credits/credits.service.js';
 import { BroadcastEnding } from '../../src/domain/monitors/broadcast-end.js';
+import { LiveBatchProcessor } from '../../src/domain/monitors/live-batches.js';
 import { MonitorPoller } from '../../src/domain/monitors/monitor-poller.js';
 import { MonitorsService, type MonitorsServiceDeps } from '../../src/domain/monitors/monitors.service.js';
 import type { BatchChunk } from '../../src/domain/monitors/monitors.records.js';
@@ -63,6 +66,7 @@ describe.each(DB_KINDS)('the live watcher chain on %s', (kind) => {
   beforeAll(async () => {
     database = await openTestDatabase(kind);
     await insertTestPlan(database.db);
+    await insertTestPlan(database.db, { name: 'svc20', discountPercent: 20 });
     runner = createTransactionRunner(database.db);
     credits = new CreditsService(new DrizzleCreditsRepository(database.db), runner);
     repo = new DrizzleMonitorsRepository(database.db);
@@ -99,9 +103,9 @@ describe.each(DB_KINDS)('the live watcher chain on %s', (kind) => {
     return { queue, service, poller, pollNow };
   }
 
-  async function liveMonitor(balance: number): Promise<{ ws: string; id: string }> {
+  async function liveMonitor(balance: number, plan = 'svc', unlimited = false): Promise<{ ws: string; id: string }> {
     const ws = `ws_poll_${kind}_${++n}`;
-    await database.db.insert(workspaces).values({ id: ws, name: ws, planName: 'svc', credits: balance });
+    await database.db.insert(workspaces).values({ id: ws, name: ws, planName: plan, credits: balance, unlimited });
     const id = `mon_poll_${kind}_${n}`;
     await database.db.insert(monitors).values({
       id, workspaceId: ws, type: 'live', name: 'm', url: 'https://live.example/stream.m3u8', platform: 'hls', watchUrl: 'https://live.example/stream.m3u8',
@@ -231,5 +235,81 @@ describe.each(DB_KINDS)('the live watcher chain on %s', (kind) => {
     expect(stand.stored.flatMap((s) => s.sequences)).toEqual([...Array(12).keys()]);
     expect(await credits.ledgerSum(ws)).toBe(-2);
     await second.service.stopMonitor(id, 'USER');
+  });
+
+  it('the batch job settles credit rule 5 once: the worked example (20 % discount, 600 s batches), a silent batch, free usage', async () => {
+    const pipelineClips = new Map<string, number>();
+    const workspacesRepo = new DrizzleWorkspacesRepository(database.db, database.sql);
+    /** The monitor records a broadcast of `seconds` (2 s segments) into 600 s batches, ended by #EXT-X-ENDLIST; its batch jobs run. */
+    async function broadcastOf(monitorId: string, seconds: number, clipsPerBatch: number[]) {
+      const stand = new Stand();
+      stand.window(0, seconds / 2 - 1);
+      stand.playlist.ended = true;
+      const p = process(stand, { batchSeconds: 600 });
+      await p.pollNow(monitorId);
+      const [b] = await broadcastsOf(monitorId);
+      const rows = await batchesOf(b.id);
+      expect(batchJobs(p.queue)).toEqual(rows.map((r) => r.id));
+      const job = new LiveBatchProcessor({
+        repo,
+        tx: runner,
+        credits,
+        videos: new DrizzleVideosRepository(database.db),
+        submissions: new DrizzleSubmissionsRepository(database.db),
+        // The submission pipeline's outcome, stood in for: the batch's submission completes with its clips.
+        pipeline: {
+          run: async (submissionId: string) => {
+            const [sub] = await database.db.select().from(submissions).where(eq(submissions.id, submissionId));
+            const index = rows.find((r) => `vid_${r.id}` === sub.videoId)!.index;
+            await database.db.update(submissions).set({ status: 'completed', clipsCount: clipsPerBatch[index] }).where(eq(submissions.id, submissionId));
+            pipelineClips.set(submissionId, clipsPerBatch[index]);
+          },
+        },
+        recorder: { cutBatch: async (_keys, _key) => ({ duration: 1, width: 160, height: 90, hasAudio: true }) },
+        ending: new BroadcastEnding({ repo, credits, queue: new FakeQueue() }),
+        storage: { delete: async () => {} },
+        workspaces: { get: async (id) => (await workspacesRepo.findWithPlan(id))! },
+        logger: pino({ level: 'silent' }),
+        batchSeconds: 600,
+      });
+      // Each job runs twice (a retry, a second worker): nothing is settled twice.
+      for (const r of rows) {
+        await job.run(r.id, { retryCount: 0, retryLimit: 3 });
+        await job.run(r.id, { retryCount: 1, retryLimit: 3 });
+      }
+      return { b, rows: await batchesOf(b.id) };
+    }
+    const ledgerOf = async (ws: string) =>
+      (await database.db.select().from(ledgerEntries).where(eq(ledgerEntries.workspaceId, ws))).map((e) => [e.jobId, e.kind, e.amount, e.waived]).sort();
+
+    // 27 min 30 s, batch 1 silent: charged 8 each at its start; batch 1 refunded 8, batch 2 (450 s) refunded 8 − ceil(7.5 × 0.8) = 2.
+    const a = await liveMonitor(30, 'svc20');
+    const { b, rows } = await broadcastOf(a.id, 1650, [4, 0, 2]);
+    expect(rows.map((r) => [r.index, r.seconds, r.status, r.clipsCount, r.creditsCharged])).toEqual([
+      [0, 600, 'done', 4, 8],
+      [1, 600, 'done', 0, 0],
+      [2, 450, 'done', 2, 6],
+    ]);
+    expect(await ledgerOf(a.ws)).toEqual(
+      [
+        [`${b.id}:0`, 'charge', -8, false],
+        [`${b.id}:1`, 'charge', -8, false],
+        [`${b.id}:1`, 'refund', 8, false],
+        [`${b.id}:2`, 'charge', -8, false],
+        [`${b.id}:2`, 'refund', 2, false],
+      ].sort(),
+    );
+    expect(await credits.ledgerSum(a.ws)).toBe(-14);
+    expect((await repo.findBroadcast(a.ws, a.id, b.id))!).toMatchObject({ status: 'ended', batchesCount: 3, clipsCount: 6, creditsCharged: 14 });
+
+    // Free usage: the same rows, waived; the balance does not move and the broadcast charged nothing.
+    const f = await liveMonitor(0, 'svc', true);
+    const free = await broadcastOf(f.id, 100, [0]);
+    expect(free.rows.map((r) => [r.seconds, r.clipsCount, r.creditsCharged])).toEqual([[100, 0, 0]]);
+    expect(await ledgerOf(f.ws)).toEqual([
+      [`${free.b.id}:0`, 'charge', -10, true],
+      [`${free.b.id}:0`, 'refund', 10, true],
+    ]);
+    expect((await workspacesRepo.findWithPlan(f.ws))!.workspace.credits).toBe(0);
   });
 });

@@ -66,6 +66,20 @@ function meanAbsDiff(a: Buffer, b: Buffer): number {
   return sum / a.length;
 }
 
+/** Mean absolute Laplacian of an image's grey levels: how much fine detail (edges, texture) it has. */
+async function laplacianEnergy(image: Buffer): Promise<number> {
+  const { data, info } = await sharp(image).greyscale().raw().toBuffer({ resolveWithObject: true });
+  const w = info.width;
+  let sum = 0;
+  for (let y = 1; y < info.height - 1; y++) {
+    for (let x = 1; x < w - 1; x++) {
+      const i = y * w + x;
+      sum += Math.abs(4 * data[i] - data[i - 1] - data[i + 1] - data[i - w] - data[i + w]);
+    }
+  }
+  return sum / ((w - 2) * (info.height - 2));
+}
+
 async function generate(body: Record<string, unknown>): Promise<any> {
   const res = await t.api(ws.key, 'POST', '/generations', body);
   expect(res.status, JSON.stringify(res.body)).toBe(202);
@@ -98,7 +112,12 @@ async function checkVideo(g: any, name: string, seconds: number, width: number, 
   const edge = await sharp(path.join(dir, 'last.png')).greyscale().raw().toBuffer({ resolveWithObject: true });
   const { width: w, height: h } = edge.info;
   const rowMean = (y: number) => edge.data.subarray(y * w, (y + 1) * w).reduce((a, b) => a + b, 0) / w;
-  expect(Math.min(rowMean(0), rowMean(h - 1))).toBeGreaterThan(12);
+  const colMean = (x: number) => {
+    let sum = 0;
+    for (let y = 0; y < h; y++) sum += edge.data[y * w + x];
+    return sum / h;
+  };
+  expect(Math.min(rowMean(0), rowMean(h - 1), colMean(0), colMean(w - 1))).toBeGreaterThan(12);
 }
 
 describe('embedded chain', () => {
@@ -117,6 +136,8 @@ describe('embedded chain', () => {
     const orig = await sharp(scene).removeAlpha().raw().toBuffer();
     expect(meanAbsDiff(down, orig)).toBeLessThan(12);
     // …and is sharper than a plain bicubic enlargement would be (more high-frequency energy).
+    const cubic = await sharp(scene).resize(1024, 768, { kernel: 'cubic' }).png().toBuffer();
+    expect(await laplacianEnergy(bytes)).toBeGreaterThan(1.8 * (await laplacianEnergy(cubic)));
     const motion = await generate({ model_id: 'camera-motion', image_ids: [up.output.image_id], options: { duration: 2, aspect_ratio: '9:16', resolution: '360p', motion: 'push_in' }, credits: 2 });
     await checkVideo(motion, 'camera-motion', 2, 360, 640);
     expect(motion.output.seconds).toBeCloseTo(2, 1);
@@ -149,8 +170,29 @@ describe('embedded chain', () => {
 
   it('parallax: the cut-out person moves against the background', async () => {
     const img = await uploadImage(t, ws.key, scene);
-    const p = await generate({ model_id: 'parallax', image_ids: [img.id], options: { duration: 2, aspect_ratio: '16:9', resolution: '360p', motion: 'pan_right' }, credits: 4 });
+    const options = { duration: 2, aspect_ratio: '16:9', resolution: '360p', motion: 'pan_right' };
+    const p = await generate({ model_id: 'parallax', image_ids: [img.id], options, credits: 4 });
     await checkVideo(p, 'parallax', 2, 640, 360);
+    // The same move without layers: the background goes where the camera takes it in both videos, the
+    // person (a nearer plane) travels further in the parallax, so at the start it is elsewhere.
+    const flat = await generate({ model_id: 'camera-motion', image_ids: [img.id], options, credits: 2 });
+    expect(flat.status, flat.error_code).toBe('ready');
+    const flatFile = path.join(fx, 'parallax-flat.mp4');
+    fs.writeFileSync(flatFile, await download(t, flat.output.url));
+    const dir = framesDir('parallax');
+    const layered = await frame(path.join(fx, 'parallax.mp4'), 0, dir, 'first');
+    const plain = await frame(flatFile, 0, dir, 'first-camera-motion');
+    // 640×360 frames of the 256×192 scene's window x 0–217, y 35–157 (2.95 px a pixel): the background's
+    // top-left corner, and the face (the portrait spans x 51–205, y 38–192 of the scene).
+    const region = (g: Buffer, x0: number, y0: number, x1: number, y1: number) => {
+      const out: number[] = [];
+      for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) out.push(g[y * 640 + x]);
+      return Buffer.from(out);
+    };
+    const corner = meanAbsDiff(region(layered, 0, 0, 60, 40), region(plain, 0, 0, 60, 40));
+    const face = meanAbsDiff(region(layered, 240, 130, 530, 340), region(plain, 240, 130, 530, 340));
+    expect(corner).toBeLessThan(4);
+    expect(face).toBeGreaterThan(corner + 10);
   }, 300_000);
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { IMAGE_SNIFF_BYTES, sniffImage } from '../../src/adapters/images/image-format.js';
-import { cameraRect, coverRect, ease, MOTIONS, outputSize } from '../../src/adapters/images/motion.js';
+import { cameraRect, coverRect, ease, MOTIONS, outputSize, sampleInto } from '../../src/adapters/images/motion.js';
 import { layersOf, tiles } from '../../src/adapters/images/upscaler.js';
 
 describe('sniffImage', () => {
@@ -34,23 +34,56 @@ describe('camera moves', () => {
     expect(ease(-1)).toBe(0);
   });
 
-  it('keeps every window inside the image with the output’s aspect, for every move, size and aspect', () => {
+  it('keeps every camera window inside the image with the output’s aspect, for every move, size and aspect', () => {
     for (const [w, h] of [[1000, 600], [600, 1000], [800, 800], [4000, 300]]) {
       for (const aspect of [16 / 9, 9 / 16, 1, 4 / 5]) {
         for (const motion of MOTIONS) {
-          for (const amount of [1, 1.8]) {
+          for (const amount of [0.5, 1, 1.8]) {
             for (let i = 0; i <= 20; i++) {
               const r = cameraRect(motion, i / 20, w, h, aspect, amount);
+              expect(r.w / r.h).toBeCloseTo(aspect, 6);
+              // The camera's window (amount ≤ 1) fills the frame from inside the image; a nearer layer's may leave it.
+              if (amount > 1) continue;
               expect(r.x).toBeGreaterThanOrEqual(-1e-9);
               expect(r.y).toBeGreaterThanOrEqual(-1e-9);
               expect(r.x + r.w).toBeLessThanOrEqual(w + 1e-9);
               expect(r.y + r.h).toBeLessThanOrEqual(h + 1e-9);
-              expect(r.w / r.h).toBeCloseTo(aspect, 6);
             }
           }
         }
       }
     }
+  });
+
+  it('parallax: the nearer layer (amount 1.8) moves further than the camera for every move, size and aspect, and both meet half-way through a pan', () => {
+    for (const [w, h] of [[1000, 600], [600, 1000], [800, 800], [4000, 300], [1024, 768]]) {
+      for (const aspect of [16 / 9, 9 / 16, 1, 4 / 5]) {
+        for (const motion of ['pan_left', 'pan_right'] as const) {
+          const bg = [cameraRect(motion, 0, w, h, aspect), cameraRect(motion, 0.5, w, h, aspect), cameraRect(motion, 1, w, h, aspect)];
+          const fg = [cameraRect(motion, 0, w, h, aspect, 1.8), cameraRect(motion, 0.5, w, h, aspect, 1.8), cameraRect(motion, 1, w, h, aspect, 1.8)];
+          const travel = (r: typeof bg) => Math.abs(r[2].x - r[0].x);
+          expect(travel(bg), `${motion} ${w}×${h} ${aspect}`).toBeGreaterThan(0);
+          expect(travel(fg) / travel(bg), `${motion} ${w}×${h} ${aspect}`).toBeCloseTo(1.8, 6);
+          expect(fg[1].x).toBeCloseTo(bg[1].x, 6);
+          expect(fg[0].w).toBeCloseTo(bg[0].w, 6);
+        }
+        for (const motion of ['zoom_in', 'push_in'] as const) {
+          expect(cameraRect(motion, 1, w, h, aspect, 1.8).w).toBeLessThan(cameraRect(motion, 1, w, h, aspect).w);
+        }
+        expect(cameraRect('zoom_out', 0, w, h, aspect, 1.8).w).toBeLessThan(cameraRect('zoom_out', 0, w, h, aspect).w);
+      }
+    }
+  });
+
+  it('composites a layer only where its image is: outside it the frame below shows, edge pixels are not stretched', () => {
+    // A 4×2 opaque red layer seen through a window twice its width, starting 2 px left of it.
+    const layer = { width: 4, height: 2, channels: 4 as const, data: Buffer.from(new Uint8Array(4 * 2 * 4).map((_, i) => (i % 4 === 0 || i % 4 === 3 ? 255 : 0))) };
+    const out = new Uint8Array(8 * 2 * 3).fill(50);
+    sampleInto(layer, { x: -2, y: 0, w: 8, h: 2 }, out, 8, 2, true);
+    const red = (x: number) => out[x * 3];
+    expect([red(0), red(1)]).toEqual([50, 50]);
+    expect([red(2), red(3), red(4), red(5)]).toEqual([255, 255, 255, 255]);
+    expect([red(6), red(7)]).toEqual([50, 50]);
   });
 
   it('moves: zoom in narrows the window, pans travel sideways, the foreground amount goes further', () => {

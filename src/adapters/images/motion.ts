@@ -43,7 +43,10 @@ const PAN_ZOOM = 1.18;
 
 /**
  * The window at progress `t` (0..1, eased here) for `motion` over a `w`×`h` image and an output of aspect
- * `aspect`; always inside the image (pure). `amount` scales the move (1 = the full move).
+ * `aspect` (pure). `amount` scales the move (1 = the full move). With `amount` ≤ 1 the window always lies
+ * inside the image: it is the camera's, which fills the frame. A nearer layer's (the parallax foreground,
+ * `amount` > 1) pans further than the image's room allows and may leave it: what lies outside is
+ * transparent, over the background window that fills the frame.
  */
 export function cameraRect(motion: Motion, t: number, w: number, h: number, aspect: number, amount = 1): Rect {
   const base = coverRect(w, h, aspect);
@@ -73,9 +76,11 @@ export function cameraRect(motion: Motion, t: number, w: number, h: number, aspe
       const z = 1 + (PAN_ZOOM - 1) * Math.min(1, amount);
       const rw = base.w / z;
       const rh = base.h / z;
-      // Travel: the zoom's margin inside the cover window, scaled by `amount`, never past the image.
+      // Travel: the zoom's margin inside the cover window, scaled by `amount`; the camera's never past the
+      // image, a nearer layer's as far as its amount says (centred, so both layers meet half-way).
       const slack = w - rw;
-      const span = Math.min(slack, (base.w - rw) * amount);
+      const travel = (base.w - rw) * amount;
+      const span = amount > 1 ? travel : Math.min(slack, travel);
       const start = (slack - span) / 2;
       const p = motion === 'pan_right' ? e : 1 - e;
       return { x: start + span * p, y: Math.min(Math.max(cy - rh / 2, 0), h - rh), w: rw, h: rh };
@@ -85,7 +90,8 @@ export function cameraRect(motion: Motion, t: number, w: number, h: number, aspe
 
 /**
  * Samples `rect` of `src` into an `outW`×`outH` RGB frame, bilinearly (pure). With an RGBA `src` and
- * `over`, the samples are composited over the frame already in `out` (premultiplied by alpha).
+ * `over`, the samples are composited over the frame already in `out` (premultiplied by alpha); outside
+ * the image the layer is transparent (its edge pixels are not stretched).
  */
 export function sampleInto(src: RawImage, rect: Rect, out: Uint8Array, outW: number, outH: number, over = false): void {
   const { width: sw, height: sh, channels: ch, data } = src;
@@ -93,6 +99,7 @@ export function sampleInto(src: RawImage, rect: Rect, out: Uint8Array, outW: num
   const sy = rect.h / outH;
   for (let oy = 0; oy < outH; oy++) {
     let fy = rect.y + (oy + 0.5) * sy - 0.5;
+    if (over && (fy < -0.5 || fy > sh - 0.5)) continue;
     if (fy < 0) fy = 0;
     if (fy > sh - 1) fy = sh - 1;
     const y0 = Math.floor(fy);
@@ -100,6 +107,7 @@ export function sampleInto(src: RawImage, rect: Rect, out: Uint8Array, outW: num
     const wy = fy - y0;
     for (let ox = 0; ox < outW; ox++) {
       let fx = rect.x + (ox + 0.5) * sx - 0.5;
+      if (over && (fx < -0.5 || fx > sw - 0.5)) continue;
       if (fx < 0) fx = 0;
       if (fx > sw - 1) fx = sw - 1;
       const x0 = Math.floor(fx);

@@ -274,17 +274,33 @@ describe('admin /generation-models', () => {
     expect(replaced.body).toMatchObject({ has_api_key: true, price: { per_image: 5 } });
     const list = await t.admin('GET', '/generation-models');
     expect(list.body.models.map((m: any) => m.id)).toContain('off-model');
+    // Never shown again: not by the list, not by the entry, not in the public catalog.
+    const one = await t.admin('GET', '/generation-models/flux-dev');
+    expect(one.body).toMatchObject({ has_api_key: true });
+    expect(one.body).not.toHaveProperty('api_key');
+    expect(one.body).not.toHaveProperty('api_key_sealed');
+    for (const res of [list, one, await t.api(ws.key, 'GET', '/generations/models?limit=100')]) {
+      expect(res.text).not.toContain('sk-very-secret-key');
+      expect(res.text).not.toContain(rows[0].api_key_sealed);
+    }
     expect((await t.api(ws.key, 'GET', '/generations/models?limit=100')).body.models.map((m: any) => m.id)).not.toContain('off-model');
     expect((await t.admin('GET', '/generation-models/flux-dev')).body.price).toEqual({ per_image: 5 });
   });
 
   it('makes the next POST answer PRICE_CHANGED after a price change, charging nothing', async () => {
     const img = await uploadImage(t, ws.key, png);
+    // The caller read the catalog (1 credit) before the operator's change.
+    expect((await t.api(ws.key, 'GET', '/generations/models')).body.models.find((m: any) => m.id === 'cutout').price).toEqual({ per_image: 1 });
     await t.admin('PUT', '/generation-models/cutout', { name: 'Cut-out', kind: 'image', provider: 'embedded', provider_model: 'cutout', price: { per_image: 3 } });
     const before = await balance(ws.key);
+    const entries = (await ledger(ws.key)).length;
+    const generations = (await t.api(ws.key, 'GET', '/generations?limit=100')).body.pagination.total_count;
     const res = await t.api(ws.key, 'POST', '/generations', { model_id: 'cutout', image_ids: [img.id], credits: 1 });
+    expect(res.status).toBe(409);
     expect(res.body).toEqual({ code: 'PRICE_CHANGED', extra: { credits: 3 } });
     expect(await balance(ws.key)).toBe(before);
+    expect((await ledger(ws.key)).length).toBe(entries);
+    expect((await t.api(ws.key, 'GET', '/generations?limit=100')).body.pagination.total_count).toBe(generations);
     const models = (await t.api(ws.key, 'GET', '/generations/models')).body.models;
     expect(models.find((m: any) => m.id === 'cutout').price).toEqual({ per_image: 3 });
     // An embedded model keeps its engine's inputs and options whatever the PUT says.

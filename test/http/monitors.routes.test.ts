@@ -1,9 +1,11 @@
 import fs from 'node:fs';
+import { eq } from 'drizzle-orm';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { broadcastBatches, broadcasts, clips as clipsTable, monitors as monitorsTable, submissions, videos } from '../../src/adapters/db/schema.js';
+import { broadcastBatches, broadcasts, clips as clipsTable, monitorEntries, monitors as monitorsTable, submissions, videos } from '../../src/adapters/db/schema.js';
 import { createTestApp, tempDir, type TestApp } from '../helpers/app.js';
 import { DB_KINDS } from '../helpers/db.js';
+import { makeVideo } from '../helpers/media-fixtures.js';
 import { startStaticServer, type StaticServer } from '../helpers/static-server.js';
 
 /**
@@ -28,6 +30,9 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(dir, 'uploads.xml'), FEED);
   fs.writeFileSync(path.join(dir, 'live.m3u8'), LIVE);
   fs.writeFileSync(path.join(dir, 'page.html'), '<html><body>hello</body></html>');
+  await makeVideo(path.join(dir, 'upload-a.mp4'), { seconds: 61, width: 160, height: 90, fps: 5 });
+  fs.copyFileSync(path.join(dir, 'upload-a.mp4'), path.join(dir, 'upload-b.mp4'));
+  await makeVideo(path.join(dir, 'upload-short.mp4'), { seconds: 3, width: 160, height: 90, fps: 5 });
   srv = await startStaticServer(dir);
   // A yt-dlp path so that YouTube channels are accepted (no run happens while the monitors stay stopped).
   t = await createTestApp({ env: { CUTROOM_ALLOW_PRIVATE_SOURCES: 'true', CUTROOM_YTDLP_PATH: '/bin/true', CUTROOM_MONITOR_POLL_SECONDS: '3600' }, startQueue: true });
@@ -392,5 +397,48 @@ describe('the clips of a broadcast, with clipped batches', () => {
     // A deleted monitor's submissions stay listed under it.
     await t.api(ws.key, 'DELETE', `/monitors/${m.id}`);
     expect((await t.api(ws.key, 'GET', `/clips?monitor_id=${m.id}`)).body.submissions.map((s: any) => s.id)).toEqual(['sub_mon']);
+  });
+
+  it('a video monitor’s new upload becomes a submission with the monitor’s template, strategy and language, charged like POST /clips', async () => {
+    const rss = (names: string[]) =>
+      `<rss version="2.0"><channel><title>Uploads</title>${names.map((x) => `<item><title>${x}</title><guid>${x}</guid><enclosure url="${srv.url}/${x}.mp4" type="video/mp4"/></item>`).join('')}</channel></rss>`;
+    fs.writeFileSync(path.join(dir, 'uploads-ab.xml'), rss(['upload-a']));
+    const ws = await t.workspace({ credits: 5 });
+    const m = (await t.api(ws.key, 'POST', '/monitors', { type: 'video', url: `${srv.url}/uploads-ab.xml`, template_id: 'tpl_bold_pop', strategy_id: 'str_short', source_language: 'en' })).body;
+    expect((await t.api(ws.key, 'POST', `/monitors/${m.id}/start`)).status).toBe(200);
+    // The chain's runs, run here (this app runs no job handlers): the baseline first, then the new upload.
+    const pollNow = async () => t.c.monitorPoller.poll(m.id, (await t.c.monitors.get(ws.id, m.id)).pollSeq);
+    await pollNow();
+    expect((await t.api(ws.key, 'GET', `/clips?monitor_id=${m.id}`)).body.submissions).toEqual([]);
+    fs.writeFileSync(path.join(dir, 'uploads-ab.xml'), rss(['upload-b', 'upload-short', 'upload-a']));
+    await pollNow();
+    const listed = (await t.api(ws.key, 'GET', `/clips?monitor_id=${m.id}`)).body.submissions;
+    expect(listed).toHaveLength(1);
+    // One the service refuses (shorter than a submission may be) is skipped, not charged; the monitor goes on.
+    const seen = await t.c.database.db.select().from(monitorEntries).where(eq(monitorEntries.monitorId, m.id));
+    expect(seen.map((e) => [e.entryId, e.baseline, e.status, e.errorCode]).sort()).toEqual([
+      ['upload-a', true, 'skipped', null],
+      ['upload-b', false, 'submitted', null],
+      ['upload-short', false, 'failed', 'INVALID_DURATION'],
+    ]);
+    expect((await t.api(ws.key, 'GET', `/monitors/${m.id}`)).body.status).toBe('watching');
+    // 61 s: 2 started minutes, as POST /clips charges it.
+    expect(listed[0]).toMatchObject({ monitor_id: m.id, credits_charged: 2 });
+    const [row] = await t.c.database.db.select().from(submissions).where(eq(submissions.id, listed[0].id));
+    expect(row).toMatchObject({ monitorId: m.id, templateId: 'tpl_bold_pop', strategyId: 'str_short', sourceLanguage: 'en', liveBatch: false });
+    expect((await t.api(ws.key, 'GET', '/balance')).body.balance).toBe(3);
+    // A PATCH applies to what is clipped afterwards.
+    const patched = await t.api(ws.key, 'PATCH', `/monitors/${m.id}`, { template_id: null, source_language: 'auto' });
+    expect(patched.body).toMatchObject({ template_id: null, source_language: 'auto' });
+    fs.copyFileSync(path.join(dir, 'upload-a.mp4'), path.join(dir, 'upload-c.mp4'));
+    fs.writeFileSync(path.join(dir, 'uploads-ab.xml'), rss(['upload-c', 'upload-b', 'upload-short', 'upload-a']));
+    await pollNow();
+    await pollNow();
+    const after = (await t.api(ws.key, 'GET', `/clips?monitor_id=${m.id}`)).body.submissions;
+    expect(after).toHaveLength(2);
+    const [next] = await t.c.database.db.select().from(submissions).where(eq(submissions.id, after.find((x: any) => x.id !== listed[0].id).id));
+    expect(next).toMatchObject({ templateId: null, strategyId: 'str_short', sourceLanguage: 'auto' });
+    expect((await t.api(ws.key, 'GET', '/balance')).body.balance).toBe(1);
+    await t.api(ws.key, 'POST', `/monitors/${m.id}/stop`);
   });
 });

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { AsrError } from '../../src/ports/asr.js';
 import { createTestApp, tempDir, type TestApp } from '../helpers/app.js';
 import { freePort } from '../helpers/process.js';
 import { makeVideo } from '../helpers/media-fixtures.js';
@@ -11,7 +12,7 @@ import { USER_EXIT, parseTimeframe, runUserCli } from '../../src/main/user-cli.j
 
 /**
  * The `cutroom` user commands in process against a listening test app: argument and configuration
- * errors (exit 2), the API's refusals (1), an unreachable or foreign service (3), local files (5),
+ * errors (exit 2), the API's refusals (1), an unreachable or foreign service (3), a failed job (4), local files (5),
  * text and --json output. The whole `cutroom clip` flow runs in the e2e test (test/integration/sdk-pipeline.test.ts).
  */
 
@@ -171,6 +172,22 @@ describe('against the service', () => {
     expect(body.transcription).toMatchObject({ status: 'ready', from_cache: true, credits_charged: 0 });
     expect(body.text).toContain('show');
     expect((await t.api(ws.key, 'GET', '/balance')).body.balance).toBe(9);
+  }, 300_000);
+
+  it('exit 4 when a job ends badly: a failed transcription, its code and error_code printed, the error body with --json', async () => {
+    const wav = (await makeSpeechWav(path.join(dir, 'bye.wav'), [{ silence: 0.3 }, { say: 'see you next week everybody' }, { silence: 0.5 }])).path;
+    const ws = await t.workspace({ credits: 10 });
+    const spy = vi.spyOn(t.c.asr, 'transcribe').mockRejectedValue(new AsrError('ASR_ENGINE_FAILED', 'engine crashed'));
+    try {
+      const r = await cli(['transcribe', wav, '--json'], { CUTROOM_URL: base, CUTROOM_API_KEY: ws.key });
+      expect(r.status, r.stderr).toBe(USER_EXIT.jobFailed);
+      expect(r.stderr).toMatch(/^cutroom: TRANSCRIPTION_FAILED \(trn_\w+: ASR_ENGINE_FAILED\)$/m);
+      expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'TRANSCRIPTION_FAILED', status: null, extra: { status: 'failed', error_code: 'ASR_ENGINE_FAILED' } });
+    } finally {
+      spy.mockRestore();
+    }
+    // Refunded: the failed job cost nothing.
+    expect((await t.api(ws.key, 'GET', '/balance')).body.balance).toBe(10);
   }, 300_000);
 
   it('exit 3 when the service cannot be reached or answers like something else', async () => {

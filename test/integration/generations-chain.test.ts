@@ -202,7 +202,7 @@ describe('hosted chain (configured with the admin API)', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(201);
   }
 
-  it('fal: prompt → image → video of that image, outputs stored by the service', async () => {
+  it('fal: upload → image from it → video of that image, outputs stored by the service', async () => {
     await configure('fal-image', { name: 'fal image', kind: 'image', provider: 'fal', provider_model: 'fal-ai/flux/dev', base_url: fal.url, api_key: fal.key, price: { per_image: 3 }, inputs: { prompt: 'required', image_ids: { min: 0, max: 1 } } });
     await configure('fal-video', {
       name: 'fal video',
@@ -215,15 +215,20 @@ describe('hosted chain (configured with the admin API)', () => {
       max_seconds: 10,
       inputs: { prompt: 'optional', image_ids: { min: 1, max: 1 } },
     });
-    const image = await generate({ model_id: 'fal-image', prompt: 'a green field', credits: 3 });
+    const upload = await uploadImage(t, ws.key, scene);
+    const image = await generate({ model_id: 'fal-image', prompt: 'a green field', image_ids: [upload.id], credits: 3 });
     expect(image.status, image.error_code).toBe('ready');
     expect(image.output).toMatchObject({ content_type: 'image/png', width: 320, height: 240 });
+    const first = fal.requests.filter((r) => r.method === 'POST').at(-1)!;
+    expect(first.path).toBe('/fal-ai/flux/dev');
+    expect(decodeDataUri(first.json.image_url)?.bytes).toEqual(scene);
     expect(image.output.url).not.toContain(fal.url);
     expect(await download(t, image.output.url)).toEqual(fakeImage);
     const video = await generate({ model_id: 'fal-video', image_ids: [image.output.image_id], prompt: 'the camera flies over', options: { duration: 5 }, credits: 10 });
     expect(video.status, video.error_code).toBe('ready');
     expect(video.output).toMatchObject({ content_type: 'video/mp4', width: 320, height: 240 });
     expect(await download(t, video.output.url)).toEqual(fakeVideo);
+    expect(video.output.seconds).toBeCloseTo(2, 1);
     const submit = fal.requests.filter((r) => r.method === 'POST').at(-1)!;
     expect(submit.path).toBe('/fal-ai/kling-video/v2/image-to-video');
     expect(submit.json).toMatchObject({ prompt: 'the camera flies over', duration: 5 });
@@ -231,14 +236,17 @@ describe('hosted chain (configured with the admin API)', () => {
     expect(fal.violations).toEqual([]);
   }, 120_000);
 
-  it('Replicate: prompt → image → video of that image', async () => {
-    await configure('rep-image', { name: 'rep image', kind: 'image', provider: 'replicate', provider_model: 'black-forest-labs/flux-schnell', base_url: replicate.url, api_key: replicate.key, price: { per_image: 2 }, inputs: { prompt: 'required', image_ids: { min: 0, max: 0 } } });
+  it('Replicate: upload → image from it → video of that image', async () => {
+    await configure('rep-image', { name: 'rep image', kind: 'image', provider: 'replicate', provider_model: 'black-forest-labs/flux-schnell', base_url: replicate.url, api_key: replicate.key, price: { per_image: 2 }, inputs: { prompt: 'required', image_ids: { min: 0, max: 1 } } });
     await configure('rep-video', { name: 'rep video', kind: 'video', provider: 'replicate', provider_model: 'acme/video-maker', base_url: replicate.url, api_key: replicate.key, price: { per_second: 1 }, max_seconds: 8, image_field: 'start_image', inputs: { prompt: 'optional', image_ids: { min: 1, max: 1 } } });
-    const image = await generate({ model_id: 'rep-image', prompt: 'a field [slow]', credits: 2 });
+    const upload = await uploadImage(t, ws.key, scene);
+    const image = await generate({ model_id: 'rep-image', prompt: 'a field [slow]', image_ids: [upload.id], credits: 2 });
     expect(image.status, image.error_code).toBe('ready');
+    expect(decodeDataUri(replicate.requests.filter((r) => r.method === 'POST').at(-1)!.json.input.image)?.bytes).toEqual(scene);
     const video = await generate({ model_id: 'rep-video', image_ids: [image.output.image_id], options: { duration: 4 }, credits: 4 });
     expect(video.status, video.error_code).toBe('ready');
     expect(await download(t, video.output.url)).toEqual(fakeVideo);
+    expect(video.output.seconds).toBeCloseTo(2, 1);
     const create = replicate.requests.filter((r) => r.method === 'POST').at(-1)!;
     expect(create.path).toBe('/v1/models/acme/video-maker/predictions');
     expect(decodeDataUri(create.json.input.start_image)?.bytes).toEqual(fakeImage);

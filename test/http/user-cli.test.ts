@@ -149,6 +149,20 @@ describe('against the service', () => {
     }
   });
 
+  it('clip --timeframe and --template reach POST /clips: the stretch asked is priced, an unknown template is refused', async () => {
+    const video = await makeVideo(path.join(dir, 'three.mp4'), { seconds: 181, width: 160, height: 90 });
+    const ws = await t.workspace({ credits: 0 });
+    const env = { CUTROOM_URL: base, CUTROOM_API_KEY: ws.key };
+    const whole = await cli(['clip', video], env);
+    expect(whole.stderr).toContain('INSUFFICIENT_CREDITS (HTTP 402) {"credits_needed":4,');
+    const stretch = await cli(['clip', video, '--timeframe', '1:00-2:00'], env);
+    expect(stretch.status).toBe(USER_EXIT.apiError);
+    expect(stretch.stderr).toContain('INSUFFICIENT_CREDITS (HTTP 402) {"credits_needed":1,');
+    const template = await cli(['clip', video, '--timeframe', '60-120', '--template', 'tpl_nope', '--json'], env);
+    expect(template.status).toBe(USER_EXIT.apiError);
+    expect(JSON.parse(template.stdout).error).toMatchObject({ code: 'TEMPLATE_NOT_FOUND', status: 404 });
+  }, 120_000);
+
   it('transcribe: upload, wait, the file in the format asked (-o), or the text in --json', async () => {
     const wav = (await makeSpeechWav(path.join(dir, 'hello.wav'), [{ silence: 0.3 }, { say: 'hello and welcome back to the show' }, { silence: 0.5 }])).path;
     const ws = await t.workspace({ credits: 10 });

@@ -207,6 +207,19 @@ describe('a live monitor records a real broadcast in batches', () => {
     });
     expect(done.items[0]).toMatchObject({ platform: 'local', status: 'published' });
 
+    // Bulk template application over the broadcast's batches: every clip of every clipped batch, the submission rules.
+    const applied = await t.api(ws.key, 'POST', `/monitors/${ma.id}/broadcasts/${broadcastA.id}/apply_template`, { template_id: 'tpl_bold_pop' });
+    expect(applied.status, JSON.stringify(applied.body)).toBe(200);
+    expect(applied.body).toMatchObject({ broadcast_id: broadcastA.id, template_id: 'tpl_bold_pop' });
+    expect(applied.body.clips.map((c: any) => c.id).sort()).toEqual(clips.map((c: any) => c.id).sort());
+    const templated = (await t.api(ws.key, 'GET', `/monitors/${ma.id}/broadcasts/${broadcastA.id}/clips?limit=100`)).body.clips;
+    for (const c of templated) {
+      expect(c.has_template_applied).toBe(true);
+      expect(c.edit_id).toBe(applied.body.clips.find((x: any) => x.id === c.id).edit_id);
+    }
+    // tpl_bold_pop is the default template the batch's edits were made with: as for a submission, an identical edit is kept.
+    expect(templated.find((c: any) => c.id === clips[0].id).edit_id).toBe(first.body.edit_id);
+
     // Live batches are not submissions of the API: GET /clips lists none.
     expect((await t.api(ws.key, 'GET', '/clips')).body.submissions).toEqual([]);
     await t.api(ws.key, 'POST', `/monitors/${ma.id}/stop`);

@@ -41,6 +41,9 @@ export interface FakeOutputs {
   image: Buffer;
   /** Bytes answered for a video job (an MP4). */
   video: Buffer;
+  /** The video of a job whose input asks `duration` seconds, as a video model renders the length it is asked
+   * for; `video` when absent or when it has none of that length. */
+  videoOfSeconds?: (seconds: number) => Buffer | undefined;
 }
 
 /** The images a request carried: data URIs decoded (fal/Replicate) or multipart parts (OpenAI). */
@@ -130,8 +133,15 @@ abstract class FakeProvider {
     return model.includes('video') || this.videoModels.has(model) || this.videoModels.has(model.replace(/^version:/, ''));
   }
 
-  protected fileUrl(kind: 'image' | 'video'): string {
+  protected fileUrl(kind: 'image' | 'video', job?: Job): string {
+    if (kind === 'video' && job && this.videoOf(job)) return `${this.url}/files/${job.id}.mp4`;
     return `${this.url}/files/${kind === 'image' ? 'out.png' : 'out.mp4'}`;
+  }
+
+  /** The video of the asked length for `job` (its input's `duration`), when the outputs have one. */
+  private videoOf(job: Job): Buffer | undefined {
+    const seconds = Number(job.input?.duration);
+    return Number.isFinite(seconds) && seconds > 0 ? this.outputs.videoOfSeconds?.(seconds) : undefined;
   }
 
   protected authorized(r: FakeRequest, scheme: string): boolean {
@@ -141,7 +151,9 @@ abstract class FakeProvider {
   }
 
   private file(r: FakeRequest, res: http.ServerResponse): void {
-    const bytes = r.path === '/files/out.png' ? this.outputs.image : r.path === '/files/out.mp4' ? this.outputs.video : undefined;
+    const ofJob = /^\/files\/([0-9a-f]+)\.mp4$/.exec(r.path);
+    const job = ofJob ? this.jobs.get(ofJob[1]) : undefined;
+    const bytes = r.path === '/files/out.png' ? this.outputs.image : r.path === '/files/out.mp4' ? this.outputs.video : job ? this.videoOf(job) : undefined;
     if (!bytes) {
       res.writeHead(404).end();
       return;
@@ -177,7 +189,7 @@ export class FakeFal extends FakeProvider {
           return { status: 422, body: { detail: [{ loc: ['body', 'prompt'], msg: 'The content could not be processed because it contained material flagged by a content checker.', type: 'content_policy_violation' }] } };
         }
         if (job.plan.course === 'fail') return { status: 500, body: { detail: 'Internal error while running the model' } };
-        return { status: 200, body: this.isVideo(job.model) ? { video: { url: this.fileUrl('video'), content_type: 'video/mp4' } } : { images: [{ url: this.fileUrl('image'), content_type: 'image/png' }], has_nsfw_concepts: [false] } };
+        return { status: 200, body: this.isVideo(job.model) ? { video: { url: this.fileUrl('video', job), content_type: 'video/mp4' } } : { images: [{ url: this.fileUrl('image'), content_type: 'image/png' }], has_nsfw_concepts: [false] } };
       }
     }
     if (r.method === 'POST') {
@@ -206,7 +218,7 @@ export class FakeReplicate extends FakeProvider {
     else if (job.seen > job.plan.polls) {
       if (job.plan.course === 'succeed') {
         status = 'succeeded';
-        output = this.isVideo(job.model) ? this.fileUrl('video') : [this.fileUrl('image')];
+        output = this.isVideo(job.model) ? this.fileUrl('video', job) : [this.fileUrl('image')];
       } else {
         status = 'failed';
         error = job.plan.course === 'refuse' ? 'NSFW content detected. Try running it again, or try a different prompt.' : 'CUDA out of memory';

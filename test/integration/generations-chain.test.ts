@@ -25,6 +25,8 @@ let fal: FakeFal;
 let replicate: FakeReplicate;
 let openai: FakeOpenAi;
 let fakeVideo: Buffer;
+/** What the fake providers' video models answer per asked duration (seconds → MP4). */
+const videosOfSeconds = new Map<number, Buffer>();
 let fakeImage: Buffer;
 
 beforeAll(async () => {
@@ -32,11 +34,10 @@ beforeAll(async () => {
   scene = await portraitScene(256, 192);
   fakeImage = await sharp({ create: { width: 320, height: 240, channels: 3, background: '#2a7f62' } }).png().toBuffer();
   fakeVideo = fs.readFileSync(await makeVideo(path.join(fx, 'provider.mp4'), { seconds: 2, width: 320, height: 240, audio: false }));
-  [fal, replicate, openai] = await Promise.all([
-    new FakeFal({ image: fakeImage, video: fakeVideo }).start(),
-    new FakeReplicate({ image: fakeImage, video: fakeVideo }).start(),
-    new FakeOpenAi({ image: fakeImage, video: fakeVideo }).start(),
-  ]);
+  // The hosted video models render the duration they are asked for, as real ones do.
+  for (const seconds of [4, 5]) videosOfSeconds.set(seconds, fs.readFileSync(await makeVideo(path.join(fx, `provider-${seconds}s.mp4`), { seconds, width: 320, height: 240, audio: false })));
+  const outputs = { image: fakeImage, video: fakeVideo, videoOfSeconds: (s: number) => videosOfSeconds.get(s) };
+  [fal, replicate, openai] = await Promise.all([new FakeFal(outputs).start(), new FakeReplicate(outputs).start(), new FakeOpenAi(outputs).start()]);
   t = await createTestApp({ workers: true, env: { CUTROOM_GENERATION_POLL_MS: '20', CUTROOM_COMPUTE_THREADS: '1' } });
   ws = await t.workspace({ credits: 500 });
 }, 180_000);
@@ -227,8 +228,8 @@ describe('hosted chain (configured with the admin API)', () => {
     const video = await generate({ model_id: 'fal-video', image_ids: [image.output.image_id], prompt: 'the camera flies over', options: { duration: 5 }, credits: 10 });
     expect(video.status, video.error_code).toBe('ready');
     expect(video.output).toMatchObject({ content_type: 'video/mp4', width: 320, height: 240 });
-    expect(await download(t, video.output.url)).toEqual(fakeVideo);
-    expect(video.output.seconds).toBeCloseTo(2, 1);
+    expect(await download(t, video.output.url)).toEqual(videosOfSeconds.get(5));
+    expect(video.output.seconds).toBeCloseTo(5, 1);
     const submit = fal.requests.filter((r) => r.method === 'POST').at(-1)!;
     expect(submit.path).toBe('/fal-ai/kling-video/v2/image-to-video');
     expect(submit.json).toMatchObject({ prompt: 'the camera flies over', duration: 5 });
@@ -245,8 +246,9 @@ describe('hosted chain (configured with the admin API)', () => {
     expect(decodeDataUri(replicate.requests.filter((r) => r.method === 'POST').at(-1)!.json.input.image)?.bytes).toEqual(scene);
     const video = await generate({ model_id: 'rep-video', image_ids: [image.output.image_id], options: { duration: 4 }, credits: 4 });
     expect(video.status, video.error_code).toBe('ready');
-    expect(await download(t, video.output.url)).toEqual(fakeVideo);
-    expect(video.output.seconds).toBeCloseTo(2, 1);
+    expect(await download(t, video.output.url)).toEqual(videosOfSeconds.get(4));
+    expect(video.output.seconds).toBeCloseTo(4, 1);
+    expect(video.credits_charged).toBe(4);
     const create = replicate.requests.filter((r) => r.method === 'POST').at(-1)!;
     expect(create.path).toBe('/v1/models/acme/video-maker/predictions');
     expect(decodeDataUri(create.json.input.start_image)?.bytes).toEqual(fakeImage);

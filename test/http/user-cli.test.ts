@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AsrError } from '../../src/ports/asr.js';
 import { createTestApp, tempDir, type TestApp } from '../helpers/app.js';
 import { freePort } from '../helpers/process.js';
+import { clipsFixture } from '../helpers/clips.js';
 import { makeVideo } from '../helpers/media-fixtures.js';
 import { makeSpeechWav } from '../helpers/speech-fixtures.js';
 import { startStaticServer } from '../helpers/static-server.js';
@@ -13,7 +14,8 @@ import { USER_EXIT, parseTimeframe, runUserCli } from '../../src/main/user-cli.j
 /**
  * The `cutroom` user commands in process against a listening test app: argument and configuration
  * errors (exit 2), the API's refusals (1), an unreachable or foreign service (3), a failed job (4), local files (5),
- * text and --json output. The whole `cutroom clip` flow runs in the e2e test (test/integration/sdk-pipeline.test.ts).
+ * text and --json output, --timeframe and --template sent, renders get and download of a render. The
+ * whole `cutroom clip` flow runs in the e2e test (test/integration/sdk-pipeline.test.ts).
  */
 
 let t: TestApp;
@@ -162,6 +164,38 @@ describe('against the service', () => {
     expect(template.status).toBe(USER_EXIT.apiError);
     expect(JSON.parse(template.stdout).error).toMatchObject({ code: 'TEMPLATE_NOT_FOUND', status: 404 });
   }, 120_000);
+
+  it('renders download: waits while it renders (plain progress lines), saves the MP4 in --out; renders get as text and --json', async () => {
+    const ws = await t.workspace({ credits: 10 });
+    const env = { CUTROOM_URL: base, CUTROOM_API_KEY: ws.key };
+    const source = await makeVideo(path.join(dir, 'render-source.mp4'), { seconds: 61, width: 640, height: 360, fps: 15 });
+    const tpl = await t.c.templates.create(ws.id, { kind: 'template', name: 'Small', config: { layout: { resolution: '720p', reframe: 'center' }, captions: {} } });
+    const f = await clipsFixture(t, ws.id, source, { ranges: [{ start: 2, end: 4 }], templateId: tpl.id });
+    const started = await t.api(ws.key, 'POST', '/renders', { edit_id: f.editIds[0] });
+    expect(started.status, JSON.stringify(started.body)).toBe(202);
+    const id = started.body.id;
+
+    const out = path.join(dir, 'renders-out');
+    const r = await cli(['renders', 'download', id, '--out', out], env);
+    expect(r.status, r.stderr).toBe(USER_EXIT.ok);
+    expect(r.stderr).toMatch(new RegExp(`^render ${id}: (0%|completed)`, 'm'));
+    expect(r.stderr).not.toMatch(/\u001b\[/);
+    const saved = r.stdout.trim();
+    expect(path.dirname(saved)).toBe(out);
+    expect(saved).toMatch(/\.mp4$/);
+    expect(fs.readFileSync(saved).subarray(4, 8).toString()).toBe('ftyp');
+    expect(fs.readdirSync(out)).toEqual([path.basename(saved)]);
+
+    const text = await cli(['renders', 'get', id], env);
+    expect(text.status).toBe(USER_EXIT.ok);
+    expect(text.stdout).toMatch(new RegExp(`^id {9}${id}$`, 'm'));
+    expect(text.stdout).toMatch(/^status {5}completed$/m);
+    const json = await cli(['renders', 'get', id, '--json'], env);
+    expect(JSON.parse(json.stdout)).toMatchObject({ id, status: 'completed', progress: 100, output_resolution: '720p' });
+    const again = await cli(['renders', 'download', id, '--out', out, '--json'], env);
+    expect(again.status, again.stderr).toBe(USER_EXIT.ok);
+    expect(JSON.parse(again.stdout)).toMatchObject({ render: { id, status: 'completed' }, file: saved });
+  }, 300_000);
 
   it('transcribe: upload, wait, the file in the format asked (-o), or the text in --json', async () => {
     const wav = (await makeSpeechWav(path.join(dir, 'hello.wav'), [{ silence: 0.3 }, { say: 'hello and welcome back to the show' }, { silence: 0.5 }])).path;

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { eq } from 'drizzle-orm';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { broadcastBatches, broadcasts, clips as clipsTable, monitorEntries, monitors as monitorsTable, submissions, videos } from '../../src/adapters/db/schema.js';
+import { broadcastBatches, broadcasts, clips as clipsTable, edits, monitorEntries, monitors as monitorsTable, renders, submissions, videos } from '../../src/adapters/db/schema.js';
 import { createTestApp, tempDir, type TestApp } from '../helpers/app.js';
 import { DB_KINDS } from '../helpers/db.js';
 import { makeVideo } from '../helpers/media-fixtures.js';
@@ -440,5 +440,47 @@ describe('the clips of a broadcast, with clipped batches', () => {
     expect(next).toMatchObject({ templateId: null, strategyId: 'str_short', sourceLanguage: 'auto' });
     expect((await t.api(ws.key, 'GET', '/balance')).body.balance).toBe(1);
     await t.api(ws.key, 'POST', `/monitors/${m.id}/stop`);
+  });
+});
+
+describe.each(DB_KINDS)('rendering a live clip (%s: the render job is queued)', (db) => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await createTestApp({ db, env: { CUTROOM_ALLOW_PRIVATE_SOURCES: 'true', CUTROOM_MONITOR_POLL_SECONDS: '3600' }, startQueue: true });
+  });
+  afterAll(async () => app?.close());
+
+  it('202 queued with the clip’s edit, then 200 from_cache once an identical render exists; the edit works with POST /renders', async () => {
+    const ws = await app.workspace({ credits: 5 });
+    const m = (await app.api(ws.key, 'POST', '/monitors', { type: 'live', url: `${srv.url}/live.m3u8` })).body;
+    const db = app.c.database.db;
+    const at = new Date();
+    await db.insert(broadcasts).values({ id: 'bc_render', workspaceId: ws.id, monitorId: m.id, title: 'Show', status: 'ended', externalId: 'x', playlistUrl: `${srv.url}/live.m3u8`, startedAt: at, endedAt: at });
+    await db.insert(videos).values({ id: 'vid_render', workspaceId: ws.id, source: 'live', status: 'ready', platform: 'hls', title: 'batch', author: 'm', duration: 20 });
+    await db.insert(submissions).values({ id: 'sub_render', workspaceId: ws.id, videoId: 'vid_render', status: 'completed', timeframeStart: 0, timeframeEnd: 20, monitorId: m.id, liveBatch: true, clipsCount: 1 });
+    await db.insert(broadcastBatches).values({
+      id: 'batch_render', workspaceId: ws.id, broadcastId: 'bc_render', index: 0, status: 'done', chunks: [], startedAt: at, seconds: 20, offsetSeconds: 0, clipsCount: 1, creditsCharged: 1, submissionId: 'sub_render',
+    });
+    await db.insert(edits).values({ id: 'edit_render', workspaceId: ws.id, clipId: 'clip_render', hash: 'hash-of-edit-render', spec: { resolution: '720p', watermark: false, title: 'Live clip' } });
+    await db.insert(clipsTable).values({ id: 'clip_render', workspaceId: ws.id, submissionId: 'sub_render', position: 0, title: 'Live clip', rating: 8, startTime: 3, endTime: 9, language: 'en', editId: 'edit_render' });
+
+    const route = `/monitors/${m.id}/broadcasts/bc_render/clips/clip_render/render`;
+    const first = await app.api(ws.key, 'POST', route);
+    expect(first.status, JSON.stringify(first.body)).toBe(202);
+    expect(first.body).toMatchObject({ status: 'queued', edit_id: 'edit_render', from_cache: false });
+    expect((await app.api(ws.key, 'GET', `/renders/${first.body.id}`)).body).toMatchObject({ id: first.body.id, status: 'queued' });
+    // The render job finished (stood in for: this app runs no handlers): the next request of the same edit is a cache hit.
+    await db.update(renders).set({ status: 'completed', progress: 100, storageKey: 'renders/live-clip.mp4', size: 10, completedAt: new Date(), expiresAt: new Date(Date.now() + 3600_000) }).where(eq(renders.id, first.body.id));
+    const again = await app.api(ws.key, 'POST', route);
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ status: 'completed', from_cache: true, edit_id: 'edit_render' });
+    expect(again.body.id).not.toBe(first.body.id);
+    const byEdit = await app.api(ws.key, 'POST', '/renders', { edit_id: 'edit_render' });
+    expect(byEdit.status).toBe(200);
+    expect(byEdit.body).toMatchObject({ from_cache: true, edit_id: 'edit_render' });
+    // Another workspace's key reaches none of it.
+    const other = await app.workspace();
+    expect((await app.api(other.key, 'POST', route)).body).toEqual({ code: 'MONITOR_NOT_FOUND' });
+    expect((await app.api(other.key, 'POST', '/renders', { edit_id: 'edit_render' })).status).toBe(404);
   });
 });

@@ -482,5 +482,13 @@ describe.each(DB_KINDS)('rendering a live clip (%s: the render job is queued)', 
     const other = await app.workspace();
     expect((await app.api(other.key, 'POST', route)).body).toEqual({ code: 'MONITOR_NOT_FOUND' });
     expect((await app.api(other.key, 'POST', '/renders', { edit_id: 'edit_render' })).status).toBe(404);
+    // Once retention purged the batch's submission: 410 SUBMISSION_EXPIRED for its render and the bulk template.
+    await db.update(submissions).set({ expiredAt: new Date() }).where(eq(submissions.id, 'sub_render'));
+    const expired = await app.api(ws.key, 'POST', route);
+    expect(expired.status).toBe(410);
+    expect(expired.body.code).toBe('SUBMISSION_EXPIRED');
+    const expiredApply = await app.api(ws.key, 'POST', `/monitors/${m.id}/broadcasts/bc_render/apply_template`, { template_id: 'tpl_clean' });
+    expect(expiredApply.status).toBe(410);
+    expect(expiredApply.body.code).toBe('SUBMISSION_EXPIRED');
   });
 });

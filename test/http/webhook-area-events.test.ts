@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { personaPortraits } from '../../src/adapters/db/schema.js';
 import { buildHandlers } from '../../src/jobs/handlers/index.js';
 import { verifyWebhook } from '../../sdk/src/index.js';
 import { createTestApp, tempDir, type TestApp } from '../helpers/app.js';
@@ -9,11 +11,12 @@ import { talkingHeadVideo } from '../helpers/persona-fixtures.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 
 /**
- * The generation and persona-video events reach a subscribed endpoint signed (verified with the SDK's
+ * The generation and persona events reach a subscribed endpoint signed (verified with the SDK's
  * verifyWebhook) with the `data` docs/webhooks.md lists: generation.ready (with its output, no URL),
- * generation.failed, persona_video.ready (with its edit) and persona_video.failed. Only the webhook
- * delivery jobs run in this app; each generation and swap is run here through its processor, as its
- * queue job would (a lost last run fails it with JOB_LOST and refunds it).
+ * generation.failed, persona.failed, persona_video.ready (with its edit) and persona_video.failed
+ * (persona.ready: test/http/personas.routes.test.ts). Only the webhook delivery jobs run in this app;
+ * each generation, portrait and swap is run here through its processor, as its queue job would (a lost
+ * last run fails it with JOB_LOST and refunds it).
  */
 
 let t: TestApp;
@@ -82,6 +85,28 @@ describe('generation events', () => {
     });
     expect(await balance(ws.key)).toBe(before);
   }, 240_000);
+});
+
+describe('persona events', () => {
+  it('persona.failed when a portrait fails (JOB_LOST, refunded)', async () => {
+    const ws = await t.workspace({ credits: 5 });
+    const hook = await t.api(ws.key, 'POST', '/webhooks', { url: rx.url, events: ['persona.ready', 'persona.failed'] });
+    const created = await t.api(ws.key, 'POST', '/personas', { chips: { vibe: 'friendly' } });
+    expect(created.status, JSON.stringify(created.body)).toBe(202);
+    expect(await balance(ws.key)).toBeLessThan(5);
+    const [portrait] = await t.c.database.db.select().from(personaPortraits).where(eq(personaPortraits.personaId, created.body.id));
+    const received = nextEvent(hook.body.secret);
+    await t.c.personaProcessor.runPortrait(portrait.id, { retryCount: 2, retryLimit: 2, lost: true });
+    expect(await received).toEqual({
+      id: expect.stringMatching(/^evt_/),
+      type: 'persona.failed',
+      timestamp: expect.any(String),
+      workspace_id: ws.id,
+      data: { id: created.body.id, image_status: 'failed', error_code: 'JOB_LOST' },
+    });
+    expect((await t.api(ws.key, 'GET', `/personas/${created.body.id}`)).body).toMatchObject({ image_status: 'failed', error_code: 'JOB_LOST' });
+    expect(await balance(ws.key)).toBe(5);
+  });
 });
 
 describe('persona video events', () => {

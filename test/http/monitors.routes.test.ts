@@ -491,4 +491,32 @@ describe.each(DB_KINDS)('rendering a live clip (%s: the render job is queued)', 
     expect(expiredApply.status).toBe(410);
     expect(expiredApply.body.code).toBe('SUBMISSION_EXPIRED');
   });
+
+  it('429 RATE_LIMIT_EXCEEDED with Retry-After past the plan’s simultaneous renders, nothing created', async () => {
+    const plan = `one_render_${Date.now().toString(36)}`;
+    await app.c.plans.create(plan, { max_concurrent_renders: 1 });
+    const ws = await app.workspace({ plan });
+    const m = (await app.api(ws.key, 'POST', '/monitors', { type: 'live', url: `${srv.url}/live.m3u8` })).body;
+    const db = app.c.database.db;
+    const at = new Date();
+    const [bc, sub, vid] = [`bc_busy_${ws.id}`, `sub_busy_${ws.id}`, `vid_busy_${ws.id}`];
+    await db.insert(broadcasts).values({ id: bc, workspaceId: ws.id, monitorId: m.id, title: 'Show', status: 'ended', externalId: 'x', playlistUrl: `${srv.url}/live.m3u8`, startedAt: at, endedAt: at });
+    await db.insert(videos).values({ id: vid, workspaceId: ws.id, source: 'live', status: 'ready', platform: 'hls', title: 'batch', author: 'm', duration: 20 });
+    await db.insert(submissions).values({ id: sub, workspaceId: ws.id, videoId: vid, status: 'completed', timeframeStart: 0, timeframeEnd: 20, monitorId: m.id, liveBatch: true, clipsCount: 2 });
+    await db.insert(broadcastBatches).values({
+      id: `batch_busy_${ws.id}`, workspaceId: ws.id, broadcastId: bc, index: 0, status: 'done', chunks: [], startedAt: at, seconds: 20, offsetSeconds: 0, clipsCount: 2, creditsCharged: 1, submissionId: sub,
+    });
+    for (const i of [0, 1]) {
+      await db.insert(edits).values({ id: `edit_busy${i}_${ws.id}`, workspaceId: ws.id, clipId: `clip_busy${i}_${ws.id}`, hash: `hash-busy-${i}-${ws.id}`, spec: { resolution: '720p', watermark: false, title: `Live clip ${i}` } });
+      await db.insert(clipsTable).values({ id: `clip_busy${i}_${ws.id}`, workspaceId: ws.id, submissionId: sub, position: i, title: `Live clip ${i}`, rating: 8 - i, startTime: 3 + 6 * i, endTime: 8 + 6 * i, language: 'en', editId: `edit_busy${i}_${ws.id}` });
+    }
+    const route = (i: number) => `/monitors/${m.id}/broadcasts/${bc}/clips/clip_busy${i}_${ws.id}/render`;
+    const first = await app.api(ws.key, 'POST', route(0));
+    expect(first.status, JSON.stringify(first.body)).toBe(202);
+    const second = await app.api(ws.key, 'POST', route(1));
+    expect(second.status).toBe(429);
+    expect(second.headers['retry-after']).toBe('10');
+    expect(second.body).toEqual({ code: 'RATE_LIMIT_EXCEEDED', extra: { retry_after: 10, max_concurrent_renders: 1 } });
+    expect(await db.select().from(renders).where(eq(renders.workspaceId, ws.id))).toHaveLength(1);
+  });
 });

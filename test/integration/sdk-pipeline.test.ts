@@ -104,7 +104,7 @@ describe('the SDK against a running service', () => {
 });
 
 describe('the `cutroom` CLI against the same service and video', () => {
-  it('cutroom clip <file> --out <dir>: plain progress lines (no terminal), the clips table, the best clip’s MP4 in --out; then cutroom jobs and renders get', async () => {
+  it('cutroom clip <file> --out <dir>: plain progress lines (no terminal), the clips table, the best clip’s MP4 in --out; then cutroom jobs and renders get; then --render all --json saves every clip', async () => {
     const out = path.join(dir, 'clips');
     const env = { CUTROOM_URL: base, CUTROOM_API_KEY: key, CUTROOM_POLL_INTERVAL_MS: '500' };
     const run = runCli(['clip', talk, '--out', out, '--language', 'en'], env);
@@ -135,5 +135,24 @@ describe('the `cutroom` CLI against the same service and video', () => {
     const get = runCli(['renders', 'get', renderId, '--json'], env);
     expect(await get.exited).toBe(0);
     expect(JSON.parse(get.output().slice(get.output().indexOf('{')))).toMatchObject({ id: renderId, status: 'completed', progress: 100 });
-  }, 900_000);
+
+    // --render all --json: every clip rendered and saved, the API's objects as JSON on stdout, progress on stderr.
+    const outAll = path.join(dir, 'clips-all');
+    const all = runCli(['clip', talk, '--out', outAll, '--language', 'en', '--render', 'all', '--json'], env);
+    let stdout = '';
+    all.child.stdout!.on('data', (d) => (stdout += d));
+    expect(await all.exited, all.output()).toBe(0);
+    const result = JSON.parse(stdout);
+    expect(result.submission).toMatchObject({ status: 'completed', clips_count: result.clips.length });
+    expect(result.clips.length).toBeGreaterThan(0);
+    for (const c of result.clips) expect(c).toMatchObject({ id: expect.any(String), title: expect.any(String), rating: expect.any(Number) });
+    expect(result.renders.map((r: any) => r.clip_id).sort()).toEqual(result.clips.map((c: any) => c.id).sort());
+    for (const r of result.renders) {
+      expect(r.render).toMatchObject({ status: 'completed' });
+      expect(path.dirname(r.file)).toBe(outAll);
+      expect(fs.existsSync(r.file)).toBe(true);
+    }
+    expect(fs.readdirSync(outAll).filter((f) => f.endsWith('.mp4'))).toHaveLength(result.clips.length);
+    expect(all.output()).toMatch(/^submission sub_\w+: completed$/m);
+  }, 1_200_000);
 });

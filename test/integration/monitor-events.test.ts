@@ -1,48 +1,19 @@
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DrizzleCreditsRepository } from '../../src/adapters/db/repositories/credits.repository.js';
 import { DrizzleMonitorsRepository } from '../../src/adapters/db/repositories/monitors.repository.js';
-import { DrizzleWorkspacesRepository } from '../../src/adapters/db/repositories/workspaces.repository.js';
-import { monitors, workspaces } from '../../src/adapters/db/schema.js';
 import { createTransactionRunner } from '../../src/adapters/db/transactions.js';
 import { CreditsService } from '../../src/domain/credits/credits.service.js';
-import { BroadcastEnding } from '../../src/domain/monitors/broadcast-end.js';
-import { MonitorPoller } from '../../src/domain/monitors/monitor-poller.js';
-import { MonitorsService, type MonitorsServiceDeps } from '../../src/domain/monitors/monitors.service.js';
 import type { EventPublisher } from '../../src/domain/webhooks/events.js';
-import type { ChannelWatcher, LivePlaylist, LiveRecorder, LiveSegment } from '../../src/ports/channel-watcher.js';
 import { DB_KINDS, insertTestPlan, openTestDatabase } from '../helpers/db.js';
-import { FakeQueue } from '../helpers/fake-queue.js';
+import { insertLiveMonitor, livePoller, LiveStand } from '../helpers/live-monitor-stand.js';
 
 /**
  * The live monitor's webhook events (docs/webhooks.md), with the channel and its playlist played by a
- * stand-in (as in monitor-poller.test.ts) and the events recorded as published: a stream going on air
+ * stand-in (test/helpers/live-monitor-stand.ts) and the events recorded as published: a stream going on air
  * announces broadcast.started; a batch the balance cannot pay stops the monitor, announcing
  * monitor.stopped (INSUFFICIENT_CREDITS) and, nothing being left to clip, broadcast.ended (STOPPED); a
  * stop asked by the user (POST …/stop) announces no monitor.stopped, one the service decides does.
  */
-
-class Stand {
-  playlist: LivePlaylist = { ended: false, targetDuration: 2, segments: [] };
-
-  window(from: number, to: number): void {
-    this.playlist.segments = Array.from({ length: to - from + 1 }, (_, i): LiveSegment => ({ sequence: from + i, duration: 2, source: null }));
-  }
-
-  watcher = {
-    platform: 'hls',
-    uploads: async () => [],
-    live: async () => ({ live: true, id: 'stream-1', title: 'Launch show', playlistUrl: 'https://live.example/stream.m3u8' }),
-  } as unknown as ChannelWatcher;
-
-  recorder: LiveRecorder = {
-    readPlaylist: async () => structuredClone(this.playlist),
-    storeChunk: async () => ({ bytes: 1 }),
-    cutBatch: async () => {
-      throw new Error('the batch job is not run by these tests');
-    },
-  };
-}
 
 type Published = { workspaceId: string; type: string; data: Record<string, unknown> };
 
@@ -62,54 +33,22 @@ describe.each(DB_KINDS)('monitor and broadcast events on %s', (kind) => {
   }, 120_000);
   afterAll(async () => database?.close());
 
-  function chain(stand: Stand, batchSeconds: number) {
+  /** The chain over the shared database (test/helpers/live-monitor-stand.ts), its events recorded. */
+  function chain(stand: LiveStand, batchSeconds: number) {
     const published: Published[] = [];
     const events: EventPublisher = {
       publish: async (workspaceId, type, data) => {
         published.push({ workspaceId, type, data });
       },
     };
-    const queue = new FakeQueue();
-    const ending = new BroadcastEnding({ repo, credits, queue, events });
-    const service = new MonitorsService({ repo, tx: runner, queue, ending, events, batchSeconds } as unknown as MonitorsServiceDeps);
-    const workspacesRepo = new DrizzleWorkspacesRepository(database.db, database.sql);
-    const poller = new MonitorPoller({
-      repo,
-      tx: runner,
-      queue,
-      credits,
-      storage: { delete: async () => {} },
-      logger: pino({ level: 'silent' }),
-      ending,
-      events,
-      watcher: () => stand.watcher,
-      recorder: stand.recorder,
-      workspaces: { get: async (id) => (await workspacesRepo.findWithPlan(id))! },
-      submitUpload: async () => {
-        throw new Error('no uploads here');
-      },
-      stopMonitor: (id, reason) => service.stopMonitor(id, reason),
-      pollSeconds: 1,
-      batchSeconds,
-      stallSeconds: 30,
-    });
-    const pollNow = async (id: string) => poller.poll(id, (await repo.get(id))!.pollSeq);
+    const { service, pollNow } = livePoller({ database, repo, runner, credits }, stand, { batchSeconds, events });
     return { published, service, pollNow };
   }
 
-  async function liveMonitor(balance: number): Promise<{ ws: string; id: string }> {
-    const ws = `ws_evt_${kind}_${++n}`;
-    await database.db.insert(workspaces).values({ id: ws, name: ws, planName: 'svc', credits: balance });
-    const id = `mon_evt_${kind}_${n}`;
-    await database.db.insert(monitors).values({
-      id, workspaceId: ws, type: 'live', name: 'm', url: 'https://live.example/stream.m3u8', platform: 'hls', watchUrl: 'https://live.example/stream.m3u8',
-      status: 'watching', pollSeq: 1, startedAt: new Date(),
-    });
-    return { ws, id };
-  }
+  const liveMonitor = (balance: number) => insertLiveMonitor(database.db, { ws: `ws_evt_${kind}_${++n}`, id: `mon_evt_${kind}_${n}` }, { balance });
 
   it('broadcast.started, then monitor.stopped INSUFFICIENT_CREDITS and broadcast.ended when a batch cannot be paid', async () => {
-    const stand = new Stand();
+    const stand = new LiveStand('Launch show');
     stand.window(0, 4);
     const { ws, id } = await liveMonitor(1);
     const c = chain(stand, 120); // one batch costs 2 credits
@@ -128,7 +67,7 @@ describe.each(DB_KINDS)('monitor and broadcast events on %s', (kind) => {
   });
 
   it('a stop asked by the user (POST …/stop) announces no monitor.stopped; one the service decides (SOURCE_GONE) does', async () => {
-    const stand = new Stand();
+    const stand = new LiveStand('Launch show');
     stand.window(0, 2);
     const user = await liveMonitor(10);
     const c = chain(stand, 20);

@@ -6,17 +6,15 @@ import { DrizzleMonitorsRepository } from '../../src/adapters/db/repositories/mo
 import { DrizzleSubmissionsRepository } from '../../src/adapters/db/repositories/submissions.repository.js';
 import { DrizzleVideosRepository } from '../../src/adapters/db/repositories/videos.repository.js';
 import { DrizzleWorkspacesRepository } from '../../src/adapters/db/repositories/workspaces.repository.js';
-import { broadcastBatches, broadcasts, ledgerEntries, monitors, submissions, workspaces } from '../../src/adapters/db/schema.js';
+import { broadcastBatches, broadcasts, ledgerEntries, monitors, submissions } from '../../src/adapters/db/schema.js';
 import { createTransactionRunner } from '../../src/adapters/db/transactions.js';
 import { CreditsService } from '../../src/domain/credits/credits.service.js';
 import { BroadcastEnding } from '../../src/domain/monitors/broadcast-end.js';
 import { LiveBatchProcessor } from '../../src/domain/monitors/live-batches.js';
-import { MonitorPoller } from '../../src/domain/monitors/monitor-poller.js';
-import { MonitorsService, type MonitorsServiceDeps } from '../../src/domain/monitors/monitors.service.js';
 import type { BatchChunk } from '../../src/domain/monitors/monitors.records.js';
-import type { ChannelWatcher, LivePlaylist, LiveRecorder, LiveSegment } from '../../src/ports/channel-watcher.js';
 import { DB_KINDS, insertTestPlan, openTestDatabase } from '../helpers/db.js';
 import { FakeQueue } from '../helpers/fake-queue.js';
+import { insertLiveMonitor, livePoller, LiveStand } from '../helpers/live-monitor-stand.js';
 
 /**
  * The live watcher chain (MonitorPoller) on both databases, with the channel and the live playlist played
@@ -26,35 +24,6 @@ import { FakeQueue } from '../helpers/fake-queue.js';
  * new broadcast; a stop cuts the batch in progress and nothing is recorded or charged afterwards; a new
  * process resumes the same broadcast where the last one stopped, storing no segment twice.
  */
-
-/** A live playlist and channel under the test's control; every stored chunk is remembered. */
-class Stand {
-  onAir = true;
-  playlist: LivePlaylist = { ended: false, targetDuration: 2, segments: [] };
-  stored: Array<{ key: string; sequences: number[] }> = [];
-
-  /** Segments `from`..`to` (2 s each) are the playlist's window. */
-  window(from: number, to: number): void {
-    this.playlist.segments = Array.from({ length: to - from + 1 }, (_, i): LiveSegment => ({ sequence: from + i, duration: 2, source: null }));
-  }
-
-  watcher: ChannelWatcher = {
-    platform: 'hls',
-    uploads: async () => [],
-    live: async () => (this.onAir ? { live: true, id: 'stream-1', title: 'Show', playlistUrl: 'https://live.example/stream.m3u8' } : { live: false }),
-  } as ChannelWatcher;
-
-  recorder: LiveRecorder = {
-    readPlaylist: async () => structuredClone({ ...this.playlist, segments: this.playlist.segments.map((s) => ({ ...s })) }),
-    storeChunk: async (segments, key) => {
-      this.stored.push({ key, sequences: segments.map((s) => s.sequence) });
-      return { bytes: 1 };
-    },
-    cutBatch: async () => {
-      throw new Error('not here: the batch job is not run by these tests');
-    },
-  };
-}
 
 describe.each(DB_KINDS)('the live watcher chain on %s', (kind) => {
   let database: Awaited<ReturnType<typeof openTestDatabase>>;
@@ -73,46 +42,11 @@ describe.each(DB_KINDS)('the live watcher chain on %s', (kind) => {
   }, 120_000);
   afterAll(async () => database?.close());
 
-  /** One process's view: its own queue, ending, service and poller over the shared database. */
-  function process(stand: Stand, opts: { batchSeconds?: number; stallSeconds?: number } = {}) {
-    const queue = new FakeQueue();
-    const ending = new BroadcastEnding({ repo, credits, queue });
-    const service = new MonitorsService({ repo, tx: runner, queue, ending, batchSeconds: opts.batchSeconds ?? 20 } as unknown as MonitorsServiceDeps);
-    const workspacesRepo = new DrizzleWorkspacesRepository(database.db, database.sql);
-    const poller = new MonitorPoller({
-      repo,
-      tx: runner,
-      queue,
-      credits,
-      storage: { delete: async () => {} },
-      logger: pino({ level: 'silent' }),
-      ending,
-      watcher: () => stand.watcher,
-      recorder: stand.recorder,
-      workspaces: { get: async (id) => (await workspacesRepo.findWithPlan(id))! },
-      submitUpload: async () => {
-        throw new Error('no uploads here');
-      },
-      stopMonitor: (id, reason) => service.stopMonitor(id, reason),
-      pollSeconds: 1,
-      batchSeconds: opts.batchSeconds ?? 20,
-      stallSeconds: opts.stallSeconds ?? 30,
-    });
-    /** The chain's next run, as the monitor.poll job would run it. */
-    const pollNow = async (id: string) => poller.poll(id, (await repo.get(id))!.pollSeq);
-    return { queue, service, poller, pollNow };
-  }
+  /** One process's view over the shared database (test/helpers/live-monitor-stand.ts). */
+  const process = (stand: LiveStand, opts: { batchSeconds?: number; stallSeconds?: number } = {}) => livePoller({ database, repo, runner, credits }, stand, opts);
 
-  async function liveMonitor(balance: number, plan = 'svc', unlimited = false): Promise<{ ws: string; id: string }> {
-    const ws = `ws_poll_${kind}_${++n}`;
-    await database.db.insert(workspaces).values({ id: ws, name: ws, planName: plan, credits: balance, unlimited });
-    const id = `mon_poll_${kind}_${n}`;
-    await database.db.insert(monitors).values({
-      id, workspaceId: ws, type: 'live', name: 'm', url: 'https://live.example/stream.m3u8', platform: 'hls', watchUrl: 'https://live.example/stream.m3u8',
-      status: 'watching', pollSeq: 1, startedAt: new Date(),
-    });
-    return { ws, id };
-  }
+  const liveMonitor = (balance: number, plan = 'svc', unlimited = false) =>
+    insertLiveMonitor(database.db, { ws: `ws_poll_${kind}_${++n}`, id: `mon_poll_${kind}_${n}` }, { balance, plan, unlimited });
 
   const broadcastsOf = (id: string) => database.db.select().from(broadcasts).where(eq(broadcasts.monitorId, id));
   const batchesOf = async (broadcastId: string) =>
@@ -120,7 +54,7 @@ describe.each(DB_KINDS)('the live watcher chain on %s', (kind) => {
   const batchJobs = (queue: FakeQueue) => queue.sent.filter((j) => j.name === 'monitor.batch').map((j) => (j.payload as { batchId: string }).batchId);
 
   it('a batch the balance cannot pay stops the monitor with INSUFFICIENT_CREDITS and records nothing', async () => {
-    const stand = new Stand();
+    const stand = new LiveStand();
     stand.window(0, 4);
     const { ws, id } = await liveMonitor(1);
     const p = process(stand, { batchSeconds: 120 }); // one batch costs 2 credits
@@ -139,7 +73,7 @@ describe.each(DB_KINDS)('the live watcher chain on %s', (kind) => {
   });
 
   it('records into 20 s batches; a playlist that stops growing ends the broadcast, and the same stream is not a new one', async () => {
-    const stand = new Stand();
+    const stand = new LiveStand();
     stand.window(0, 4);
     const { ws, id } = await liveMonitor(10);
     const p = process(stand, { stallSeconds: 5 });
@@ -178,7 +112,7 @@ describe.each(DB_KINDS)('the live watcher chain on %s', (kind) => {
   });
 
   it('a stop cuts the batch in progress there (processed like a last batch); nothing is recorded or charged afterwards', async () => {
-    const stand = new Stand();
+    const stand = new LiveStand();
     stand.window(0, 2);
     const { ws, id } = await liveMonitor(10);
     const p = process(stand);
@@ -204,7 +138,7 @@ describe.each(DB_KINDS)('the live watcher chain on %s', (kind) => {
   });
 
   it('a new process resumes the same broadcast where the last stored segment ends: no segment lost or stored twice, no batch charged twice', async () => {
-    const stand = new Stand();
+    const stand = new LiveStand();
     stand.window(0, 3);
     const { ws, id } = await liveMonitor(10);
     const first = process(stand);
@@ -242,7 +176,7 @@ describe.each(DB_KINDS)('the live watcher chain on %s', (kind) => {
     const workspacesRepo = new DrizzleWorkspacesRepository(database.db, database.sql);
     /** The monitor records a broadcast of `seconds` (2 s segments) into 600 s batches, ended by #EXT-X-ENDLIST; its batch jobs run. */
     async function broadcastOf(monitorId: string, seconds: number, clipsPerBatch: number[]) {
-      const stand = new Stand();
+      const stand = new LiveStand();
       stand.window(0, seconds / 2 - 1);
       stand.playlist.ended = true;
       const p = process(stand, { batchSeconds: 600 });

@@ -116,20 +116,13 @@ export class MonitorsService {
     }
   }
 
-  /** 404 MONITOR_NOT_FOUND outside the workspace or once deleted. */
-  async get(workspaceId: string, id: string): Promise<MonitorRow> {
-    const row = await this.d.repo.findInWorkspace(workspaceId, id);
-    if (!row) throw new DomainError('MONITOR_NOT_FOUND');
-    return row;
-  }
-
   /**
-   * The monitor whose broadcasts are read: a deleted monitor's broadcasts and their clips stay readable
-   * (and renderable) through their own ids until retention purges their batches; 404 MONITOR_NOT_FOUND
-   * outside the workspace.
+   * 404 MONITOR_NOT_FOUND outside the workspace or once deleted. With `includeDeleted` (the broadcast
+   * routes), a deleted monitor is found too: its broadcasts and their clips stay readable (and
+   * renderable) through their own ids until retention purges their batches.
    */
-  private async ofBroadcasts(workspaceId: string, id: string): Promise<MonitorRow> {
-    const row = await this.d.repo.findInWorkspace(workspaceId, id, { includeDeleted: true });
+  async get(workspaceId: string, id: string, opts: { includeDeleted?: boolean } = {}): Promise<MonitorRow> {
+    const row = await this.d.repo.findInWorkspace(workspaceId, id, opts);
     if (!row) throw new DomainError('MONITOR_NOT_FOUND');
     return row;
   }
@@ -236,13 +229,13 @@ export class MonitorsService {
   }
 
   async broadcasts(workspaceId: string, monitorId: string, page: PageRequest) {
-    const m = await this.ofBroadcasts(workspaceId, monitorId);
+    const m = await this.get(workspaceId, monitorId, { includeDeleted: true });
     return this.d.repo.listBroadcasts(workspaceId, m.id, page);
   }
 
   /** 404 MONITOR_NOT_FOUND, then BROADCAST_NOT_FOUND (another monitor's or workspace's broadcast). A deleted monitor's broadcasts stay readable. */
   async broadcast(workspaceId: string, monitorId: string, broadcastId: string): Promise<BroadcastSummary> {
-    const m = await this.ofBroadcasts(workspaceId, monitorId);
+    const m = await this.get(workspaceId, monitorId, { includeDeleted: true });
     const b = await this.d.repo.findBroadcast(workspaceId, m.id, broadcastId);
     if (!b) throw new DomainError('BROADCAST_NOT_FOUND');
     return b;

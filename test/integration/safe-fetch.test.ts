@@ -41,6 +41,18 @@ beforeAll(async () => {
     '/to-metadata-v4-compatible': redirect(() => 'http://[::a9fe:a9fe]/latest/meta-data/'),
     '/to-metadata-v4-compatible-dotted': redirect(() => 'http://[::169.254.169.254]/latest/meta-data/'),
     '/to-loopback-v4-compatible': redirect(() => `http://[::127.0.0.1]:${internal.port}/secret`),
+    // Audit 2, finding 5: the wireserver, EKS pod identity, IMDS IPv6 and AWS DNS, in the spellings a URL takes.
+    '/to-wireserver': redirect(() => 'http://168.63.129.16/machine?comp=goalstate'),
+    '/to-wireserver-decimal': redirect(() => 'http://2822734096/machine?comp=goalstate'),
+    '/to-wireserver-hex': redirect(() => 'http://0xa83f8110/machine?comp=goalstate'),
+    '/to-wireserver-octal': redirect(() => 'http://0250.077.0201.020/machine?comp=goalstate'),
+    '/to-wireserver-mapped': redirect(() => 'http://[::ffff:168.63.129.16]/machine?comp=goalstate'),
+    '/to-wireserver-nat64': redirect(() => 'http://[64:ff9b::a83f:8110]/machine?comp=goalstate'),
+    '/to-wireserver-6to4': redirect(() => 'http://[2002:a83f:8110::1]/machine?comp=goalstate'),
+    '/to-wireserver-name': redirect(() => 'http://wireserver.test/machine?comp=goalstate'),
+    '/to-eks-pod-identity': redirect(() => 'http://169.254.170.23/v1/credentials'),
+    '/to-imds-v6': redirect(() => 'http://[fd00:ec2::23]/v1/credentials'),
+    '/to-aws-dns': redirect(() => 'http://169.254.169.253/'),
     '/to-file': redirect(() => 'file:///etc/passwd'),
     '/to-creds': redirect(() => `http://user:pw@127.0.0.1:${pub.port}/ok`),
     '/relative': redirect(() => '/ok', 301),
@@ -73,6 +85,7 @@ function opts(extra: SafeFetchOptions = {}): SafeFetchOptions {
     treatAsPublic: (address, url) => address === '127.0.0.1' && Number(url.port) === pub.port,
     resolve: async (host) => {
       if (host === 'intranet.test' || host === 'localhost.test') return [{ address: '127.0.0.1', family: 4 }];
+      if (host === 'wireserver.test') return [{ address: '168.63.129.16', family: 4 }];
       throw new Error(`unexpected lookup of ${host}`);
     },
     ...extra,
@@ -121,6 +134,31 @@ describe('safeFetch address rules', () => {
 
   it('refuses cloud metadata even when private sources are allowed', async () => {
     expect((await refusal(safeFetch(`${pub.url}/to-metadata`, opts({ allowPrivate: true })))).reason).toMatch(/cloud-metadata/);
+  });
+
+  it('refuses the Azure wireserver, EKS pod identity, IMDS over IPv6 and AWS DNS in every spelling, even with private sources allowed', async () => {
+    const expected: Record<string, RegExp> = {
+      '/to-wireserver': /168\.63\.129\.16 is cloud-metadata/,
+      '/to-wireserver-decimal': /168\.63\.129\.16 is cloud-metadata/,
+      '/to-wireserver-hex': /168\.63\.129\.16 is cloud-metadata/,
+      '/to-wireserver-octal': /168\.63\.129\.16 is cloud-metadata/,
+      '/to-wireserver-mapped': /::ffff:a83f:8110 is cloud-metadata/,
+      '/to-wireserver-nat64': /64:ff9b::a83f:8110 is cloud-metadata/,
+      '/to-wireserver-6to4': /2002:a83f:8110::1 is cloud-metadata/,
+      '/to-wireserver-name': /168\.63\.129\.16 of wireserver\.test is cloud-metadata/,
+      '/to-eks-pod-identity': /169\.254\.170\.23 is cloud-metadata/,
+      '/to-imds-v6': /fd00:ec2::23 is cloud-metadata/,
+      '/to-aws-dns': /169\.254\.169\.253 is cloud-metadata/,
+    };
+    for (const [path, reason] of Object.entries(expected)) {
+      for (const allowPrivate of [false, true]) {
+        const r = await refusal(safeFetch(`${pub.url}${path}`, opts({ allowPrivate, timeoutMs: 1000 })));
+        expect(r, `${path} allowPrivate=${allowPrivate}`).toEqual({ code: 'INVALID_URL', reason: expect.stringMatching(reason) });
+      }
+    }
+    // Asked directly too (a caller's link, a webhook endpoint), not only after a redirect.
+    const direct = await refusal(safeFetch('http://168.63.129.16/machine?comp=goalstate', { timeoutMs: 1000, allowPrivate: true }));
+    expect(direct).toEqual({ code: 'INVALID_URL', reason: expect.stringMatching(/168\.63\.129\.16 is cloud-metadata/) });
   });
 
   it('refuses IPv4-compatible IPv6 literals (::a.b.c.d) like the IPv4 address they embed', async () => {

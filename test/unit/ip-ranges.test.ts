@@ -120,3 +120,60 @@ describe('isAllowedAddress', () => {
     for (const ip of ['::0x7f.0.0.1', '::ffff:0x7f.0.0.1', '::127.1', '::ffff:127.1', '::1.2.3.04']) expect(classifyAddress(ip), ip).toBe('invalid');
   });
 });
+
+describe('cloud-metadata endpoints (security audit 2, finding 5)', () => {
+  // Azure wireserver, AWS EKS pod identity agent (IPv4 and IPv6), AWS IMDS over IPv6, AWS DNS (IPv4 and IPv6).
+  const added = ['168.63.129.16', '169.254.170.23', 'fd00:ec2::23', '169.254.169.253', 'fd00:ec2::253'];
+
+  it.each(added)('%s is cloud-metadata, refused even with private sources or webhooks allowed', (ip) => {
+    expect(classifyAddress(ip)).toBe('cloud-metadata');
+    expect(isAllowedAddress(ip, false)).toBe(false);
+    expect(isAllowedAddress(ip, true)).toBe(false);
+  });
+
+  it('judges every IPv6 spelling that embeds one of these IPv4 addresses as cloud-metadata', () => {
+    const spellings = (a: number, b: number, c: number, d: number) => {
+      const hi = ((a << 8) | b).toString(16);
+      const lo = ((c << 8) | d).toString(16);
+      const dotted = `${a}.${b}.${c}.${d}`;
+      return [
+        `::ffff:${dotted}`, // IPv4-mapped
+        `::ffff:${hi}:${lo}`,
+        `[::ffff:${hi}:${lo}]`,
+        `::ffff:0:${hi}:${lo}`, // SIIT (RFC 6145)
+        `64:ff9b::${dotted}`, // NAT64
+        `64:ff9b::${hi}:${lo}`,
+        `2002:${hi}:${lo}::1`, // 6to4
+        `::${dotted}`, // IPv4-compatible
+        `::${hi}:${lo}`,
+      ];
+    };
+    for (const v4 of ['168.63.129.16', '169.254.170.23', '169.254.169.253']) {
+      const [a, b, c, d] = v4.split('.').map(Number) as [number, number, number, number];
+      for (const ip of spellings(a, b, c, d)) {
+        expect(classifyAddress(ip), `${v4} as ${ip}`).toBe('cloud-metadata');
+        expect(isAllowedAddress(ip, true), `${v4} as ${ip}`).toBe(false);
+      }
+    }
+    expect(classifyAddress('fd00:ec2:0:0:0:0:0:23')).toBe('cloud-metadata');
+    expect(classifyAddress('[fd00:0ec2::0023]')).toBe('cloud-metadata');
+  });
+
+  it('leaves the neighbours of these addresses in their own ranges', () => {
+    expect(classifyAddress('168.63.129.15')).toBe('public');
+    expect(classifyAddress('168.63.129.17')).toBe('public');
+    expect(classifyAddress('169.254.170.24')).toBe('link-local');
+    expect(classifyAddress('169.254.169.252')).toBe('link-local');
+    expect(classifyAddress('fd00:ec2::24')).toBe('unique-local');
+    expect(isAllowedAddress('169.254.170.24', true)).toBe(true);
+  });
+
+  it('refuses the decimal, octal and hex spellings of these addresses (not dotted quads)', () => {
+    // 168.63.129.16 = 2822734096 = 0xa83f8110 = 0250.077.0201.020; a URL parser turns these into the
+    // dotted quad before the check (safe-fetch.test.ts), the classifier itself never takes them.
+    for (const ip of ['2822734096', '0xa83f8110', '0250.077.0201.020', '0xa8.0x3f.0x81.0x10', '168.63.33040']) {
+      expect(classifyAddress(ip), ip).toBe('invalid');
+      expect(isAllowedAddress(ip, true), ip).toBe(false);
+    }
+  });
+});

@@ -19,12 +19,23 @@ export type AddressRange =
   | 'broadcast'
   | 'reserved';
 
+/**
+ * Addresses that serve a cloud host's credentials, identity or configuration, never media: refused
+ * always, even when the operator allows private sources or webhooks. Checked after normalisation, so
+ * every spelling that embeds one of the IPv4 addresses (IPv4-mapped, NAT64, 6to4, IPv4-compatible)
+ * is refused too; the URL parser turns decimal, octal and hex hosts into the dotted quad first.
+ */
 const METADATA_ADDRESSES = new Set([
   '169.254.169.254', // AWS, GCP, Azure, OpenStack, DigitalOcean...
   '169.254.170.2', // AWS ECS task metadata
+  '169.254.170.23', // AWS EKS Pod Identity agent (pod credentials)
+  '169.254.169.253', // AWS VPC DNS resolver (answers the VPC's private names)
+  '168.63.129.16', // Azure wireserver (goal state, extension settings; a public address today)
   '100.100.100.200', // Alibaba Cloud
   '192.0.0.192', // Oracle Cloud (classic)
   'fd00:ec2::254', // AWS IMDS over IPv6
+  'fd00:ec2::23', // AWS EKS Pod Identity agent over IPv6
+  'fd00:ec2::253', // AWS VPC DNS resolver over IPv6
 ]);
 
 const V4_RANGES: Record<string, AddressRange> = {

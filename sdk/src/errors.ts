@@ -42,3 +42,25 @@ export class CutroomError extends Error {
     });
   }
 }
+
+/**
+ * A mistake in how the SDK was called, found before anything was checked: thrown instead of going on
+ * with a setting that would weaken a check. It is not a `CutroomError`, so it cannot be taken for the
+ * service's answer or for a bad delivery: a webhook receiver whose secret is unset fails on every
+ * request, loudly, instead of accepting forged ones. `verifyWebhook` throws it for a secret that is
+ * not base64 or decodes to fewer than 16 bytes (an unset environment variable, `whsec_` alone), a
+ * `toleranceSeconds` that is not a finite number ≥ 0 (`NaN` would disable the replay window), or an
+ * invalid `now`. The message never contains the secret.
+ */
+export class CutroomConfigError extends Error {
+  override readonly name = 'CutroomConfigError';
+  /** Always `CONFIG_INVALID`. */
+  readonly code = 'CONFIG_INVALID';
+  /** The argument or option that is wrong: `secret`, `toleranceSeconds`, `now`. */
+  readonly option: string;
+
+  constructor(option: string, message: string) {
+    super(`${option}: ${message}`);
+    this.option = option;
+  }
+}

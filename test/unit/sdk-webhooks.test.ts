@@ -1,5 +1,6 @@
+import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { CutroomError, verifyWebhook } from '../../sdk/src/index.js';
+import { CutroomConfigError, CutroomError, verifyWebhook } from '../../sdk/src/index.js';
 
 /**
  * Vectors computed outside this code base:
@@ -64,5 +65,60 @@ describe('verifyWebhook (Standard Webhooks)', () => {
     expect(reasonOf(() => verifyWebhook({ 'webhook-id': OURS.id, 'webhook-timestamp': OURS.timestamp }, OURS.body, OURS.secret, { now: OURS.now }))).toMatchObject({
       reason: 'headers',
     });
+  });
+});
+
+describe('verifyWebhook fails closed on a bad configuration (security audit 2, finding 3)', () => {
+  // A delivery signed with an empty key: what an unset secret (`process.env.X ?? ''`) used to verify.
+  const emptyKeySignature = `v1,${createHmac('sha256', Buffer.alloc(0)).update(`${OURS.id}.${OURS.timestamp}.${OURS.body}`).digest('base64')}`;
+  const forged = { 'webhook-id': OURS.id, 'webhook-timestamp': OURS.timestamp, 'webhook-signature': emptyKeySignature };
+  const signed = { 'webhook-id': OURS.id, 'webhook-timestamp': OURS.timestamp, 'webhook-signature': OURS.signature };
+
+  const configError = (fn: () => unknown) => {
+    try {
+      fn();
+    } catch (err) {
+      expect(err).toBeInstanceOf(CutroomConfigError);
+      expect(err).not.toBeInstanceOf(CutroomError);
+      return { name: (err as CutroomConfigError).name, code: (err as CutroomConfigError).code, option: (err as CutroomConfigError).option };
+    }
+    throw new Error('accepted');
+  };
+
+  it('throws CutroomConfigError for an empty, whsec_-only, non-base64 or short secret, whatever the delivery', () => {
+    const sixteenBytes = `whsec_${Buffer.alloc(16, 7).toString('base64')}`;
+    const fifteenBytes = `whsec_${Buffer.alloc(15, 7).toString('base64')}`;
+    const refused = { name: 'CutroomConfigError', code: 'CONFIG_INVALID', option: 'secret' };
+    for (const secret of ['', 'whsec_', 'whsec_!!!!', '!!!!!!!!!!!!!!!!!!!!!!!!', 'whsec_ not base64 at all, a passphrase', fifteenBytes, 'whsec_c2VjcmV0LWZvci1jdXRyb29tLXRlc3RzLTMyYnl0ZXM=\n']) {
+      expect(configError(() => verifyWebhook(forged, OURS.body, secret, { now: OURS.now })), JSON.stringify(secret)).toEqual(refused);
+      // Checked before the headers: a misconfigured receiver fails on every request, not only on signed ones.
+      expect(configError(() => verifyWebhook({}, OURS.body, secret, { now: OURS.now })), JSON.stringify(secret)).toEqual(refused);
+    }
+    // A key of exactly 16 bytes is accepted as a key (and this signature is not its own).
+    expect(reasonOf(() => verifyWebhook(forged, OURS.body, sixteenBytes, { now: OURS.now }))).toMatchObject({ reason: 'signature' });
+  });
+
+  it('throws CutroomConfigError for a tolerance that is not a finite non-negative number, or an invalid now', () => {
+    const yearLater = new Date(1767225600 * 1000 + 365 * 86_400_000);
+    for (const toleranceSeconds of [Number.NaN, Number.POSITIVE_INFINITY, -1, '300' as unknown as number]) {
+      expect(configError(() => verifyWebhook(signed, OURS.body, OURS.secret, { now: yearLater, toleranceSeconds })), String(toleranceSeconds)).toEqual({
+        name: 'CutroomConfigError',
+        code: 'CONFIG_INVALID',
+        option: 'toleranceSeconds',
+      });
+    }
+    expect(configError(() => verifyWebhook(signed, OURS.body, OURS.secret, { now: new Date(Number.NaN) }))).toMatchObject({ option: 'now' });
+    // 0 is a valid (strict) tolerance.
+    expect(verifyWebhook(signed, OURS.body, OURS.secret, { now: new Date(1767225600 * 1000), toleranceSeconds: 0 })).toMatchObject({ type: 'render.completed' });
+  });
+
+  it('still accepts the real secrets: the spec’s (24 bytes), ours (32 bytes), a bare base64 key, a URL-safe one', () => {
+    expect(verifyWebhook(SPEC.headers, SPEC.body, SPEC.secret, { now: SPEC.now })).toEqual({ test: 2432232314 });
+    expect(verifyWebhook(signed, OURS.body, OURS.secret, { now: OURS.now })).toMatchObject({ type: 'render.completed' });
+    expect(verifyWebhook(signed, OURS.body, OURS.secret.slice('whsec_'.length), { now: OURS.now })).toMatchObject({ type: 'render.completed' });
+    const key = Buffer.from([0xfb, 0xff, 0xbf, ...Array.from({ length: 29 }, (_, i) => i)]);
+    const h = { 'webhook-id': 'evt_u', 'webhook-timestamp': OURS.timestamp };
+    const sig = `v1,${createHmac('sha256', key).update(`evt_u.${OURS.timestamp}.{}`).digest('base64')}`;
+    expect(verifyWebhook({ ...h, 'webhook-signature': sig }, '{}', `whsec_${key.toString('base64url')}`, { now: OURS.now })).toEqual({});
   });
 });

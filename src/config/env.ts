@@ -33,6 +33,8 @@ export interface Config {
   rateLimitStore: 'memory' | 'database' | 'redis';
   /** CUTROOM_REDIS_URL: redis:// or rediss:// URL of the rate-limit counters' Redis. */
   redisUrl?: string;
+  /** Refused admin tokens (/admin/v1, /metrics) allowed per client address and minute; then 429 (CUTROOM_ADMIN_AUTH_FAILURES_PER_MINUTE). */
+  adminAuthFailuresPerMinute: number;
   /** How long an api process reuses a key, its workspaces and their plans before reading them again (CUTROOM_AUTH_CACHE_SECONDS). */
   authCacheMs: number;
   /**
@@ -145,6 +147,7 @@ export function loadConfig(env: Env = process.env): Config {
     bodyLimitBytes: int(env, 'CUTROOM_BODY_LIMIT_BYTES', { fallback: MIB, min: 1024 }),
     rateLimitStore: rateLimitStore(env, databaseUrl, redis),
     redisUrl: redis,
+    adminAuthFailuresPerMinute: int(env, 'CUTROOM_ADMIN_AUTH_FAILURES_PER_MINUTE', { fallback: 10, min: 1 }),
     authCacheMs: Math.round(number(env, 'CUTROOM_AUTH_CACHE_SECONDS', { fallback: 5, min: 0, max: 300 }) * 1000),
     trustProxy: trustedProxies(env),
     shutdownTimeoutMs: durationMs(env, 'CUTROOM_SHUTDOWN_TIMEOUT_MS', { fallback: 30000, min: 0 }),

@@ -57,7 +57,7 @@ export interface AppDeps
     AdminKeyRoutesDeps,
     AdminTemplateRoutesDeps,
     AdminConnectionRoutesDeps {
-  config: Pick<Config, 'bodyLimitBytes' | 'trustProxy' | 'publicBaseUrl' | 'dataDir'>;
+  config: Pick<Config, 'bodyLimitBytes' | 'trustProxy' | 'publicBaseUrl' | 'dataDir' | 'adminAuthFailuresPerMinute'>;
   logger: FastifyBaseLogger;
   idempotency: IdempotencyService;
   adminToken: AdminTokenService;

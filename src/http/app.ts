@@ -109,7 +109,7 @@ export async function buildApp(c: AppDeps, opts: AppOptions = {}): Promise<Fasti
   await app.register(
     async (scope) => {
       const admin = scope as Api;
-      registerAdminAuth(admin, c.adminToken);
+      registerAdminAuth(admin, c);
       registerIdempotency(admin, c.idempotency, () => 'admin');
       adminPlanRoutes(admin, c);
       adminWorkspaceRoutes(admin, c);

@@ -8,6 +8,8 @@ export interface RateWindow {
 /** Fixed 60-second windows, counted per bucket (a key, a key + route group, an address). */
 export interface RateLimiter {
   hit(bucket: string, now?: number): Promise<RateWindow>;
+  /** The current window of `bucket` without counting a request (count 0 when nothing was counted in it). */
+  peek(bucket: string, now?: number): Promise<RateWindow>;
   /** Drops the windows older than the previous one (job maintenance.purge). */
   purgeExpired(now?: number): Promise<void>;
 }

@@ -67,6 +67,8 @@ export async function createTestApp(
     extend?: (app: FastifyInstance) => void;
     /** Sees every route as it is registered (buildApp's onRoute). */
     onRoute?: (route: RouteOptions) => void;
+    /** The service's logger (request logs included); silent when not given. */
+    logger?: pino.Logger;
   } = {},
 ): Promise<TestApp> {
   const dataDir = tempDir();
@@ -78,11 +80,11 @@ export async function createTestApp(
     ...opts.env,
   });
   const database = await openTestDatabase(opts.db ?? 'pglite');
-  const c = await createContainer({ config, logger: pino({ level: 'silent' }), role: 'all', database, queuePollingSeconds: 0.5 });
+  const c = await createContainer({ config, logger: opts.logger ?? pino({ level: 'silent' }), role: 'all', database, queuePollingSeconds: 0.5 });
   await bootstrap(c);
   if (opts.startQueue || opts.workers) await c.queue.start();
   if (opts.workers) await registerHandlers(c.queue, buildHandlers(c), config.workerConcurrency);
-  const app = await buildApp(c, { logger: false, onRoute: opts.onRoute });
+  const app = await buildApp(c, { logger: opts.logger ? undefined : false, onRoute: opts.onRoute });
   opts.extend?.(app);
   await app.ready();
   return {

@@ -1,4 +1,4 @@
-import { lt, sql } from 'drizzle-orm';
+import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Db } from '../db/database.js';
 import { rateLimitWindows } from '../db/schema.js';
 import { WINDOW_MS, windowStart, type RateLimiter, type RateWindow } from '../../ports/rate-limiter.js';
@@ -18,6 +18,15 @@ export class DatabaseRateLimiter implements RateLimiter {
       })
       .returning({ count: rateLimitWindows.count });
     return { count: row.count, resetAt: (start + WINDOW_MS) / 1000 };
+  }
+
+  async peek(bucket: string, now = Date.now()): Promise<RateWindow> {
+    const start = windowStart(now);
+    const [row] = await this.db
+      .select({ count: rateLimitWindows.count })
+      .from(rateLimitWindows)
+      .where(and(eq(rateLimitWindows.bucket, bucket), eq(rateLimitWindows.windowStart, start)));
+    return { count: row?.count ?? 0, resetAt: (start + WINDOW_MS) / 1000 };
   }
 
   async purgeExpired(now = Date.now()): Promise<void> {

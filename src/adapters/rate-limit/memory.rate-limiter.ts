@@ -17,6 +17,12 @@ export class MemoryRateLimiter implements RateLimiter {
     return { count: next.count, resetAt: (start + WINDOW_MS) / 1000 };
   }
 
+  async peek(bucket: string, now = Date.now()): Promise<RateWindow> {
+    const start = windowStart(now);
+    const w = this.windows.get(bucket);
+    return { count: w && w.start === start ? w.count : 0, resetAt: (start + WINDOW_MS) / 1000 };
+  }
+
   async purgeExpired(now = Date.now()): Promise<void> {
     const oldest = windowStart(now) - WINDOW_MS;
     for (const [k, w] of this.windows) if (w.start < oldest) this.windows.delete(k);

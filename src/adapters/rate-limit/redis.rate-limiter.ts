@@ -28,6 +28,12 @@ export class RedisRateLimiter implements RateLimiter {
     return { count: incr[1], resetAt: (start + WINDOW_MS) / 1000 };
   }
 
+  async peek(bucket: string, now = Date.now()): Promise<RateWindow> {
+    const start = windowStart(now);
+    const value = await this.redis.get(`${this.prefix}${bucket}:${start}`);
+    return { count: value === null ? 0 : Number(value), resetAt: (start + WINDOW_MS) / 1000 };
+  }
+
   /** Nothing to do: Redis deletes each window's key itself when it expires. */
   async purgeExpired(): Promise<void> {}
 }

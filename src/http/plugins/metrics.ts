@@ -1,12 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import type { AdminTokenService } from '../../domain/auth/admin-token.service.js';
 import type { Metrics, MetricsRegistry } from '../../ports/metrics.js';
-import { registerAdminAuth } from './admin-auth.js';
+import { registerAdminAuth, type AdminAuthDeps } from './admin-auth.js';
 
-export interface MetricsRoutesDeps {
+export interface MetricsRoutesDeps extends AdminAuthDeps {
   /** This process's metrics (src/adapters/metrics/prometheus.metrics.ts). */
   metrics: MetricsRegistry;
-  adminToken: AdminTokenService;
 }
 
 /**
@@ -25,7 +23,7 @@ export function registerRequestMetrics(app: FastifyInstance, metrics: Metrics) {
  * service's own port (docs/api-decisions.md). Register in a scope of its own: the admin check covers the scope.
  */
 export function metricsRoutes(app: FastifyInstance, deps: MetricsRoutesDeps) {
-  registerAdminAuth(app, deps.adminToken);
+  registerAdminAuth(app, deps);
   app.get('/metrics', { schema: { hide: true } }, async (_req, reply) => {
     const body = await deps.metrics.scrape();
     return reply.type(deps.metrics.contentType).send(body);

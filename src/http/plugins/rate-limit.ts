@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import { DomainError } from '../../domain/errors.js';
-import type { RateLimiter } from '../../ports/rate-limiter.js';
+import type { RateLimiter, RateWindow } from '../../ports/rate-limiter.js';
 
 /**
  * Counts one request in `bucket` and refuses it past `limit` with 429 RATE_LIMIT_EXCEEDED and
@@ -20,8 +20,11 @@ export async function enforceRateLimit(
     reply.header('X-RateLimit-Remaining', String(Math.max(0, limit - w.count)));
     reply.header('X-RateLimit-Reset', String(w.resetAt));
   }
-  if (w.count > limit) {
-    const retryAfter = Math.max(1, Math.ceil(w.resetAt - now / 1000));
-    throw new DomainError('RATE_LIMIT_EXCEEDED', { retry_after: retryAfter }, { 'Retry-After': String(retryAfter) });
-  }
+  if (w.count > limit) throw rateLimitExceeded(w, now);
+}
+
+/** 429 RATE_LIMIT_EXCEEDED with Retry-After: the seconds until `w` resets (at least 1). */
+export function rateLimitExceeded(w: RateWindow, now = Date.now()): DomainError {
+  const retryAfter = Math.max(1, Math.ceil(w.resetAt - now / 1000));
+  return new DomainError('RATE_LIMIT_EXCEEDED', { retry_after: retryAfter }, { 'Retry-After': String(retryAfter) });
 }

@@ -17,6 +17,8 @@ beforeAll(async () => {
       });
     },
   });
+  // Every route is called several times with one key: /clips/info and /monitors share the analysis limit (10 a minute).
+  await t.c.plans.update('default', { analysis_rate_limit_per_minute: 1000 });
 });
 afterAll(async () => {
   await t.close();

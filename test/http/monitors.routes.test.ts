@@ -3,8 +3,10 @@ import { eq } from 'drizzle-orm';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { broadcastBatches, broadcasts, clips as clipsTable, edits, monitorEntries, monitors as monitorsTable, renders, submissions, videos } from '../../src/adapters/db/schema.js';
+import { DrizzleMonitorsRepository } from '../../src/adapters/db/repositories/monitors.repository.js';
 import { createTestApp, tempDir, type TestApp } from '../helpers/app.js';
 import { DB_KINDS } from '../helpers/db.js';
+import { windowStart } from '../../src/ports/rate-limiter.js';
 import { makeVideo } from '../helpers/media-fixtures.js';
 import { startStaticServer, type StaticServer } from '../helpers/static-server.js';
 
@@ -36,6 +38,8 @@ beforeAll(async () => {
   srv = await startStaticServer(dir);
   // A yt-dlp path so that YouTube channels are accepted (no run happens while the monitors stay stopped).
   t = await createTestApp({ env: { CUTROOM_ALLOW_PRIVATE_SOURCES: 'true', CUTROOM_YTDLP_PATH: '/bin/true', CUTROOM_MONITOR_POLL_SECONDS: '3600' }, startQueue: true });
+  // POST /monitors counts in the analysis limit (10 a minute per key by default): these tests create more with one key.
+  await t.c.plans.update('default', { analysis_rate_limit_per_minute: 1000 });
 });
 
 afterAll(async () => {
@@ -97,6 +101,88 @@ describe('POST /monitors', () => {
     } finally {
       await strict.close();
     }
+  });
+});
+
+/** Runs `fn` again (at most three times) when a minute boundary reset the rate-limit counts while it ran. */
+async function inOneWindow(fn: (attempt: number) => Promise<void>): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    const before = windowStart(Date.now());
+    await fn(attempt);
+    if (windowStart(Date.now()) === before || attempt === 2) return;
+  }
+}
+
+describe('creating monitors is limited (issue 23, finding 4)', () => {
+  it('counts in the analysis rate limit with POST /clips/info: past it 429 with Retry-After, no fetch, nothing created', async () => {
+    await t.c.plans.create('two-analyses', { analysis_rate_limit_per_minute: 2 });
+    await inOneWindow(async () => {
+      const ws = await t.workspace({ plan: 'two-analyses' });
+      expect((await t.api(ws.key, 'POST', '/monitors', { type: 'live', url: `${srv.url}/live.m3u8` })).status).toBe(201);
+      expect((await t.api(ws.key, 'POST', '/clips/info', { url: 'https://www.youtube.com/playlist?list=PL1' })).status).toBe(422);
+      const fetched = srv.requests.length;
+      const over = await t.api(ws.key, 'POST', '/monitors', { type: 'video', url: `${srv.url}/uploads.xml?over` });
+      expect(over.status).toBe(429);
+      expect(over.body).toEqual({ code: 'RATE_LIMIT_EXCEEDED', extra: { retry_after: expect.any(Number) } });
+      expect(Number(over.headers['retry-after'])).toBeGreaterThan(0);
+      expect(srv.requests.slice(fetched)).toEqual([]);
+      expect((await t.api(ws.key, 'GET', '/monitors')).body.pagination.total_count).toBe(1);
+      // Other routes are still under the global limit.
+      expect((await t.api(ws.key, 'GET', '/balance')).status).toBe(200);
+    });
+  });
+
+  it('409 MONITOR_LIMIT_REACHED past the plan’s max_monitors, before the link is fetched; a deleted monitor frees its place', async () => {
+    await t.c.plans.create('two-monitors', { max_monitors: 2 });
+    const ws = await t.workspace({ plan: 'two-monitors' });
+    const a = await t.api(ws.key, 'POST', '/monitors', { type: 'live', url: `${srv.url}/live.m3u8` });
+    expect((await t.api(ws.key, 'POST', '/monitors', { type: 'video', url: `${srv.url}/uploads.xml` })).status).toBe(201);
+    const fetched = srv.requests.length;
+    const third = await t.api(ws.key, 'POST', '/monitors', { type: 'video', url: `${srv.url}/uploads.xml?third` });
+    expect(third.status).toBe(409);
+    expect(third.body).toEqual({ code: 'MONITOR_LIMIT_REACHED', extra: { max_monitors: 2 } });
+    expect(srv.requests.slice(fetched)).toEqual([]);
+    expect((await t.api(ws.key, 'GET', '/monitors')).body.pagination.total_count).toBe(2);
+    // Another workspace on the same plan has its own count.
+    const other = await t.workspace({ plan: 'two-monitors' });
+    expect((await t.api(other.key, 'POST', '/monitors', { type: 'live', url: `${srv.url}/live.m3u8` })).status).toBe(201);
+    expect((await t.api(ws.key, 'DELETE', `/monitors/${a.body.id}`)).status).toBe(204);
+    expect((await t.api(ws.key, 'POST', '/monitors', { type: 'live', url: `${srv.url}/live.m3u8` })).status).toBe(201);
+    expect((await t.c.plans.get('default')).maxMonitors).toBe(20);
+  });
+});
+
+describe.each(DB_KINDS)('simultaneous creations (%s)', (db) => {
+  let d: TestApp;
+  beforeAll(async () => {
+    d = await createTestApp({ db, env: { CUTROOM_ALLOW_PRIVATE_SOURCES: 'true' } });
+    await d.c.plans.create('three-monitors', { max_monitors: 3 });
+  });
+  afterAll(async () => {
+    await d?.close();
+  });
+
+  it('never pass max_monitors', async () => {
+    const ws = await d.workspace({ plan: 'three-monitors' });
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => d.api(ws.key, 'POST', '/monitors', { type: 'live', url: `${srv.url}/live.m3u8?n=${i}` })),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 201, 201, 409, 409, 409, 409, 409]);
+    expect((await d.api(ws.key, 'GET', '/monitors')).body.pagination.total_count).toBe(3);
+  });
+
+  it('the store counts under a lock on the workspace: of 12 inserts at once, 3 are kept', async () => {
+    const ws = await d.workspace({ plan: 'three-monitors' });
+    const repo = new DrizzleMonitorsRepository(d.c.database.db);
+    // Connections opened first, so the inserts really overlap.
+    await Promise.all(Array.from({ length: 12 }, () => repo.countKept(ws.id)));
+    const rows = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        repo.insertWithinLimit({ id: `mon_race${i}`, workspaceId: ws.id, type: 'live', name: `r${i}`, url: `${srv.url}/live.m3u8`, platform: 'hls', watchUrl: `${srv.url}/live.m3u8`, templateId: null, strategyId: null, sourceLanguage: 'auto' }, 3),
+      ),
+    );
+    expect(rows.filter(Boolean)).toHaveLength(3);
+    expect(await repo.countKept(ws.id)).toBe(3);
   });
 });
 

@@ -33,6 +33,8 @@ export const plans = pgTable('plans', {
   speakerLabelsCreditsPerMinute: integer('speaker_labels_credits_per_minute').notNull().default(1),
   /** Hours a finished submission's source, clip previews and stage results are kept (then purged: 410 SUBMISSION_EXPIRED). */
   submissionRetentionHours: doublePrecision('submission_retention_hours').notNull().default(720),
+  /** Monitors a workspace may keep (deleted ones do not count): 409 MONITOR_LIMIT_REACHED past it. */
+  maxMonitors: integer('max_monitors').notNull().default(20),
   createdAt: createdAt(),
   updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 });

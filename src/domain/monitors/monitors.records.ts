@@ -112,7 +112,13 @@ export interface BroadcastClipRow extends ClipRow {
 
 /** The monitors aggregate's storage (src/adapters/db/repositories/monitors.repository.ts). */
 export interface MonitorsRepository {
-  insert(monitor: NewMonitor): Promise<MonitorRow>;
+  /**
+   * Stores a new monitor unless its workspace already keeps `max` (deleted ones do not count): counted
+   * under a lock on the workspace row, so simultaneous creations cannot pass it. Undefined then.
+   */
+  insertWithinLimit(monitor: NewMonitor, max: number): Promise<MonitorRow | undefined>;
+  /** The workspace's monitors that are not deleted. */
+  countKept(workspaceId: string): Promise<number>;
   get(id: string, tx?: Tx): Promise<MonitorRow | undefined>;
   /** The workspace's monitor, unless deleted (or deleted too with `includeDeleted`: its broadcasts stay readable). */
   findInWorkspace(workspaceId: string, id: string, opts?: { includeDeleted?: boolean }): Promise<MonitorRow | undefined>;

@@ -88,13 +88,21 @@ export interface MonitorsServiceDeps {
 export class MonitorsService {
   constructor(private readonly d: MonitorsServiceDeps) {}
 
-  /** POST /monitors: the URL is classified (422 INVALID_URL), the type checked against it (400), options checked (404). */
+  /**
+   * POST /monitors: at most the plan's `max_monitors` kept (409 MONITOR_LIMIT_REACHED), the URL classified
+   * (422 INVALID_URL), the type checked against it (400), options checked (404).
+   */
   async create(ctx: WorkspaceWithPlan, input: MonitorInput): Promise<MonitorRow> {
     const ws = ctx.workspace.id;
+    const max = ctx.plan.maxMonitors;
+    const full = () => new DomainError('MONITOR_LIMIT_REACHED', { max_monitors: max });
+    // Refused before the link is fetched; counted again, under a lock, when the monitor is stored.
+    if ((await this.d.repo.countKept(ws)) >= max) throw full();
     const ref = await this.d.classifier.classify(input.url);
     checkTypeFits(input.type, ref);
     await this.checkOptions(ws, input);
-    return this.d.repo.insert({
+    const row = await this.d.repo.insertWithinLimit(
+      {
       id: newId('mon'),
       workspaceId: ws,
       type: input.type,
@@ -105,7 +113,11 @@ export class MonitorsService {
       templateId: input.template_id ?? null,
       strategyId: input.strategy_id ?? null,
       sourceLanguage: input.source_language ?? 'auto',
-    });
+      },
+      max,
+    );
+    if (!row) throw full();
+    return row;
   }
 
   private async checkOptions(ws: string, input: { template_id?: string | null; strategy_id?: string | null; source_language?: string }): Promise<void> {

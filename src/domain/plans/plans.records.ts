@@ -17,6 +17,8 @@ export interface PlanRow {
   speakerLabelsCreditsPerMinute: number;
   /** Hours a finished submission's source, clip previews and stage results are kept. */
   submissionRetentionHours: number;
+  /** Monitors a workspace may keep (deleted ones do not count). */
+  maxMonitors: number;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -21,6 +21,8 @@ export interface PlanFields {
   speaker_labels_credits_per_minute: number;
   /** Hours a finished submission's source, clip previews and stage results are kept; then 410 SUBMISSION_EXPIRED. */
   submission_retention_hours: number;
+  /** Monitors a workspace may keep (deleted ones do not count); then 409 MONITOR_LIMIT_REACHED. */
+  max_monitors: number;
 }
 
 export interface PlanView extends PlanFields {
@@ -46,6 +48,7 @@ export const DEFAULT_PLAN: PlanFields = {
   transcription_credits_per_minute: 1,
   speaker_labels_credits_per_minute: 1,
   submission_retention_hours: 720,
+  max_monitors: 20,
 };
 
 function toRow(f: PlanFields): PlanSettings;
@@ -65,6 +68,7 @@ function toRow(f: Partial<PlanFields>): Partial<PlanSettings> {
     transcriptionCreditsPerMinute: f.transcription_credits_per_minute,
     speakerLabelsCreditsPerMinute: f.speaker_labels_credits_per_minute,
     submissionRetentionHours: f.submission_retention_hours,
+    maxMonitors: f.max_monitors,
   };
 }
 
@@ -84,6 +88,7 @@ export function planView(p: PlanRow): PlanView {
     transcription_credits_per_minute: p.transcriptionCreditsPerMinute,
     speaker_labels_credits_per_minute: p.speakerLabelsCreditsPerMinute,
     submission_retention_hours: p.submissionRetentionHours,
+    max_monitors: p.maxMonitors,
     created_at: p.createdAt.toISOString(),
     updated_at: p.updatedAt.toISOString(),
   };

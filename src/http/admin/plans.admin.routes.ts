@@ -22,6 +22,7 @@ export const PlanFieldsSchema = Type.Object(
     discount_percent: Type.Optional(Type.Number({ minimum: 0, maximum: 100 })),
     transcription_credits_per_minute: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, description: 'Credits per started minute of a transcription.' })),
     speaker_labels_credits_per_minute: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, description: 'Surcharge per started minute when speaker labels are asked.' })),
+    max_monitors: Type.Optional(Type.Integer({ minimum: 0, maximum: INT4_MAX, description: 'Monitors a workspace may keep (deleted ones do not count).' })),
     submission_retention_hours: Type.Optional(
       Type.Number({ exclusiveMinimum: 0, maximum: 876_000, description: "Hours a finished submission's source, clip previews and stage results are kept." }),
     ),

@@ -40,13 +40,16 @@ export function monitorRoutes(app: Api, deps: MonitorRoutesDeps) {
           '`url` is a YouTube channel (`/@handle`, `/channel/UC…`, `/c/…`, `/user/…`), a Twitch channel, an Atom/RSS feed of uploads (YouTube’s `feeds/videos.xml` or any RSS with ' +
           '`<enclosure>`), or for `live` a live HLS playlist. Other addresses are read with the safe fetching rules of POST /clips/info: 422 INVALID_URL when the address ' +
           'is refused or is not a channel, feed or playlist; 400 VALIDATION_ERROR for `type: video` on an HLS playlist (or `live` on a feed); 400 PLATFORM_UNAVAILABLE when the ' +
-          'channel’s platform is not configured on this server. Created `stopped`: POST /monitors/{id}/start.',
+          'channel’s platform is not configured on this server. Created `stopped`: POST /monitors/{id}/start. A workspace keeps at most its plan’s `max_monitors` ' +
+          '(20 by default; deleted monitors do not count): 409 MONITOR_LIMIT_REACHED (`extra.max_monitors`) past it, before the link is read. The link is read like ' +
+          'POST /clips/info’s, so the call counts in the same analysis rate limit (10 a minute per key by default; 429 RATE_LIMIT_EXCEEDED).',
         body: CreateMonitorSchema,
         response: {
           201: answer(MonitorSchema, 'The monitor, `stopped`.'),
-          ...errorResponses('INVALID_URL', 'PLATFORM_UNAVAILABLE', 'TEMPLATE_NOT_FOUND', 'STRATEGY_NOT_FOUND'),
+          ...errorResponses('INVALID_URL', 'PLATFORM_UNAVAILABLE', 'TEMPLATE_NOT_FOUND', 'STRATEGY_NOT_FOUND', 'MONITOR_LIMIT_REACHED'),
         },
       },
+      config: { rateLimitGroup: 'analysis' },
     },
     async (req, reply) => reply.code(201).send(m.view(await m.create(callerOf(req), req.body))),
   );

@@ -67,6 +67,7 @@ const PLAN_FLAGS: PlanFlag[] = [
     kind: 'number',
     help: "Hours a finished submission's source and clip previews are kept (> 0)",
   },
+  { flag: 'max-monitors', field: 'max_monitors', kind: 'integer', help: 'Monitors a workspace may keep (>= 0)' },
   { flag: 'is-free', field: 'is_free', kind: 'boolean', help: 'Mark the plan as a free plan' },
 ];
 

@@ -73,6 +73,7 @@ export function planDetails(p: PlanAnswer): string {
       ['submission retention', `${p.submission_retention_hours} h`],
       ['max concurrent renders', p.max_concurrent_renders],
       ['daily post limit', p.daily_post_limit],
+      ['max monitors', p.max_monitors],
       ['force watermark', yesNo(p.force_watermark)],
       ['rate limit', `${p.rate_limit_per_minute} requests/min`],
       ['analysis rate limit', `${p.analysis_rate_limit_per_minute} requests/min`],

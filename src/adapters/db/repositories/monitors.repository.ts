@@ -14,8 +14,8 @@ import type {
 } from '../../../domain/monitors/monitors.records.js';
 import type { PageRequest } from '../../../domain/pagination.js';
 import type { Tx } from '../../../ports/transactions.js';
-import type { Db } from '../database.js';
-import { broadcastBatches, broadcasts, clips, monitorEntries, monitors, submissions } from '../schema.js';
+import type { Db, Executor } from '../database.js';
+import { broadcastBatches, broadcasts, clips, monitorEntries, monitors, submissions, workspaces } from '../schema.js';
 import { executor } from '../transactions.js';
 
 const CLIP_SORT = { rating: clips.rating, start_time: clips.startTime, created_at: clips.createdAt } as const;
@@ -24,9 +24,17 @@ const CLIP_SORT = { rating: clips.rating, start_time: clips.startTime, created_a
 export class DrizzleMonitorsRepository implements MonitorsRepository {
   constructor(private readonly db: Db) {}
 
-  async insert(monitor: NewMonitor): Promise<MonitorRow> {
-    const [row] = await this.db.insert(monitors).values(monitor).returning();
-    return row;
+  async insertWithinLimit(monitor: NewMonitor, max: number): Promise<MonitorRow | undefined> {
+    return this.db.transaction(async (tx) => {
+      await tx.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, monitor.workspaceId)).for('update');
+      if ((await countKept(tx, monitor.workspaceId)) >= max) return undefined;
+      const [row] = await tx.insert(monitors).values(monitor).returning();
+      return row;
+    });
+  }
+
+  countKept(workspaceId: string): Promise<number> {
+    return countKept(this.db, workspaceId);
   }
 
   async get(id: string, tx?: Tx): Promise<MonitorRow | undefined> {
@@ -360,3 +368,10 @@ export class DrizzleMonitorsRepository implements MonitorsRepository {
   }
 }
 
+async function countKept(db: Executor, workspaceId: string): Promise<number> {
+  const [{ n }] = await db
+    .select({ n: count() })
+    .from(monitors)
+    .where(and(eq(monitors.workspaceId, workspaceId), isNull(monitors.deletedAt)));
+  return Number(n);
+}

@@ -1,0 +1,1 @@
+ALTER TABLE "plans" ADD COLUMN "max_monitors" integer DEFAULT 20 NOT NULL;

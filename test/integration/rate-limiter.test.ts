@@ -19,6 +19,11 @@ async function contract(limiter: RateLimiter) {
   expect(await limiter.hit('a', T0 + 60_000)).toEqual({ count: 1, resetAt: T0 / 1000 + 120 });
   const counts = await Promise.all(Array.from({ length: 20 }, () => limiter.hit('c', T0 + 1)));
   expect(counts.map((c) => c.count).sort((x, y) => x - y)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+  // peek reads a window without counting: 0 for a bucket or window with no hit.
+  expect(await limiter.peek('c', T0 + 30_000)).toEqual({ count: 20, resetAt: T0 / 1000 + 60 });
+  expect((await limiter.peek('c', T0 + 30_001)).count).toBe(20);
+  expect(await limiter.peek('never', T0 + 1)).toEqual({ count: 0, resetAt: T0 / 1000 + 60 });
+  expect(await limiter.peek('c', T0 + 60_000)).toEqual({ count: 0, resetAt: T0 / 1000 + 120 });
 }
 
 describe('memory rate limiter', () => {

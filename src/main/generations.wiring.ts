@@ -47,7 +47,7 @@ export function createGenerations(w: GenerationsWiring) {
   const g = w.config.generations;
   const repo = new DrizzleGenerationsRepository(w.database.db);
   const files = new NodeLocalFiles(os.tmpdir());
-  const images = new SharpImageInspector();
+  const images = new SharpImageInspector(w.pool);
   // Provider keys are sealed with the installation's credentials key, like connection credentials.
   const keys = new CredentialsKeyService(new DrizzleSettingsRepository(w.database.db), { generate: generateCredentialsKey, parse: parseCredentialsKey }, w.config.publishing.credentialsKey);
   const generations = new GenerationsService({

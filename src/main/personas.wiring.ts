@@ -8,8 +8,9 @@ import { DrizzleClipsRepository } from '../adapters/db/repositories/clips.reposi
 import { DrizzlePersonasRepository } from '../adapters/db/repositories/personas.repository.js';
 import { DrizzleSettingsRepository } from '../adapters/db/repositories/settings.repository.js';
 import { NodeLocalFiles } from '../adapters/files/local-files.js';
-import { WorkerFaceMesher } from '../adapters/faces/worker.face-detector.js';
-import { decodeImage, encodePng, inspectImage, ImageRejected, MAX_IMAGE_PIXELS, resizeRaw } from '../adapters/images/image-format.js';
+import { FacePhotoReader, WorkerFaceMesher } from '../adapters/faces/worker.face-detector.js';
+import { decodeFacePhoto } from '../adapters/faces/face-photo.read.js';
+import { decodeImage, encodePng, resizeRaw } from '../adapters/images/image-format.js';
 import { imageUpscale } from '../adapters/images/images.tasks.js';
 import { FacePhotoPortraitEngine } from '../adapters/personas/face-photo.portrait.js';
 import { HeadSwapEngine } from '../adapters/personas/head-swap.engine.js';
@@ -114,7 +115,7 @@ export function createPersonas(w: PersonasWiring) {
       })
     : new IllustrationPortraitEngine(rasteriseSvg);
   const faces = new FacePhotoPortraitEngine({
-    decode: async (bytes) => decodeImage(asBuffer(bytes)),
+    decode: decodeFacePhoto,
     upscale,
     resize: async (img, width, height) => resizeRaw({ ...img, channels: 3, data: asBuffer(img.data) }, width, height),
     encodePng: async (img) => (await encodePng({ width: img.width, height: img.height, channels: 3, data: asBuffer(img.data) }))!,
@@ -132,6 +133,7 @@ export function createPersonas(w: PersonasWiring) {
     concurrency: Math.max(2, (pool ? w.config.computeThreads : 1) * 2),
   });
 
+  const photos = new FacePhotoReader(pool);
   const personas = new PersonasService({
     repo,
     transactions: w.transactions,
@@ -146,18 +148,8 @@ export function createPersonas(w: PersonasWiring) {
         await fs.writeFile(file, bytes);
         await w.storage.putFile(key, file, contentType);
       }),
-    async readPhoto(bytes) {
-      let info;
-      try {
-        info = await inspectImage(asBuffer(bytes));
-      } catch (err) {
-        if (err instanceof ImageRejected) return { rejected: err.reason, maxPixels: err.reason === 'too_many_pixels' ? MAX_IMAGE_PIXELS : undefined };
-        throw err;
-      }
-      const img = await decodeImage(asBuffer(bytes));
-      const found = await (await getMesher()).detectMesh({ width: img.width, height: img.height, data: img.data });
-      return { contentType: info.contentType, extension: info.format === 'jpeg' ? '.jpg' : `.${info.format}`, width: img.width, height: img.height, faces: found };
-    },
+    // Header, pixel ceiling, a copy of at most 2048 px and the face mesh, in the compute pool (face-photo.read.ts).
+    readPhoto: (bytes) => photos.read(bytes),
     maxPhotoBytes: w.config.personas.photoMaxBytes,
     events: w.events,
   });

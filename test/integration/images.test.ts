@@ -1,14 +1,15 @@
-import zlib from 'node:zlib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SharpImageInspector } from '../../src/adapters/images/image-inspector.js';
-import { MAX_IMAGE_PIXELS, decodeImage, encodePng } from '../../src/adapters/images/image-format.js';
+import { MAX_IMAGE_PIXELS, decodeImage, encodePng, readImage } from '../../src/adapters/images/image-format.js';
+import { createComputePool } from '../../src/adapters/workers/compute.pool.js';
 import { EsrganSlim } from '../../src/adapters/images/upscaler.js';
 import { SelfieSegmenter } from '../../src/adapters/images/segmenter.js';
 import { HumanFaceDetector } from '../../src/adapters/faces/human.face-detector.js';
 import { imageUpscale } from '../../src/adapters/images/images.tasks.js';
 import { tempDir } from '../helpers/app.js';
 import { pattern, portraitScene, PORTRAIT } from '../helpers/generation-fixtures.js';
+import { claimedPng, solidPng } from '../helpers/image-fixtures.js';
 
 /**
  * The image adapters on real bytes: recognition of PNG, JPEG and WebP from the bytes, refusal of
@@ -17,24 +18,6 @@ import { pattern, portraitScene, PORTRAIT } from '../helpers/generation-fixtures
  */
 
 const inspector = new SharpImageInspector();
-
-/** A PNG whose header claims `w`×`h` with almost no data (a decompression bomb's shape). */
-function claimedPng(w: number, h: number): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const len = Buffer.alloc(4);
-    len.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(zlib.crc32 ? zlib.crc32(body) >>> 0 : 0);
-    return Buffer.concat([len, body, crc]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(w, 0);
-  ihdr.writeUInt32BE(h, 4);
-  ihdr[8] = 8;
-  ihdr[9] = 2;
-  return Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), chunk('IHDR', ihdr), chunk('IDAT', zlib.deflateSync(Buffer.alloc(1024))), chunk('IEND', Buffer.alloc(0))]);
-}
 
 describe('image recognition', () => {
   it('answers the format and size of PNG, JPEG and WebP', async () => {
@@ -60,6 +43,32 @@ describe('image recognition', () => {
     const before = process.memoryUsage().rss;
     expect(await inspector.inspect(claimedPng(100_000, 100_000))).toEqual({ ok: false, reason: 'too_many_pixels', maxPixels: MAX_IMAGE_PIXELS });
     expect(process.memoryUsage().rss - before).toBeLessThan(200 * 1024 * 1024);
+  });
+
+  it('reads a caller image within bounds: a 6000×4000 PNG decoded shrunk to 2048 px with its own size, 100 MP refused from the header', async () => {
+    const { info, image } = await readImage(await solidPng(6000, 4000), { maxSide: 2048 });
+    expect(info).toEqual({ format: 'png', contentType: 'image/png', width: 6000, height: 4000 });
+    expect(image).toMatchObject({ width: 2048, height: 1365, channels: 3 });
+    expect(image.data.length).toBe(2048 * 1365 * 3);
+    // Never enlarged.
+    expect((await readImage(await pattern(33, 21, 'png'), { maxSide: 2048 })).image).toMatchObject({ width: 33, height: 21 });
+    await expect(readImage(claimedPng(100_000, 100_000), { maxSide: 2048 })).rejects.toMatchObject({ name: 'ImageRejected', reason: 'too_many_pixels' });
+  });
+
+  it('with a compute pool, checks images in its threads (one image per thread at a time)', async () => {
+    const pool = createComputePool(1);
+    try {
+      const pooled = new SharpImageInspector(pool);
+      const checks = await Promise.all([pooled.inspect(await solidPng(6000, 6000)), pooled.inspect(claimedPng(100_000, 100_000)), pooled.inspect(Buffer.from('text'))]);
+      expect(checks).toEqual([
+        { ok: true, info: { format: 'png', contentType: 'image/png', width: 6000, height: 6000 } },
+        { ok: false, reason: 'too_many_pixels', maxPixels: MAX_IMAGE_PIXELS },
+        { ok: false, reason: 'not_an_image' },
+      ]);
+      expect(pool.threadCount).toBe(1);
+    } finally {
+      await pool.close();
+    }
   });
 
   it('decodes to raw pixels and encodes PNG again, unchanged', async () => {

@@ -6,7 +6,7 @@ import { nearestAspect } from '../../src/domain/personas/personas.processor.js';
 import { checkFeedback, perSecond } from '../../src/domain/personas/personas.service.js';
 import { affineBetween, blendPatch, featherInside, pasteCutout, smoothPoints, transferColour, warpMesh } from '../../src/adapters/personas/face-warp.js';
 import { fillGaps, poseOf, smoothTrack } from '../../src/adapters/personas/head-swap.engine.js';
-import { alignedCrop, cropSide, eyesOf, gradeByVibe } from '../../src/adapters/personas/face-photo.portrait.js';
+import { FacePhotoPortraitEngine, alignedCrop, cropSide, eyesOf, gradeByVibe } from '../../src/adapters/personas/face-photo.portrait.js';
 import { dicebearOptions, overlaySvg, portraitSvg } from '../../src/adapters/personas/illustration.portrait.js';
 
 describe('persona catalog', () => {
@@ -211,5 +211,27 @@ describe('face photo portrait', () => {
     const same = new Uint8Array([100, 100, 100]);
     gradeByVibe(same, 'unknown');
     expect([...same]).toEqual([100, 100, 100]);
+  });
+
+  it('crops a photo decoded smaller than its size on the eyes scaled to the copy', async () => {
+    // The stored face is in the photo's pixels (eyes 320 px apart in a 6000 px photo); the photo is
+    // decoded at a tenth (scale 0.1): the crop follows the copy's eyes, 32 px apart → a 123 px square
+    // (on the photo's own eyes it would be the 256 px ceiling, cut from the wrong place).
+    const sides: number[] = [];
+    const engine = new FacePhotoPortraitEngine({
+      decode: async () => ({ width: 600, height: 400, data: new Uint8Array(600 * 400 * 3), scale: 0.1 }),
+      upscale: async (rgb, w, h) => {
+        sides.push(w, h);
+        return new Uint8Array(w * 4 * h * 4 * 3);
+      },
+      resize: async (_img, width, height) => ({ width, height, data: new Uint8Array(width * height * 3) }),
+      encodePng: async () => new Uint8Array([1]),
+    });
+    const face = { box: { x: 2800, y: 1800, width: 800, height: 800 }, score: 1, mesh: [] };
+    const eyes = eyesOf(face);
+    expect(eyes.right[0] - eyes.left[0]).toBeCloseTo(320);
+    await engine.render({ chips: {}, faces: [{ id: 'face_1', bytes: new Uint8Array(1), face }], seed: 's' } as never);
+    expect(sides).toEqual([cropSide({ left: [0, 0], right: [32, 0] }), cropSide({ left: [0, 0], right: [32, 0] })]);
+    expect(sides[0]).toBe(123);
   });
 });

@@ -1,8 +1,9 @@
 import type { FaceBox, FaceDetector, FaceMesher, MeshFace, RgbFrame } from '../../ports/face-detector.js';
-import { HumanFaceDetector } from './human.face-detector.js';
 import type { WorkerPool } from '../workers/worker-pool.js';
 import type { HumanFaceDetectorOptions } from './human.face-detector.js';
-import type { faceDetect, faceLoad, faceMeshDetect, faceMeshLoad } from './human.tasks.js';
+import { faceMeshDetect, faceMeshLoad, type faceDetect, type faceLoad } from './human.tasks.js';
+import { facePhotoRead, type FacePhotoRead } from './face-photo.read.js';
+import { OneAtATime, cloneableBytes } from '../images/image-inspector.js';
 
 /**
  * The Human face detector (human.face-detector.ts) in the threads of a WorkerPool: each thread loads
@@ -53,8 +54,9 @@ export class WorkerFaceMesher implements FaceMesher {
 
   static async create(pool: WorkerPool | null): Promise<WorkerFaceMesher> {
     if (!pool) {
-      const d = await HumanFaceDetector.create({ mesh: true });
-      return new WorkerFaceMesher((f) => d.detectMesh(f), `${d.name}+facemesh`, d.triangulation);
+      // The tasks' own mesh detector, loaded once on the event loop (shared with FacePhotoReader).
+      const { name, triangles } = await faceMeshLoad();
+      return new WorkerFaceMesher((f) => faceMeshDetect(f), name, triangles);
     }
     const { name, triangles } = await pool.run<typeof faceMeshLoad>('faceMeshLoad', undefined as never);
     return new WorkerFaceMesher(
@@ -69,6 +71,24 @@ export class WorkerFaceMesher implements FaceMesher {
 
   detectMesh(frame: RgbFrame): Promise<MeshFace[]> {
     return this.run(frame);
+  }
+}
+
+/**
+ * Own-face photos read in the compute pool's threads (face-photo.read.ts: header, pixel ceiling,
+ * bounded decode, face mesh): the pool runs one task per thread, so however many uploads arrive at once,
+ * at most `threads` photos are decoded and detected at a time and the others wait as their bytes. The
+ * bytes are copied to the thread, not moved (the caller stores them afterwards). Without a pool (0
+ * threads) the photos are read on the event loop one at a time.
+ */
+export class FacePhotoReader {
+  private readonly serial = new OneAtATime();
+
+  constructor(private readonly pool: WorkerPool | null) {}
+
+  read(bytes: Uint8Array): Promise<FacePhotoRead> {
+    if (this.pool) return this.pool.run<typeof facePhotoRead>('facePhotoRead', { bytes: cloneableBytes(bytes) });
+    return this.serial.run(() => facePhotoRead({ bytes }));
   }
 }
 

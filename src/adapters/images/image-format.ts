@@ -48,8 +48,12 @@ export class ImageRejected extends Error {
   }
 }
 
-/** The image's format and dimensions; ImageRejected when it is not an image the service reads. Decodes it whole once to be sure. */
-export async function inspectImage(input: Buffer | string): Promise<ImageInfo> {
+/**
+ * The image's format and displayed size from its header only (no pixel decoded); ImageRejected when it
+ * is not PNG/JPEG/WebP, its header does not read, or it is above MAX_IMAGE_PIXELS. The one pixel
+ * ceiling every caller image goes through (readImage, inspectImage).
+ */
+export async function readImageHeader(input: Buffer | string): Promise<ImageInfo> {
   const head = typeof input === 'string' ? await readHead(input) : input.subarray(0, IMAGE_SNIFF_BYTES);
   const format = sniffImage(head);
   if (!format) throw new ImageRejected('not_an_image', 'not a PNG, JPEG or WebP file');
@@ -61,16 +65,35 @@ export async function inspectImage(input: Buffer | string): Promise<ImageInfo> {
   }
   if (meta.format !== format || !meta.width || !meta.height) throw new ImageRejected('undecodable', `bytes of ${format} read as ${meta.format ?? 'nothing'}`);
   if (meta.width * meta.height > MAX_IMAGE_PIXELS) throw new ImageRejected('too_many_pixels', `${meta.width}x${meta.height} is above ${MAX_IMAGE_PIXELS} pixels`);
-  // Pages/frames beyond the first are ignored; the first must decode entirely (a truncated file fails
-  // here). Decoded into a thumbnail, so libvips streams it instead of holding every pixel.
-  try {
-    await sharp(input, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error' }).resize(64, 64, { fit: 'inside' }).raw().toBuffer({ resolveWithObject: false });
-  } catch (err) {
-    throw new ImageRejected('undecodable', `unreadable ${format}: ${(err as Error).message}`);
-  }
   const { width, height } = orientedSize(meta);
   return { format, contentType: IMAGE_CONTENT_TYPES[format], width, height };
 }
+
+/**
+ * A caller's image read within bounds: its header first (readImageHeader: refused above
+ * MAX_IMAGE_PIXELS before any pixel is allocated), then its first page decoded entirely (a truncated
+ * file is `undecodable`) but shrunk while decoding to at most `maxSide` pixels on its long side (never
+ * enlarged; EXIF orientation applied), so libvips streams the rows instead of holding the full image:
+ * a 6000×6000 PNG of 100 KB costs a 2048×2048 buffer, not 108 MB. `image` is that bounded copy, `info`
+ * the size of the image itself.
+ */
+export async function readImage(input: Buffer | string, opts: { maxSide: number; alpha?: boolean }): Promise<{ info: ImageInfo; image: RawImage }> {
+  const info = await readImageHeader(input);
+  try {
+    const image = await decodeImage(input, { alpha: opts.alpha, resize: { width: opts.maxSide, height: opts.maxSide, fit: 'inside', withoutEnlargement: true } });
+    return { info, image };
+  } catch (err) {
+    throw new ImageRejected('undecodable', `unreadable ${info.format}: ${(err as Error).message}`);
+  }
+}
+
+/** The image's format and dimensions; ImageRejected when it is not an image the service reads. Decodes it whole once (into a thumbnail) to be sure. */
+export async function inspectImage(input: Buffer | string): Promise<ImageInfo> {
+  return (await readImage(input, { maxSide: INSPECT_SIDE })).info;
+}
+
+/** The thumbnail inspectImage decodes into: every row is read, only this many pixels are kept. */
+const INSPECT_SIDE = 64;
 
 /** Width and height as displayed (EXIF orientations 5 to 8 swap them). */
 function orientedSize(meta: Metadata): { width: number; height: number } {
@@ -99,12 +122,16 @@ export interface RawImage {
 }
 
 /**
- * Decodes an image (EXIF orientation applied) to raw RGB (transparency laid on white), or RGBA with `alpha`; with `fit`, resized
- * to cover `fit.width`×`fit.height` (cropped to it when `crop`), Lanczos.
+ * Decodes an image (EXIF orientation applied) to raw RGB (transparency laid on white), or RGBA with `alpha`; with `resize`,
+ * resized while decoding (sharp's `fit`, Lanczos; `withoutEnlargement` never enlarges). Above MAX_IMAGE_PIXELS sharp refuses
+ * it before decoding; a caller's image goes through readImage, which says why.
  */
-export async function decodeImage(input: Buffer | string, opts: { alpha?: boolean; resize?: { width: number; height: number; fit: 'fill' | 'cover' | 'inside' } } = {}): Promise<RawImage> {
+export async function decodeImage(
+  input: Buffer | string,
+  opts: { alpha?: boolean; resize?: { width: number; height: number; fit: 'fill' | 'cover' | 'inside' | 'outside'; withoutEnlargement?: boolean } } = {},
+): Promise<RawImage> {
   let img = sharp(input, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error' }).rotate();
-  if (opts.resize) img = img.resize(opts.resize.width, opts.resize.height, { fit: opts.resize.fit, kernel: 'lanczos3' });
+  if (opts.resize) img = img.resize(opts.resize.width, opts.resize.height, { fit: opts.resize.fit, kernel: 'lanczos3', withoutEnlargement: opts.resize.withoutEnlargement });
   // Without `alpha`, a transparent image is laid on white (what is under its transparent pixels is arbitrary).
   img = opts.alpha ? img.ensureAlpha() : img.flatten({ background: '#ffffff' });
   const { data, info } = await img.raw().toBuffer({ resolveWithObject: true });

@@ -174,10 +174,9 @@ export async function imageMotion(task: MotionTask, ctx: TaskContext = {}): Prom
   // The image at a size where the tightest window of the move still has about one source pixel per output pixel.
   const scale = 1.5;
   const cover = { width: Math.round(width * scale), height: Math.round(height * scale) };
-  const src = await decodeImage(task.file);
-  const factor = Math.max(cover.width / src.width, cover.height / src.height);
-  const target = { width: Math.max(2, Math.round(src.width * factor)), height: Math.max(2, Math.round(src.height * factor)) };
-  const image = factor === 1 ? src : await resizeRaw(src, target.width, target.height);
+  // Resized while decoding (sharp's `outside`: the smallest size covering both sides, aspect kept), so a
+  // 40 MP reference costs the cover's pixels, not its own.
+  const image = await decodeImage(task.file, { resize: { ...cover, fit: 'outside' } });
   let background = image;
   let foreground: RawImage | undefined;
   if (task.parallax) {

@@ -12,8 +12,11 @@ import { PersonaEngineError, type FacePhoto, type PortraitEngine, type PortraitR
 export const FACE_PHOTO_TRAITS = ['vibe'] as const;
 
 export interface FacePhotoOptions {
-  /** Decodes a photo to packed RGB (EXIF orientation applied). */
-  decode(bytes: Uint8Array): Promise<{ width: number; height: number; data: Uint8Array }>;
+  /**
+   * Decodes a photo to packed RGB (EXIF orientation applied), possibly shrunk (at most 2048 px on its
+   * long side: decodeFacePhoto); `scale` is the decoded pixels per photo pixel (1 when not shrunk).
+   */
+  decode(bytes: Uint8Array): Promise<{ width: number; height: number; data: Uint8Array; scale?: number }>;
   /** 4× super-resolution of packed RGB. */
   upscale(rgb: Uint8Array, width: number, height: number): Promise<Uint8Array>;
   /** Resizes packed RGB (Lanczos). */
@@ -41,6 +44,12 @@ export function eyesOf(face: FacePhoto['face']): { left: [number, number]; right
   if (m.length >= 468) return { left: mid(m[33], m[133]), right: mid(m[263], m[362]) };
   const { x, y, width, height } = face.box;
   return { left: [x + width * 0.3, y + height * 0.38], right: [x + width * 0.7, y + height * 0.38] };
+}
+
+/** Eye positions in a copy of the photo `scale` times its size (pure). */
+export function scaleEyes(eyes: { left: [number, number]; right: [number, number] }, scale: number): { left: [number, number]; right: [number, number] } {
+  if (scale === 1) return eyes;
+  return { left: [eyes.left[0] * scale, eyes.left[1] * scale], right: [eyes.right[0] * scale, eyes.right[1] * scale] };
 }
 
 /**
@@ -113,7 +122,8 @@ export class FacePhotoPortraitEngine implements PortraitEngine {
     // The photo with the largest face carries the most detail.
     const best = [...req.faces].sort((a, b) => b.face.box.width * b.face.box.height - a.face.box.width * a.face.box.height)[0];
     const img = await this.o.decode(best.bytes);
-    const eyes = eyesOf(best.face);
+    // The stored face is in the photo's pixels; the decoded copy may be smaller.
+    const eyes = scaleEyes(eyesOf(best.face), img.scale ?? 1);
     const side = cropSide(eyes);
     const crop = alignedCrop(img, eyes, side);
     const big = await this.o.upscale(crop, side, side);

@@ -23,7 +23,7 @@ export function personaFaceRoutes(app: Api, deps: PersonaFaceRoutesDeps) {
         summary: 'Upload a photo of your own face',
         description:
           'multipart/form-data with `photo` (PNG, JPEG or WebP) and `own_face_adult=true` (the face is the caller’s own; the caller is 18 or older). Exactly one face must be found: ' +
-          'none → 422 NO_FACE_FOUND, several → 422 MULTIPLE_FACES; not a PNG, JPEG or WebP (by its bytes) → 400 UNSUPPORTED_IMAGE (`extra.reason`); too large → 413 FILE_TOO_LARGE with `max_size`. ' +
+          'none → 422 NO_FACE_FOUND, several → 422 MULTIPLE_FACES; not a PNG, JPEG or WebP (by its bytes), undecodable, or above 40 megapixels by its header → 400 UNSUPPORTED_IMAGE (`extra.reason`: `not_an_image`, `undecodable`, `too_many_pixels` with `max_pixels`); the face is found on a copy of at most 2048 px; too large → 413 FILE_TOO_LARGE with `max_size`. ' +
           'The photo stays private to the workspace; its `id` goes in `face_ids` of POST /personas.',
         consumes: ['multipart/form-data'],
         body: FaceUploadSchema,

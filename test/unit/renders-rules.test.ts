@@ -41,7 +41,7 @@ describe('render rules', () => {
     expect(renderErrorCode(Object.assign(new Error('x'), { error_code: 'RENDER_FFMPEG_FAILED' }))).toBe('RENDER_FFMPEG_FAILED');
     expect(renderErrorCode(new DomainError('FILE_NOT_FOUND'))).toBe('SOURCE_NOT_FOUND');
     expect(renderErrorCode(new Error('boom'))).toBe('RENDER_FAILED');
-    expect(renderErrorCode(Object.assign(new Error('x'), { code: 'ENOSPC' }))).toBe('ENOSPC');
+    expect(renderErrorCode(Object.assign(new Error('x'), { code: 'ENOSPC' }))).toBe('STORAGE_FAILED');
     expect(isPermanentRenderFailure('SOURCE_NOT_FOUND')).toBe(true);
     expect(isPermanentRenderFailure('RENDER_FONT_MISSING')).toBe(true);
     expect(isPermanentRenderFailure('RENDER_FFMPEG_FAILED')).toBe(false);

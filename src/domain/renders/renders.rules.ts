@@ -3,6 +3,8 @@
  * progress throttle, download file names and which failures are worth another attempt.
  */
 
+import { systemErrorCode } from '../errors.js';
+
 export type RenderStatus = 'queued' | 'active' | 'completed' | 'expired' | 'failed';
 export const UNFINISHED_RENDER_STATES: readonly RenderStatus[] = ['queued', 'active'];
 
@@ -53,8 +55,13 @@ export function renderFileName(title: string | null | undefined, renderId: strin
   return `${base || `render-${renderId}`}.mp4`;
 }
 
-/** The failure code of an error: `error_code` (render engine) or an uppercase `code` (domain errors), else RENDER_FAILED. */
+/**
+ * The failure code of an error: `error_code` (render engine) or an uppercase `code` (domain errors), else
+ * RENDER_FAILED. A system error (`ENOSPC`, `ECONNRESET`…) becomes its stable code (`systemErrorCode`).
+ */
 export function renderErrorCode(err: unknown): string {
+  const system = systemErrorCode(err, 'RENDER_FAILED');
+  if (system) return system;
   const e = err as { error_code?: unknown; code?: unknown } | null;
   const code = e?.error_code ?? e?.code;
   if (code === 'FILE_NOT_FOUND') return 'SOURCE_NOT_FOUND';

@@ -8,11 +8,20 @@ export interface MonitorsConfig {
   batchSeconds: number;
   /** CUTROOM_LIVE_STALL_SECONDS: a live playlist that gains no segment for this long has ended. Default 120, minimum 5. */
   stallSeconds: number;
+  /**
+   * CUTROOM_LIVE_BATCH_MAX_BYTES: bytes the stored chunks of one live batch may take (and the batch's
+   * joined recording); a stream over it stops its monitor with LIVE_BATCH_TOO_LARGE. Default 2 GiB
+   * (about 28 Mbit/s for 10 minutes), minimum 1 MiB.
+   */
+  batchMaxBytes: number;
   /** Twitch Helix: app access token by client credentials (CUTROOM_TWITCH_CLIENT_ID / _SECRET); null without them. */
   twitch: { clientId: string; clientSecret: string; apiUrl: string; authUrl: string } | null;
 }
 
-/** Reads CUTROOM_MONITOR_POLL_SECONDS, CUTROOM_LIVE_BATCH_SECONDS, CUTROOM_LIVE_STALL_SECONDS and CUTROOM_TWITCH_*. */
+const MIB = 1024 ** 2;
+const GIB = 1024 ** 3;
+
+/** Reads CUTROOM_MONITOR_POLL_SECONDS, CUTROOM_LIVE_BATCH_SECONDS, CUTROOM_LIVE_STALL_SECONDS, CUTROOM_LIVE_BATCH_MAX_BYTES and CUTROOM_TWITCH_*. */
 export function loadMonitorsConfig(env: Env): MonitorsConfig {
   const clientId = text(env, 'CUTROOM_TWITCH_CLIENT_ID');
   const clientSecret = text(env, 'CUTROOM_TWITCH_CLIENT_SECRET');
@@ -25,6 +34,7 @@ export function loadMonitorsConfig(env: Env): MonitorsConfig {
     pollSeconds: int(env, 'CUTROOM_MONITOR_POLL_SECONDS', { fallback: 60, min: 1, max: 86_400 }),
     batchSeconds: int(env, 'CUTROOM_LIVE_BATCH_SECONDS', { fallback: 600, min: 20, max: 3600 }),
     stallSeconds: int(env, 'CUTROOM_LIVE_STALL_SECONDS', { fallback: 120, min: 5, max: 86_400 }),
+    batchMaxBytes: int(env, 'CUTROOM_LIVE_BATCH_MAX_BYTES', { fallback: 2 * GIB, min: MIB, max: 64 * GIB }),
     twitch: clientId && clientSecret ? { clientId, clientSecret, apiUrl, authUrl } : null,
   };
 }

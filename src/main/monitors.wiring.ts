@@ -62,6 +62,7 @@ export function createMonitors(w: MonitorsWiring) {
     ffmpegBinary: w.config.sources.ffmpegPath ?? ffmpegPath(),
     allowPrivate: w.config.sources.allowPrivateSources,
     tmpDir,
+    maxBytes: cfg.batchMaxBytes,
   });
   const watchers = createWatchers({ sources: w.config.sources, monitors: cfg }, recorder);
   const ending = new BroadcastEnding({ repo, credits: w.credits, queue: w.queue, events: w.events });
@@ -109,6 +110,7 @@ export function createMonitors(w: MonitorsWiring) {
     stopMonitor: (id, reason) => monitors.stopMonitor(id, reason),
     pollSeconds: cfg.pollSeconds,
     batchSeconds: cfg.batchSeconds,
+    maxBatchBytes: cfg.batchMaxBytes,
     stallSeconds: cfg.stallSeconds,
     events: w.events,
   });

@@ -64,15 +64,27 @@ export interface LivePlaylist {
   segments: LiveSegment[];
 }
 
+/** A stored chunk of live segments, as measured. */
+export interface StoredChunk {
+  bytes: number;
+  /** Seconds of media the chunk holds (its measured duration; 0 when it cannot be told). */
+  seconds: number;
+}
+
 /** The live recorder's I/O: the playlist and segments in Node with the safe fetcher, ffmpeg on local files only. */
 export interface LiveRecorder {
   /** Reads the live media playlist (a master playlist is followed to its best variant). */
   readPlaylist(url: string, opts?: { signal?: AbortSignal }): Promise<LivePlaylist>;
-  /** Fetches the segments (in order) and stores them, one after the other, as one object at `key`. */
-  storeChunk(segments: readonly LiveSegment[], key: string, opts?: { signal?: AbortSignal }): Promise<{ bytes: number }>;
+  /**
+   * Fetches the segments (in order) and stores them, one after the other, as one object at `key`; answers
+   * what was stored: its bytes and its length in seconds as measured from the media (ffprobe of the local
+   * file before it is stored), never the playlist's `#EXTINF`. More than `maxBytes` (default: the
+   * recorder's own cap) throws SOURCE_TOO_LARGE while fetching, and nothing is stored.
+   */
+  storeChunk(segments: readonly LiveSegment[], key: string, opts?: { signal?: AbortSignal; maxBytes?: number }): Promise<StoredChunk>;
   /**
    * Joins the stored chunks into one MP4 at `key` (stream copy, `-c copy`; the chunks are read as local
-   * files with their demuxer named) and measures it.
+   * files with their demuxer named) and measures it. Joined bytes over the recorder's cap throw SOURCE_TOO_LARGE.
    */
   cutBatch(chunkKeys: readonly string[], key: string): Promise<{ duration: number; width: number; height: number; hasAudio: boolean }>;
 }

@@ -9,6 +9,7 @@ import { MonitorPoller } from '../../src/domain/monitors/monitor-poller.js';
 import { MonitorsService, type MonitorsServiceDeps } from '../../src/domain/monitors/monitors.service.js';
 import type { EventPublisher } from '../../src/domain/webhooks/events.js';
 import type { ChannelWatcher, LivePlaylist, LiveRecorder, LiveSegment } from '../../src/ports/channel-watcher.js';
+import type { Storage } from '../../src/ports/storage.js';
 import type { openTestDatabase } from './db.js';
 import { FakeQueue } from './fake-queue.js';
 
@@ -17,6 +18,10 @@ export class LiveStand {
   onAir = true;
   playlist: LivePlaylist = { ended: false, targetDuration: 2, segments: [] };
   stored: Array<{ key: string; sequences: number[] }> = [];
+  /** The stream's address the channel answers (a loopback server's, with a real recorder). */
+  playlistUrl = 'https://live.example/stream.m3u8';
+  /** What a stored chunk measures: by default what its segments declare (an honest stream), 1 byte. */
+  measure: (segments: readonly LiveSegment[]) => { seconds: number; bytes: number } = (segments) => ({ seconds: segments.reduce((s, x) => s + x.duration, 0), bytes: 1 });
 
   constructor(readonly title = 'Show') {}
 
@@ -28,14 +33,14 @@ export class LiveStand {
   watcher: ChannelWatcher = {
     platform: 'hls',
     uploads: async () => [],
-    live: async () => (this.onAir ? { live: true, id: 'stream-1', title: this.title, playlistUrl: 'https://live.example/stream.m3u8' } : { live: false }),
+    live: async () => (this.onAir ? { live: true, id: 'stream-1', title: this.title, playlistUrl: this.playlistUrl } : { live: false }),
   } as ChannelWatcher;
 
   recorder: LiveRecorder = {
     readPlaylist: async () => structuredClone({ ...this.playlist, segments: this.playlist.segments.map((s) => ({ ...s })) }),
     storeChunk: async (segments, key) => {
       this.stored.push({ key, sequences: segments.map((s) => s.sequence) });
-      return { bytes: 1 };
+      return this.measure(segments);
     },
     cutBatch: async () => {
       throw new Error('not here: the batch job is not run by these tests');
@@ -51,8 +56,13 @@ export interface LiveWorld {
 }
 
 /** One process's view of a live monitor: its own queue, ending, service and poller over the shared
- * database, watching `stand`; `pollNow` runs the chain's next poll as the monitor.poll job would. */
-export function livePoller(world: LiveWorld, stand: LiveStand, opts: { batchSeconds?: number; stallSeconds?: number; events?: EventPublisher } = {}) {
+ * database, watching `stand`; `pollNow` runs the chain's next poll as the monitor.poll job would. A real
+ * recorder and storage may replace the stand's (`recorder`, `storage`). */
+export function livePoller(
+  world: LiveWorld,
+  stand: LiveStand,
+  opts: { batchSeconds?: number; stallSeconds?: number; maxBatchBytes?: number; events?: EventPublisher; recorder?: LiveRecorder; storage?: Pick<Storage, 'delete'> } = {},
+) {
   const { repo, runner, credits, database } = world;
   const events = opts.events ? { events: opts.events } : {};
   const batchSeconds = opts.batchSeconds ?? 20;
@@ -65,12 +75,12 @@ export function livePoller(world: LiveWorld, stand: LiveStand, opts: { batchSeco
     tx: runner,
     queue,
     credits,
-    storage: { delete: async () => {} },
+    storage: opts.storage ?? { delete: async () => {} },
     logger: pino({ level: 'silent' }),
     ending,
     ...events,
     watcher: () => stand.watcher,
-    recorder: stand.recorder,
+    recorder: opts.recorder ?? stand.recorder,
     workspaces: { get: async (id) => (await workspacesRepo.findWithPlan(id))! },
     submitUpload: async () => {
       throw new Error('no uploads here');
@@ -78,6 +88,7 @@ export function livePoller(world: LiveWorld, stand: LiveStand, opts: { batchSeco
     stopMonitor: (id, reason) => service.stopMonitor(id, reason),
     pollSeconds: 1,
     batchSeconds,
+    maxBatchBytes: opts.maxBatchBytes ?? 1 << 30,
     stallSeconds: opts.stallSeconds ?? 30,
   });
   const pollNow = async (id: string) => poller.poll(id, (await repo.get(id))!.pollSeq);

@@ -1,6 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { isFeed, parseFeed } from '../../src/adapters/watchers/feed-parser.js';
-import { batchPrice, checkTypeFits, defaultName, nextPollSeconds, nextRecordSeconds, platformChannel } from '../../src/domain/monitors/monitor.rules.js';
+import {
+  batchPrice,
+  checkTypeFits,
+  chunkRefusal,
+  defaultName,
+  durationTolerance,
+  maxBatchSeconds,
+  nextPollSeconds,
+  nextRecordSeconds,
+  platformChannel,
+  recordedBytes,
+  segmentsForBatch,
+  STOP_REASONS,
+} from '../../src/domain/monitors/monitor.rules.js';
 import { loadMonitorsConfig } from '../../src/config/monitors.env.js';
 
 describe('monitor URLs on YouTube and Twitch (platformChannel)', () => {
@@ -61,7 +74,10 @@ describe('prices and timing', () => {
   });
 
   it('reads its settings: defaults, minimums and Twitch credentials in pairs', () => {
-    expect(loadMonitorsConfig({})).toEqual({ pollSeconds: 60, batchSeconds: 600, stallSeconds: 120, twitch: null });
+    expect(loadMonitorsConfig({})).toEqual({ pollSeconds: 60, batchSeconds: 600, stallSeconds: 120, batchMaxBytes: 2 * 1024 ** 3, twitch: null });
+    expect(loadMonitorsConfig({ CUTROOM_LIVE_BATCH_MAX_BYTES: '104857600' }).batchMaxBytes).toBe(100 * 1024 ** 2);
+    expect(() => loadMonitorsConfig({ CUTROOM_LIVE_BATCH_MAX_BYTES: '1000' })).toThrow(/CUTROOM_LIVE_BATCH_MAX_BYTES/);
+    expect(() => loadMonitorsConfig({ CUTROOM_LIVE_BATCH_MAX_BYTES: '1.5e9x' })).toThrow(/CUTROOM_LIVE_BATCH_MAX_BYTES/);
     expect(loadMonitorsConfig({ CUTROOM_MONITOR_POLL_SECONDS: '1', CUTROOM_LIVE_BATCH_SECONDS: '20' })).toMatchObject({ pollSeconds: 1, batchSeconds: 20 });
     expect(() => loadMonitorsConfig({ CUTROOM_MONITOR_POLL_SECONDS: '0' })).toThrow(/CUTROOM_MONITOR_POLL_SECONDS/);
     expect(() => loadMonitorsConfig({ CUTROOM_LIVE_BATCH_SECONDS: '19' })).toThrow(/CUTROOM_LIVE_BATCH_SECONDS/);
@@ -72,6 +88,59 @@ describe('prices and timing', () => {
       apiUrl: 'http://127.0.0.1:9/helix',
       authUrl: 'https://id.twitch.tv/oauth2/token',
     });
+  });
+});
+
+describe('live recording by measured time (what a stored chunk measures, not what the playlist declares)', () => {
+  const limits = { maxSeconds: 660, maxBytes: 1000 };
+  const empty = { seconds: 0, bytes: 0 };
+
+  it('a batch holds at most its length plus a margin of 10 %, at least 60 s', () => {
+    expect(maxBatchSeconds(600)).toBe(660);
+    expect(maxBatchSeconds(20)).toBe(80);
+    expect(maxBatchSeconds(3600)).toBe(3960);
+  });
+
+  it('a chunk measured longer than its segments declare, beyond the tolerance, is a stream lying about its durations', () => {
+    // The audit's stream: #EXTINF:0.5 for 60-second segments.
+    expect(chunkRefusal({ declared: 1.5, measured: 180, segments: 3, bytes: 10 }, empty, limits)).toBe('STREAM_DURATION_MISMATCH');
+    // The tolerance: 1 s, a quarter of the declaration, half a second per segment (integer #EXTINF rounded down).
+    expect(durationTolerance(20, 10)).toBe(11);
+    expect(chunkRefusal({ declared: 20, measured: 31, segments: 10, bytes: 10 }, empty, limits)).toBeNull();
+    expect(chunkRefusal({ declared: 20, measured: 31.01, segments: 10, bytes: 10 }, empty, limits)).toBe('STREAM_DURATION_MISMATCH');
+    // An honest stream: a frame or two more than declared.
+    expect(chunkRefusal({ declared: 6, measured: 6.021, segments: 3, bytes: 10 }, empty, limits)).toBeNull();
+    // Shorter than declared (60 s declared for 1 s segments) is no refusal: the batch is billed the 10 s measured.
+    expect(chunkRefusal({ declared: 600, measured: 10, segments: 10, bytes: 10 }, empty, limits)).toBeNull();
+    // A length that is no number is never billed: refused.
+    expect(chunkRefusal({ declared: 6, measured: Number.NaN, segments: 3, bytes: 10 }, empty, limits)).toBe('STREAM_DURATION_MISMATCH');
+    expect(chunkRefusal({ declared: 6, measured: -1, segments: 3, bytes: 10 }, empty, limits)).toBe('STREAM_DURATION_MISMATCH');
+  });
+
+  it('a chunk that takes the batch over its seconds or its bytes is refused (LIVE_BATCH_TOO_LARGE)', () => {
+    expect(chunkRefusal({ declared: 10, measured: 10, segments: 5, bytes: 10 }, { seconds: 650, bytes: 0 }, limits)).toBeNull();
+    expect(chunkRefusal({ declared: 10, measured: 10.5, segments: 5, bytes: 10 }, { seconds: 650, bytes: 0 }, limits)).toBe('LIVE_BATCH_TOO_LARGE');
+    expect(chunkRefusal({ declared: 10, measured: 10, segments: 5, bytes: 100 }, { seconds: 0, bytes: 900 }, limits)).toBeNull();
+    expect(chunkRefusal({ declared: 10, measured: 10, segments: 5, bytes: 101 }, { seconds: 0, bytes: 900 }, limits)).toBe('LIVE_BATCH_TOO_LARGE');
+    // A lie is named as such, whatever else it breaks.
+    expect(chunkRefusal({ declared: 1, measured: 700, segments: 2, bytes: 5000 }, empty, limits)).toBe('STREAM_DURATION_MISMATCH');
+    expect(recordedBytes([{ key: 'a', seconds: 2, firstSequence: 0, lastSequence: 0, bytes: 7 }, { key: 'b', seconds: 2, firstSequence: 1, lastSequence: 1 }])).toBe(7);
+    expect(STOP_REASONS).toEqual(expect.arrayContaining(['STREAM_DURATION_MISMATCH', 'LIVE_BATCH_TOO_LARGE']));
+  });
+
+  it('takes the whole segments that fit the room left (measured), at least one into an empty batch, none into a full one', () => {
+    expect(segmentsForBatch([2, 2, 2, 2, 2, 2], 10, false)).toBe(5);
+    expect(segmentsForBatch([2, 2, 2, 2, 2, 2], 20, true)).toBe(6);
+    // A batch measured a little short or long of its length: the next segment fits, or the batch is cut first.
+    expect(segmentsForBatch([2, 2], 2.02, false)).toBe(1);
+    expect(segmentsForBatch([2, 2], 1.98, false)).toBe(1);
+    expect(segmentsForBatch([2, 2], 1.4, false)).toBe(0);
+    expect(segmentsForBatch([2, 2], 0, false)).toBe(0);
+    expect(segmentsForBatch([2, 2], -3, false)).toBe(0);
+    expect(segmentsForBatch([30], 20, true)).toBe(1);
+    // 60 s declared per segment: 10 fit a 600 s batch (each then measured for what it is).
+    expect(segmentsForBatch(Array(12).fill(60), 600, true)).toBe(10);
+    expect(segmentsForBatch(Array(100).fill(0.5), 20, true)).toBe(40);
   });
 });
 

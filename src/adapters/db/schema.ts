@@ -527,7 +527,7 @@ export const monitors = pgTable(
     watchUrl: text('watch_url').notNull(),
     /** `stopped`, `watching` or `live`. */
     status: text('status').notNull().default('stopped'),
-    /** null, `USER`, `INSUFFICIENT_CREDITS` or `SOURCE_GONE`. */
+    /** null, `USER`, `INSUFFICIENT_CREDITS`, `SOURCE_GONE`, `STREAM_DURATION_MISMATCH` or `LIVE_BATCH_TOO_LARGE` (STOP_REASONS). */
     stopReason: text('stop_reason'),
     templateId: text('template_id'),
     strategyId: text('strategy_id'),

@@ -3,7 +3,7 @@ import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { DomainError } from '../../domain/errors.js';
-import type { LivePlaylist, LiveRecorder, LiveSegment } from '../../ports/channel-watcher.js';
+import type { LivePlaylist, LiveRecorder, LiveSegment, StoredChunk } from '../../ports/channel-watcher.js';
 import type { MediaProbe } from '../../ports/media.js';
 import type { Storage } from '../../ports/storage.js';
 import { localMedia } from '../media/container.js';
@@ -24,7 +24,7 @@ export interface HlsLiveRecorderOptions {
   allowPrivate: boolean;
   /** Work folders (segments joined, the batch's MP4); default the OS temp folder. */
   tmpDir?: string;
-  /** Bytes one chunk or one batch may take; default 4 GiB. */
+  /** Bytes one chunk or one batch's joined chunks may take (CUTROOM_LIVE_BATCH_MAX_BYTES); default 4 GiB. */
   maxBytes?: number;
   fetchTimeoutMs?: number;
   resolve?: SafeFetchOptions['resolve'];
@@ -38,13 +38,20 @@ const MAX_PLAYLIST_BYTES = 4 * 1024 * 1024;
  * section and AES-128 key are fetched with the safe fetcher (the downloader's HLS code: address rules on
  * every hop, retries, byte caps); the segments of one poll are stored as one chunk; a batch's chunks are
  * joined as local files and remuxed by ffmpeg with the demuxer named and only the `file` protocol
- * (`-c copy`). ffmpeg never gets the caller's address. Segments must be MPEG-TS (chunks are joined
- * byte for byte); an fMP4 live stream or one with a separate audio rendition is refused (SOURCE_UNREADABLE).
+ * (`-c copy`). ffmpeg never gets the caller's address. Each chunk is measured (ffprobe) before it is
+ * stored: batches are billed and cut by what the media holds, not by what the playlist declares.
+ * Segments must be MPEG-TS (chunks are joined byte for byte); an fMP4 live stream or one with a separate
+ * audio rendition is refused (SOURCE_UNREADABLE).
  */
 export class HlsLiveRecorder implements LiveRecorder {
   constructor(private readonly o: HlsLiveRecorderOptions) {}
 
-  private context(workDir: string, signal?: AbortSignal): DownloadContext {
+  /** The cap of one chunk and of one batch's joined bytes. */
+  private get maxBytes(): number {
+    return this.o.maxBytes ?? 4 * 1024 ** 3;
+  }
+
+  private context(workDir: string, signal?: AbortSignal, maxBytes = this.maxBytes): DownloadContext {
     return {
       allowPrivate: this.o.allowPrivate,
       fetchTimeoutMs: this.o.fetchTimeoutMs ?? 15_000,
@@ -52,7 +59,7 @@ export class HlsLiveRecorder implements LiveRecorder {
       retries: 2,
       retryDelayMs: 500,
       maxPlaylistBytes: MAX_PLAYLIST_BYTES,
-      maxBytes: this.o.maxBytes ?? 4 * 1024 ** 3,
+      maxBytes,
       workDir,
       ffmpegBinary: this.o.ffmpegBinary,
       signal,
@@ -116,10 +123,16 @@ export class HlsLiveRecorder implements LiveRecorder {
     };
   }
 
-  async storeChunk(segments: readonly LiveSegment[], key: string, opts: { signal?: AbortSignal } = {}): Promise<{ bytes: number }> {
+  /**
+   * The segments fetched into one local file (at most `maxBytes`: the fetch stops there with
+   * SOURCE_TOO_LARGE, nothing stored), measured with ffprobe, then stored. The seconds answered are the
+   * media's own: the poller bills and cuts batches by them, never by the playlist's `#EXTINF`.
+   */
+  async storeChunk(segments: readonly LiveSegment[], key: string, opts: { signal?: AbortSignal; maxBytes?: number } = {}): Promise<StoredChunk> {
     return this.withWorkDir(async (dir) => {
-      const ctx = this.context(dir, opts.signal);
-      const budget = { used: 0, max: ctx.maxBytes, tooLarge: () => sourceTooLarge(ctx.maxBytes) };
+      const max = Math.max(0, Math.min(this.maxBytes, opts.maxBytes ?? this.maxBytes));
+      const ctx = this.context(dir, opts.signal, max);
+      const budget = { used: 0, max, tooLarge: () => sourceTooLarge(max) };
       const file = path.join(dir, 'chunk.ts');
       const media = await assembleSegments(
         segments.map((s) => s.source as HlsSegment),
@@ -129,19 +142,32 @@ export class HlsLiveRecorder implements LiveRecorder {
       );
       if (media.format !== 'mpegts') throw sourceUnreadable(`live segments are ${media.format}; only MPEG-TS live streams are recorded`);
       const bytes = fs.statSync(file).size;
+      if (bytes > max) throw sourceTooLarge(max);
+      let seconds: number;
+      try {
+        seconds = (await this.o.probe.probe(file, { signal: opts.signal })).duration;
+      } catch (err) {
+        if (err instanceof DomainError) throw err;
+        throw sourceUnreadable(`live chunk not measurable: ${(err as Error).message}`);
+      }
       await this.o.storage.putFile(key, file, 'video/mp2t');
-      return { bytes };
+      return { bytes, seconds };
     });
   }
 
   async cutBatch(chunkKeys: readonly string[], key: string): Promise<{ duration: number; width: number; height: number; hasAudio: boolean }> {
     return this.withWorkDir(async (dir) => {
       const joined = path.join(dir, 'batch.ts');
-      // MPEG-TS chunks joined byte for byte, in order.
+      // MPEG-TS chunks joined byte for byte, in order; never more than the cap of a batch.
       const out = await fsp.open(joined, 'w');
+      let written = 0;
       try {
         for (const k of chunkKeys) {
-          for await (const buf of await this.o.storage.read(k)) await out.write(buf as Buffer);
+          for await (const buf of await this.o.storage.read(k)) {
+            written += (buf as Buffer).length;
+            if (written > this.maxBytes) throw sourceTooLarge(this.maxBytes);
+            await out.write(buf as Buffer);
+          }
         }
       } finally {
         await out.close();
@@ -152,7 +178,7 @@ export class HlsLiveRecorder implements LiveRecorder {
       await remuxToMp4({ inputArgs: localInputArgs(media), maps: ['-map', '0:v:0?', '-map', '0:a:0?'] }, mp4, {
         ffmpegBinary: this.o.ffmpegBinary,
         timeoutMs: 10 * 60_000,
-        maxBytes: this.o.maxBytes ?? 4 * 1024 ** 3,
+        maxBytes: this.maxBytes,
       });
       const info = await this.o.probe.probe(mp4);
       await this.o.storage.putFile(key, mp4, 'video/mp4');

@@ -11,7 +11,7 @@ import type { LiveRecorder } from '../../ports/channel-watcher.js';
 import type { Storage } from '../../ports/storage.js';
 import type { TransactionRunner } from '../../ports/transactions.js';
 import type { BroadcastEnding } from './broadcast-end.js';
-import { batchJobId, batchPrice, LIVE_BATCH_JOB } from './monitor.rules.js';
+import { batchJobId, batchPrice, LIVE_BATCH_JOB, maxBatchSeconds } from './monitor.rules.js';
 import type { BatchChunk, BatchRow, MonitorsRepository } from './monitors.records.js';
 
 export interface LiveBatchDeps {
@@ -106,7 +106,8 @@ export class LiveBatchProcessor {
         videoId,
         status: 'queued',
         timeframeStart: 0,
-        timeframeEnd: measured.duration,
+        // Never more than a batch may hold (its chunks were measured within it; joined, they cannot grow past it).
+        timeframeEnd: Math.min(measured.duration, maxBatchSeconds(this.d.batchSeconds)),
         strategyId: m.strategyId,
         templateId: m.templateId,
         sourceLanguage: m.sourceLanguage,
@@ -123,6 +124,8 @@ export class LiveBatchProcessor {
    * Credit rule 5: the batch keeps the price of what was recorded (1 credit per started minute, the plan's
    * discount) when it produced clips; a shorter batch gets the difference back, one without clips all of
    * it. Under free usage the rows are waived. Once per batch (the ledger is unique per job and kind).
+   * What was recorded is `batch.seconds`: the sum of its chunks' measured seconds, never the playlist's
+   * `#EXTINF` (a chunk refused as a lie or over the caps was never added).
    */
   private async settle(batch: BatchRow, clips: number, errorCode: string | null): Promise<void> {
     const b = (await this.d.repo.getBroadcast(batch.broadcastId))!;

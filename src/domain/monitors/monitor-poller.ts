@@ -5,13 +5,24 @@ import type { CreditsService } from '../credits/credits.service.js';
 import { noEvents, type EventPublisher } from '../webhooks/events.js';
 import { sendJob } from '../jobs/enqueue.js';
 import type { WorkspaceWithPlan } from '../workspaces/workspaces.records.js';
-import type { ChannelEntry, ChannelPlatform, ChannelWatcher, LiveRecorder, LiveSegment } from '../../ports/channel-watcher.js';
+import type { ChannelEntry, ChannelPlatform, ChannelWatcher, LiveRecorder, LiveSegment, StoredChunk } from '../../ports/channel-watcher.js';
 import type { JobQueue } from '../../ports/queue.js';
 import type { Storage } from '../../ports/storage.js';
 import type { TransactionRunner } from '../../ports/transactions.js';
 import type { BroadcastEnding } from './broadcast-end.js';
-import { batchJobId, batchPrice, LIVE_BATCH_JOB, nextPollSeconds, nextRecordSeconds } from './monitor.rules.js';
-import type { BatchRow, BroadcastRow, MonitorRow, MonitorsRepository } from './monitors.records.js';
+import {
+  batchJobId,
+  batchPrice,
+  chunkRefusal,
+  LIVE_BATCH_JOB,
+  maxBatchSeconds,
+  nextPollSeconds,
+  nextRecordSeconds,
+  recordedBytes,
+  segmentsForBatch,
+  type LiveRefusal,
+} from './monitor.rules.js';
+import type { BatchChunk, BatchRow, BroadcastRow, MonitorRow, MonitorsRepository } from './monitors.records.js';
 
 export interface MonitorPollerDeps {
   repo: MonitorsRepository;
@@ -27,10 +38,12 @@ export interface MonitorPollerDeps {
   workspaces: { get(id: string): Promise<WorkspaceWithPlan> };
   /** An upload as an ordinary submission, as POST /clips/info + POST /clips would make it; answers its id. */
   submitUpload(ctx: WorkspaceWithPlan, monitor: MonitorRow, entry: Pick<ChannelEntry, 'url'>): Promise<string>;
-  /** Stops the monitor (MonitorsService.stopMonitor): INSUFFICIENT_CREDITS, SOURCE_GONE. */
+  /** Stops the monitor (MonitorsService.stopMonitor): INSUFFICIENT_CREDITS, SOURCE_GONE, a LiveRefusal. */
   stopMonitor(id: string, reason: string): Promise<void>;
   pollSeconds: number;
   batchSeconds: number;
+  /** CUTROOM_LIVE_BATCH_MAX_BYTES: the stored chunks of one batch take at most this many bytes. */
+  maxBatchBytes: number;
   stallSeconds: number;
   /** Announces `broadcast.started` (webhooks). */
   events?: EventPublisher;
@@ -57,8 +70,9 @@ const EPS = 0.01;
  * - video monitors: the channel's uploads; the first check after a start records the baseline (not
  *   clipped), each later entry becomes one submission (the entry's row is the claim: unique per monitor).
  * - live monitors: while the channel is on air, the playlist is read in Node and new segments are fetched
- *   with the safe fetcher and stored as chunks of the current batch; a full batch is cut and its
- *   `monitor.batch` job sent. Each batch is charged in full when it starts recording.
+ *   with the safe fetcher and stored as chunks of the current batch, each measured; a batch full by
+ *   measured time is cut and its `monitor.batch` job sent. Each batch is charged in full when it starts
+ *   recording (and settled by its measured seconds).
  */
 export class MonitorPoller {
   constructor(private readonly d: MonitorPollerDeps) {}
@@ -181,6 +195,12 @@ export class MonitorPoller {
   /**
    * One read of the live playlist: new segments go into the current batch (charged when it starts), full
    * batches are cut. Answers the playlist's target duration, or null when the broadcast ended.
+   *
+   * Batches are billed and cut by measured time: a chunk adds the seconds the recorder measured in the
+   * stored media, never the playlist's `#EXTINF` (docs/monitors.md, "Measured time"). A stream whose chunk
+   * measures longer than declared beyond the tolerance, or that would take its batch over its seconds or
+   * bytes, stops the monitor (STREAM_DURATION_MISMATCH, LIVE_BATCH_TOO_LARGE): that chunk is deleted,
+   * never billed, and the batch keeps what was recorded before it.
    */
   private async record(m: MonitorRow, b: BroadcastRow): Promise<number | null> {
     const now = new Date();
@@ -198,29 +218,53 @@ export class MonitorPoller {
     const next = b.nextSequence ?? playlist.segments[0]?.sequence ?? 0;
     let pending = playlist.segments.filter((s) => s.sequence >= next);
     let grew = false;
+    const maxSeconds = maxBatchSeconds(this.d.batchSeconds);
     while (pending.length > 0) {
+      // A segment declaring more than a whole batch may hold is not fetched at all.
+      if (!(pending[0].duration <= maxSeconds)) return this.refuse(m, b, undefined, 'LIVE_BATCH_TOO_LARGE', { declared: pending[0].duration, maxSeconds });
       let batch = await this.d.repo.recordingBatch(b.id);
       if (!batch) {
         batch = await this.openBatch(m, b);
         if (!batch) return null; // out of credits, or stopped meanwhile: nothing more is recorded
       }
-      const room = this.d.batchSeconds - batch.seconds;
-      const take: LiveSegment[] = [];
-      let seconds = 0;
-      for (const s of pending) {
-        if (take.length > 0 && seconds + s.duration > room + EPS) break;
-        take.push(s);
-        seconds += s.duration;
+      const chunks = batch.chunks as BatchChunk[];
+      const count = segmentsForBatch(
+        pending.map((s) => s.duration),
+        this.d.batchSeconds - batch.seconds,
+        chunks.length === 0,
+      );
+      if (count === 0) {
+        // The batch is full (by measured time): the next segment goes into a new one.
+        await this.cut(batch);
+        continue;
       }
+      const take: LiveSegment[] = pending.slice(0, count);
+      const declared = take.reduce((sum, s) => sum + s.duration, 0);
       const first = take[0].sequence;
       const lastSeq = take[take.length - 1].sequence;
       const key = `live/${m.workspaceId}/${b.id}/${batch.index}/${first}.chunk`;
-      await this.d.recorder.storeChunk(take, key);
+      const batchBytes = recordedBytes(chunks);
+      let stored: StoredChunk;
+      try {
+        stored = await this.d.recorder.storeChunk(take, key, { maxBytes: Math.max(0, this.d.maxBatchBytes - batchBytes) });
+      } catch (err) {
+        // Over the batch's byte cap while fetching: nothing was stored.
+        if (errorCodeOf(err) === 'SOURCE_TOO_LARGE') return this.refuse(m, b, key, 'LIVE_BATCH_TOO_LARGE', { batchBytes, maxBytes: this.d.maxBatchBytes });
+        throw err;
+      }
+      const refusal = chunkRefusal(
+        { declared, measured: stored.seconds, segments: take.length, bytes: stored.bytes },
+        { seconds: batch.seconds, bytes: batchBytes },
+        { maxSeconds, maxBytes: this.d.maxBatchBytes },
+      );
+      if (refusal) return this.refuse(m, b, key, refusal, { declared, measured: stored.seconds, bytes: stored.bytes, batchSeconds: batch.seconds, batchBytes });
+      const seconds = stored.seconds;
+      const chunk: BatchChunk = { key, seconds, firstSequence: first, lastSequence: lastSeq, bytes: stored.bytes, declaredSeconds: declared };
       const kept = await this.d.tx.run(async (tx) => {
         // Both or neither: the broadcast moves past these segments only once (a slow run whose lease ran out
         // and the run that took over cannot both add them), and only into a batch still recording.
         if (!(await this.d.repo.advanceBroadcast(tx, b.id, first, lastSeq + 1, new Date()))) return false;
-        if (!(await this.d.repo.appendChunk(tx, batch.id, { key, seconds, firstSequence: first, lastSequence: lastSeq }))) throw new ChunkRefused();
+        if (!(await this.d.repo.appendChunk(tx, batch.id, chunk))) throw new ChunkRefused();
         return true;
       }).catch((err) => {
         if (err instanceof ChunkRefused) return false;
@@ -236,7 +280,8 @@ export class MonitorPoller {
       }
       grew = true;
       pending = pending.slice(take.length);
-      if (batch.seconds + seconds >= this.d.batchSeconds - EPS || pending.length > 0) await this.cut(batch);
+      // Full by measured time; otherwise the next segments go into it too, or cut it when they do not fit.
+      if (batch.seconds + seconds >= this.d.batchSeconds - EPS) await this.cut(batch);
     }
     if (playlist.ended) {
       await this.end(m, b, 'ENDLIST');
@@ -286,6 +331,19 @@ export class MonitorPoller {
       await this.d.stopMonitor(m.id, 'INSUFFICIENT_CREDITS');
       return undefined;
     }
+  }
+
+  /**
+   * The stream broke a rule of recording (a LiveRefusal): the chunk at `key`, if stored, is deleted and
+   * never billed; the monitor stops with the refusal as its reason (`monitor.stopped`), which cuts the
+   * batch being recorded where it was (processed and billed for what it measured, refunded at once when
+   * empty) and ends the broadcast. Nothing is recorded afterwards. Answers null (the broadcast is over).
+   */
+  private async refuse(m: MonitorRow, b: BroadcastRow, key: string | undefined, reason: LiveRefusal, details: Record<string, number>): Promise<null> {
+    if (key) await this.d.storage.delete(key).catch(() => undefined);
+    this.d.logger.warn({ monitorId: m.id, broadcastId: b.id, reason, ...details }, 'live stream refused: monitor stopped');
+    await this.d.stopMonitor(m.id, reason);
+    return null;
   }
 
   private async cut(batch: BatchRow): Promise<void> {

@@ -2,14 +2,27 @@ import { DomainError } from '../errors.js';
 import { creditsForSeconds } from '../credits/credits.rules.js';
 import { parseHttpUrl } from '../videos/link-classifier.js';
 import type { ChannelRef } from '../../ports/channel-watcher.js';
+import type { BatchChunk } from './monitors.records.js';
 
 /** Monitor rules (pure): what a pasted channel URL is, prices, poll timing. docs/monitors.md. */
 
 export const MONITOR_TYPES = ['live', 'video'] as const;
 export type MonitorType = (typeof MONITOR_TYPES)[number];
 export type MonitorStatus = 'stopped' | 'watching' | 'live';
-export const STOP_REASONS = ['USER', 'INSUFFICIENT_CREDITS', 'SOURCE_GONE'] as const;
+/**
+ * Why a monitor stopped: `USER` (POST …/stop, DELETE); the service's own (announced by `monitor.stopped`):
+ * `INSUFFICIENT_CREDITS`, `SOURCE_GONE`, and the live recorder's refusals of a stream (LiveRefusal).
+ */
+export const STOP_REASONS = ['USER', 'INSUFFICIENT_CREDITS', 'SOURCE_GONE', 'STREAM_DURATION_MISMATCH', 'LIVE_BATCH_TOO_LARGE'] as const;
 export type StopReason = (typeof STOP_REASONS)[number];
+
+/**
+ * A live stream the recorder refuses (the monitor stops with it, docs/monitors.md "Measured time"):
+ * `STREAM_DURATION_MISMATCH`, a stored chunk measures longer than its segments' `#EXTINF` declare beyond
+ * the tolerance (durationTolerance); `LIVE_BATCH_TOO_LARGE`, a chunk would take its batch over the
+ * batch's seconds (maxBatchSeconds) or bytes (CUTROOM_LIVE_BATCH_MAX_BYTES).
+ */
+export type LiveRefusal = Extract<StopReason, 'STREAM_DURATION_MISMATCH' | 'LIVE_BATCH_TOO_LARGE'>;
 
 /** The ledger's job type of a live batch's charge and refund; the job id is `<broadcast id>:<batch index>`. */
 export const LIVE_BATCH_JOB = 'live_batch';
@@ -21,6 +34,65 @@ export function batchJobId(broadcastId: string, index: number): string {
 /** The price of a batch of `seconds`: 1 credit per started minute after the plan's discount (credit rule 5). */
 export function batchPrice(seconds: number, discountPercent: number): number {
   return creditsForSeconds(seconds, discountPercent);
+}
+
+/** Seconds a live batch may hold at most, measured: its length plus a margin of 10 %, at least 60 s (660 for 600). */
+export function maxBatchSeconds(batchSeconds: number): number {
+  return batchSeconds + Math.max(60, batchSeconds / 10);
+}
+
+/**
+ * How much longer than its segments declare (`#EXTINF`, seconds) a stored chunk of `segments` segments
+ * may measure before the stream is taken to lie: 1 s, plus a quarter of the declaration, plus 0.5 s a
+ * segment (durations written as whole seconds, rounded down, by older encoders). Billing never depends on
+ * it: batches are billed and cut by the measured seconds either way.
+ */
+export function durationTolerance(declared: number, segments: number): number {
+  return 1 + 0.25 * Math.max(0, declared) + 0.5 * Math.max(0, segments);
+}
+
+/** Bytes of a batch's stored chunks (chunks stored before their bytes were kept count 0). */
+export function recordedBytes(chunks: readonly BatchChunk[]): number {
+  return chunks.reduce((sum, c) => sum + (Number.isFinite(c.bytes) ? Math.max(0, c.bytes!) : 0), 0);
+}
+
+/**
+ * Whether a stored chunk may join its batch (pure): null when it may; `STREAM_DURATION_MISMATCH` when it
+ * measures longer than its segments declare beyond durationTolerance (or its length is no number);
+ * `LIVE_BATCH_TOO_LARGE` when the batch would go over `maxSeconds` (measured) or `maxBytes`. A chunk
+ * shorter than declared is no refusal: it is billed what it measures.
+ */
+export function chunkRefusal(
+  chunk: { declared: number; measured: number; segments: number; bytes: number },
+  batch: { seconds: number; bytes: number },
+  limits: { maxSeconds: number; maxBytes: number },
+): LiveRefusal | null {
+  const declared = Number.isFinite(chunk.declared) ? Math.max(0, chunk.declared) : 0;
+  if (!Number.isFinite(chunk.measured) || chunk.measured < 0) return 'STREAM_DURATION_MISMATCH';
+  if (chunk.measured > declared + durationTolerance(declared, chunk.segments)) return 'STREAM_DURATION_MISMATCH';
+  if (batch.seconds + chunk.measured > limits.maxSeconds + BATCH_EPS) return 'LIVE_BATCH_TOO_LARGE';
+  if (!Number.isFinite(chunk.bytes) || batch.bytes + chunk.bytes > limits.maxBytes) return 'LIVE_BATCH_TOO_LARGE';
+  return null;
+}
+
+const BATCH_EPS = 0.01;
+
+/**
+ * How many of the next segments (their declared seconds, in order) go into a batch with `room` seconds
+ * left of its length (what it measured so far subtracted): whole segments while their sum fits, with a
+ * quarter of a segment's length to spare for measured time drifting from declared time. An empty batch
+ * takes at least one; 0 for a batch that already holds chunks means it is full: cut it first.
+ */
+export function segmentsForBatch(declared: readonly number[], room: number, empty: boolean): number {
+  let sum = 0;
+  let n = 0;
+  for (const raw of declared) {
+    const d = Number.isFinite(raw) ? Math.max(0, raw) : 0;
+    if ((n > 0 || !empty) && sum + d > room + Math.max(BATCH_EPS, d / 4)) break;
+    sum += d;
+    n++;
+  }
+  return n;
 }
 
 const YT_HOSTS = new Set(['youtube.com', 'www.youtube.com', 'm.youtube.com']);

@@ -71,9 +71,14 @@ export interface BroadcastRow {
 /** One stored piece of a batch's recording: segments fetched together in one poll. */
 export interface BatchChunk {
   key: string;
+  /** What the stored chunk measures (ffprobe), not what the playlist declares: the batch is billed and cut by it. */
   seconds: number;
   firstSequence: number;
   lastSequence: number;
+  /** Bytes stored (the batch's byte cap counts them); absent on chunks stored before it was kept. */
+  bytes?: number;
+  /** What its segments' `#EXTINF` declared, for the record. */
+  declaredSeconds?: number;
 }
 
 /** A batch of a broadcast (table `broadcast_batches`). */

@@ -20,7 +20,13 @@ export const MonitorSchema = Type.Object(
     status: Type.Union([Type.Literal('stopped'), Type.Literal('watching'), Type.Literal('live')], {
       description: '`stopped`; `watching` (on, waiting for a broadcast or an upload); `live` (recording a broadcast).',
     }),
-    stop_reason: Type.Union([...STOP_REASONS.map((r) => Type.Literal(r)), Type.Null()], { description: 'Why it stopped: null before its first start.' }),
+    stop_reason: Type.Union([...STOP_REASONS.map((r) => Type.Literal(r)), Type.Null()], {
+      description:
+        'Why it stopped: null before its first start; `USER` (POST …/stop, DELETE); `INSUFFICIENT_CREDITS` (a batch or an upload could not be paid); ' +
+        '`SOURCE_GONE` (the channel or feed no longer exists); `STREAM_DURATION_MISMATCH` (a live stream’s segments measure longer than its playlist declares: ' +
+        'batches are billed by measured time); `LIVE_BATCH_TOO_LARGE` (a live batch would go over its seconds, the batch length + 10 %, or its bytes). ' +
+        'Every reason but `USER` is announced by the `monitor.stopped` webhook.',
+    }),
     template_id: Type.Union([Type.String(), Type.Null()]),
     strategy_id: Type.Union([Type.String(), Type.Null()]),
     source_language: Type.String(),

@@ -96,7 +96,7 @@ export function sendError(reply: FastifyReply, code: string, extra?: Record<stri
   return reply.code(statusOf(code)).type('application/json; charset=utf-8').send(extra ? { code, extra } : { code });
 }
 
-type AjvError = { instancePath: string; keyword: string; params: Record<string, any> };
+type AjvError = { instancePath: string; keyword: string; params: { missingProperty?: string; additionalProperty?: string } & Record<string, unknown> };
 
 const CONTEXT_PREFIX: Record<string, string> = { body: '', querystring: 'query.', params: 'path.', headers: 'header.' };
 
@@ -107,8 +107,8 @@ export function validationFields(errors: AjvError[], context = 'body'): Array<{ 
   const seen = new Set<string>();
   for (const e of errors) {
     let path = e.instancePath.replace(/^\//, '').split('/').filter(Boolean).join('.');
-    if (e.keyword === 'required') path = path ? `${path}.${e.params.missingProperty}` : e.params.missingProperty;
-    if (e.keyword === 'additionalProperties') path = path ? `${path}.${e.params.additionalProperty}` : e.params.additionalProperty;
+    if (e.keyword === 'required') path = path ? `${path}.${e.params.missingProperty}` : String(e.params.missingProperty);
+    if (e.keyword === 'additionalProperties') path = path ? `${path}.${e.params.additionalProperty}` : String(e.params.additionalProperty);
     const field = `${prefix}${path}`.replace(/\.$/, '') || context;
     // anyOf/oneOf branches repeat the same field; keep the first rule per field.
     if (seen.has(field)) continue;

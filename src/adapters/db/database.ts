@@ -9,6 +9,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import * as schema from './schema.js';
 import { PgliteStatements } from './pglite-statements.js';
+import type { ParsedJson } from '../../shared/json.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 /** Anything queries can run on: the database or an open transaction. */
@@ -16,7 +17,7 @@ export type Executor = Db | Parameters<Parameters<Db['transaction']>[0]>[0];
 
 /** The raw SQL executor pg-boss runs on: `{ rows }` for every statement. */
 export interface SqlExecutor {
-  executeSql(text: string, values?: unknown[]): Promise<{ rows: any[] }>;
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: ParsedJson[] }>;
 }
 
 export interface Database {
@@ -54,7 +55,7 @@ async function openPglite(dataDir?: string): Promise<Database> {
   const client = dataDir ? new PGlite(dataDir) : new PGlite();
   await client.waitReady;
   const db = drizzlePglite(client, { schema }) as unknown as Db;
-  await migratePglite(db as any, { migrationsFolder: MIGRATIONS_FOLDER });
+  await migratePglite(db as unknown as Parameters<typeof migratePglite>[0], { migrationsFolder: MIGRATIONS_FOLDER });
   // Parameterised raw queries (the balance read, the queue's) run as held prepared statements.
   const statements = new PgliteStatements(client);
   return {
@@ -103,7 +104,7 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
     connectionString: url,
     sql: {
       async executeSql(text, values) {
-        return pool.query(text, values as any[]);
+        return pool.query(text, values);
       },
     },
     async ping() {

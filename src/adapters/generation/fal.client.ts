@@ -1,5 +1,6 @@
 import type { HostedClientConfig, HostedGenerationClient, HostedJobRequest, HostedJobState, HostedOutput, HostedSubmitted } from '../../ports/hosted-generation.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS, describeAnswer, failureOf, hostedRequest, looksLikeRefusal, transportFailure, trimBase, withImages, type HostedAnswer } from './hosted-http.js';
+import type { ParsedJson } from '../../shared/json.js';
 
 export const FAL_QUEUE_BASE = 'https://queue.fal.run';
 
@@ -89,17 +90,17 @@ export class FalClient implements HostedGenerationClient {
 
   private errorState(a: HostedAnswer): HostedJobState {
     const detail = a.json?.detail;
-    const types = Array.isArray(detail) ? detail.map((d: any) => String(d?.type ?? '')) : [];
+    const types = Array.isArray(detail) ? detail.map((d: ParsedJson) => String(d?.type ?? '')) : [];
     return failureOf(a, types.includes('content_policy_violation'));
   }
 }
 
 /** The outputs of a fal result body: `images[].url`, `image.url`, `video.url` (pure). */
-export function falOutputs(body: any): HostedJobState {
+export function falOutputs(body: ParsedJson): HostedJobState {
   const nsfw = Array.isArray(body?.has_nsfw_concepts) && body.has_nsfw_concepts.some((v: unknown) => v === true);
   if (nsfw) return { state: 'refused', detail: 'has_nsfw_concepts' };
   const outputs: HostedOutput[] = [];
-  const add = (f: any) => {
+  const add = (f: ParsedJson) => {
     if (f && typeof f.url === 'string') outputs.push({ url: f.url });
   };
   if (Array.isArray(body?.images)) body.images.forEach(add);

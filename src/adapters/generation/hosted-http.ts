@@ -1,4 +1,5 @@
 import type { HostedJobState, ReferenceImage } from '../../ports/hosted-generation.js';
+import type { ParsedJson } from '../../shared/json.js';
 
 /** Plumbing shared by the hosted generation clients: one request with a deadline, error bodies, refusals. */
 
@@ -7,7 +8,7 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
 export interface HostedAnswer {
   status: number;
   /** The parsed JSON body, or undefined. */
-  json: any;
+  json: ParsedJson;
   text: string;
 }
 
@@ -36,14 +37,14 @@ export async function hostedRequest(url: string, init: RequestInit, timeoutMs: n
     const what = timeout.aborted ? `timed out after ${timeoutMs} ms` : (err as Error).message;
     throw new HostedTransportError(`${init.method ?? 'GET'} ${new URL(url).origin}${new URL(url).pathname}: ${what}`, { cause: err }, timeout.aborted);
   }
-  let text = '';
+  let text: string;
   try {
     text = await res.text();
   } catch (err) {
     if (signal?.aborted) throw signal.reason;
     throw new HostedTransportError(`reading the answer of ${new URL(url).pathname}: ${(err as Error).message}`, { cause: err }, timeout.aborted);
   }
-  let json: any;
+  let json: ParsedJson;
   try {
     json = text ? JSON.parse(text) : undefined;
   } catch {

@@ -1,5 +1,6 @@
 import type { HostedClientConfig, HostedGenerationClient, HostedJobRequest, HostedJobState, HostedOutput, HostedSubmitted } from '../../ports/hosted-generation.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS, describeAnswer, failureOf, hostedRequest, looksLikeRefusal, transportFailure, trimBase, withImages, type HostedAnswer } from './hosted-http.js';
+import type { ParsedJson } from '../../shared/json.js';
 
 export const REPLICATE_API_BASE = 'https://api.replicate.com';
 
@@ -68,7 +69,7 @@ export class ReplicateClient implements HostedGenerationClient {
 }
 
 /** A prediction body as a state (pure). */
-export function replicateState(p: any): HostedJobState {
+export function replicateState(p: ParsedJson): HostedJobState {
   switch (p?.status) {
     case 'starting':
       return { state: 'queued' };

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as tf from '@tensorflow/tfjs-core';
 import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
+import type { ParsedJson } from '../../shared/json.js';
 
 /**
  * TensorFlow.js for the image models (upscaler, segmentation): the WebAssembly backend from
@@ -46,12 +47,12 @@ export function tfReady(): Promise<Tf> {
 
 /** A converted model's JSON and its weights, read from local files (model.json + shards beside it). */
 export interface LocalModel {
-  json: any;
+  json: ParsedJson;
   weights: Map<string, tf.Tensor>;
 }
 
 /** The artifacts of a converted model on disk (model.json and its weight shards), for tfjs loaders. */
-export async function readModelArtifacts(t: Tf, modelJson: string): Promise<{ json: any; artifacts: tf.io.ModelArtifacts }> {
+export async function readModelArtifacts(t: Tf, modelJson: string): Promise<{ json: ParsedJson; artifacts: tf.io.ModelArtifacts }> {
   const json = JSON.parse(await fs.readFile(modelJson, 'utf8'));
   const artifacts = await t.io.getModelArtifactsForJSON(json, async (manifest: tf.io.WeightsManifestConfig) => {
     const specs: tf.io.WeightsManifestEntry[] = [];

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type * as tfc from '@tensorflow/tfjs-core';
 import { readModelFiles, tfReady, type Tf } from './tf-runtime.js';
+import type { ParsedJson } from '../../shared/json.js';
 
 /**
  * 4× neural super-resolution with the ESRGAN "slim" model of @upscalerjs/esrgan-slim (MIT; an RDN
@@ -26,19 +27,19 @@ export function esrganSlimX4Path(): string {
 interface LayerSpec {
   className: string;
   name: string;
-  config: any;
+  config: ParsedJson;
   inputs: string[];
 }
 
 /** The functional graph's layers in file order (Keras writes them topologically), with their input layer names (pure). */
-export function layersOf(json: any): { layers: LayerSpec[]; input: string; output: string } {
+export function layersOf(json: ParsedJson): { layers: LayerSpec[]; input: string; output: string } {
   const cfg = json?.modelTopology?.model_config?.config;
   if (!cfg || !Array.isArray(cfg.layers)) throw new Error('not a Keras functional model');
-  const layers: LayerSpec[] = cfg.layers.map((l: any) => ({
+  const layers: LayerSpec[] = cfg.layers.map((l: ParsedJson) => ({
     className: l.class_name,
     name: l.config?.name ?? l.name,
     config: l.config,
-    inputs: (l.inbound_nodes?.[0] ?? []).map((n: any[]) => String(n[0])),
+    inputs: (l.inbound_nodes?.[0] ?? []).map((n: ParsedJson[]) => String(n[0])),
   }));
   return { layers, input: cfg.input_layers[0][0], output: cfg.output_layers[0][0] };
 }

@@ -2,6 +2,7 @@ import type { Credentials, Publisher, PublishInput, PublishResult } from '../../
 import { PublishError } from '../../ports/publisher.js';
 import { checkFile, checkMetadata, codeForStatus, fileStream, httpError, ownState, readBody, send, sleep, type HttpOptions } from './publish-http.js';
 import { checkInstagramCredentials } from './credentials-check.js';
+import type { ParsedJson } from '../../shared/json.js';
 
 /**
  * Instagram Graph API, Reels with a resumable upload (developers.facebook.com/docs/instagram-platform/content-publishing/resumable-uploads):
@@ -126,7 +127,7 @@ export class InstagramPublisher implements Publisher {
     return `${this.opts.graphBase}/${this.opts.apiVersion}/${path}`;
   }
 
-  private async call(ctx: Ctx, method: 'GET' | 'POST', path: string, what: string, params?: URLSearchParams): Promise<any> {
+  private async call(ctx: Ctx, method: 'GET' | 'POST', path: string, what: string, params?: URLSearchParams): Promise<ParsedJson> {
     const url = method === 'GET' && params ? `${this.graph(path)}?${params}` : this.graph(path);
     const init: RequestInit = { method, headers: { authorization: `Bearer ${ctx.token}` } };
     if (method === 'POST') {
@@ -210,7 +211,7 @@ export class InstagramPublisher implements Publisher {
     const json = await this.call(ctx, 'GET', `${ctx.igUser}/media`, 'instagram media list', new URLSearchParams({ fields: 'id,caption,timestamp', limit: '25' }));
     const caption = typeof ctx.input.metadata.caption === 'string' ? ctx.input.metadata.caption : '';
     const since = Date.parse(state.createdAt) - 60_000;
-    const items: any[] = Array.isArray(json?.data) ? json.data : [];
+    const items: ParsedJson[] = Array.isArray(json?.data) ? json.data : [];
     const hit = items.find((m) => (m?.caption ?? '') === caption && (Number.isNaN(since) || Date.parse(String(m?.timestamp)) >= since));
     if (!hit?.id) throw new PublishError('PROCESSING_FAILED', `instagram container ${state.containerId} is published but its media was not found`, { retryable: false });
     return String(hit.id);

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import { PublishError, type Credentials, type PublishErrorCode } from '../../ports/publisher.js';
 import { validateMetadata } from '../../domain/publishing/metadata.rules.js';
+import type { ParsedJson } from '../../shared/json.js';
 
 /** Plumbing shared by the network publishers: requests, file chunks, polling, OAuth sessions, resume states. */
 
@@ -24,14 +25,14 @@ export async function send(url: string, init: RequestInit, opts: HttpOptions): P
 }
 
 /** The body as text (empty on a read failure) and as JSON when it parses. */
-export async function readBody(res: Response): Promise<{ text: string; json: any }> {
-  let text = '';
+export async function readBody(res: Response): Promise<{ text: string; json: ParsedJson }> {
+  let text: string;
   try {
     text = await res.text();
   } catch {
     text = '';
   }
-  let json: any = undefined;
+  let json: ParsedJson;
   try {
     json = text ? JSON.parse(text) : undefined;
   } catch {

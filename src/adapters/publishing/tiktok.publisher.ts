@@ -16,6 +16,7 @@ import {
   type HttpOptions,
 } from './publish-http.js';
 import { checkOAuthCredentials } from './credentials-check.js';
+import type { ParsedJson } from '../../shared/json.js';
 
 /**
  * TikTok Content Posting API, direct post from a file (developers.tiktok.com/doc/content-posting-api-reference-direct-post):
@@ -80,7 +81,7 @@ const REVOKED = new Set(['scope_not_authorized', 'scope_permission_missed', 'spa
 const PRIVACY = new Set(['privacy_level_option_mismatch', 'unaudited_client_can_only_post_to_private_accounts']);
 
 /** Maps a TikTok answer (`{ data, error: { code, message, log_id } }`) to a PublishError. */
-export function tiktokErrorOf(res: Response, body: { text: string; json: any }, what: string): PublishError {
+export function tiktokErrorOf(res: Response, body: { text: string; json: ParsedJson }, what: string): PublishError {
   const code: string = body.json?.error?.code ?? '';
   const detail = [code, body.json?.error?.message].filter(Boolean).join(': ') || body.text;
   if (QUOTA.has(code)) return httpError('QUOTA_EXCEEDED', what, res, detail);
@@ -184,7 +185,7 @@ export class TikTokPublisher implements Publisher {
     };
   }
 
-  private async api(path: string, body: unknown, auth: OAuthSession, http: HttpOptions, what: string): Promise<{ json: any; text: string }> {
+  private async api(path: string, body: unknown, auth: OAuthSession, http: HttpOptions, what: string): Promise<{ json: ParsedJson; text: string }> {
     const res = await auth.call((token) =>
       send(
         `${this.opts.apiBase}${path}`,

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { UsageError } from './args.js';
+import type { ParsedJson } from '../../shared/json.js';
 
 export type Env = Record<string, string | undefined>;
 
@@ -106,7 +107,7 @@ export class AdminClient {
   }
 
   /** The parsed JSON answer, or undefined for 204. Throws AdminApiError or ConnectionError. */
-  async request<T = any>(method: string, route: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
+  async request<T = ParsedJson>(method: string, route: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
     const url = `${this.conn.baseUrl}${ADMIN_PREFIX}${route}`;
     const h: Record<string, string> = { accept: 'application/json', authorization: `Bearer ${this.conn.token}`, ...headers };
     // No content-type without a body: Fastify refuses an empty JSON body.

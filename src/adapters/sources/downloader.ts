@@ -9,7 +9,7 @@ import type { DownloadDest, DownloadInput, DownloadOptions, DownloadResult, Sour
 import { ffmpegPath } from '../media/binaries.js';
 import { FfprobeMediaProbe } from '../media/ffprobe.js';
 import type { SafeFetchOptions } from '../net/safe-fetch.js';
-import { contentTypeOfKey } from '../storage/local.storage.js';
+import { contentTypeOfKey } from '../storage/storage-keys.js';
 import { downloadDirect } from './direct.download.js';
 import { sourceTooLarge, sourceUnreadable, throwIfAborted, type DownloadContext } from './download-support.js';
 import { downloadWithYtDlp } from './ytdlp.download.js';

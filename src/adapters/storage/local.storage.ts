@@ -7,68 +7,15 @@ import { pipeline } from 'node:stream/promises';
 import { DomainError } from '../../domain/errors.js';
 import type { MultipartUpload, ObjectInfo, PresignGetOptions, PresignPutOptions, Storage } from '../../ports/storage.js';
 import { nowSeconds, signUrl } from './signed-url.js';
+import { MAX_PARTS, assertValidKey, contentTypeOfKey, isValidKey, partSizes } from './storage-keys.js';
 
 /** URL path under which the service answers the local driver's signed URLs (src/http/routes/files.routes.ts). */
 export const FILES_URL_PREFIX = '/files/';
-export const MAX_PARTS = 10_000;
 
-const KEY_CHARS = /^[A-Za-z0-9._/-]{1,1024}$/;
 const UPLOAD_ID = /^[a-f0-9]{32}$/;
 const PART_URL_KEY = /^\.multipart\/([a-f0-9]{32})\/([1-9]\d{0,4})$/;
 /** Bytes accepted (and thrown away) after a chunked body overruns its signed length, before the connection is cut. */
 const OVERRUN_DRAIN_LIMIT = 16 * 1024 * 1024;
-
-/**
- * Object keys are relative paths of [A-Za-z0-9._/-]: no absolute path, no empty, `.` or `..` segment,
- * and no segment starting with a dot (those names are reserved for the driver's own folders).
- */
-export function isValidKey(key: string): boolean {
-  if (!KEY_CHARS.test(key)) return false;
-  return key.split('/').every((seg) => seg.length > 0 && !seg.startsWith('.'));
-}
-
-export function assertValidKey(key: string): void {
-  if (!isValidKey(key)) throw new Error(`invalid storage key: ${JSON.stringify(key)}`);
-}
-
-const CONTENT_TYPES: Record<string, string> = {
-  mp4: 'video/mp4',
-  m4v: 'video/mp4',
-  mov: 'video/quicktime',
-  webm: 'video/webm',
-  mkv: 'video/x-matroska',
-  m4a: 'audio/mp4',
-  mp3: 'audio/mpeg',
-  wav: 'audio/wav',
-  ogg: 'audio/ogg',
-  opus: 'audio/ogg',
-  flac: 'audio/flac',
-  aac: 'audio/aac',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  png: 'image/png',
-  webp: 'image/webp',
-  gif: 'image/gif',
-  json: 'application/json',
-  srt: 'application/x-subrip',
-  vtt: 'text/vtt',
-  txt: 'text/plain; charset=utf-8',
-};
-
-/** The local driver keeps no metadata beside the bytes: the content type follows the key's extension. */
-export function contentTypeOfKey(key: string): string {
-  const ext = path.extname(key).slice(1).toLowerCase();
-  return CONTENT_TYPES[ext] ?? 'application/octet-stream';
-}
-
-/** Sizes of the parts of an upload of `size` bytes cut every `partSize` bytes. */
-export function partSizes(size: number, partSize: number): number[] {
-  if (!Number.isSafeInteger(size) || size < 1) throw new Error('multipart size must be a positive integer');
-  if (!Number.isSafeInteger(partSize) || partSize < 1) throw new Error('multipart partSize must be a positive integer');
-  const count = Math.ceil(size / partSize);
-  if (count > MAX_PARTS) throw new Error(`multipart upload would need ${count} parts (max ${MAX_PARTS}); raise partSize`);
-  return Array.from({ length: count }, (_, i) => Math.min(partSize, size - i * partSize));
-}
 
 function isMissing(err: unknown): boolean {
   const code = (err as NodeJS.ErrnoException).code;

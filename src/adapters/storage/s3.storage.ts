@@ -23,7 +23,7 @@ import {
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { DomainError } from '../../domain/errors.js';
 import type { MultipartUpload, ObjectInfo, PresignGetOptions, PresignPutOptions, Storage, UploadedPart } from '../../ports/storage.js';
-import { assertValidKey, partSizes } from './local.storage.js';
+import { assertValidKey, partSizes } from './storage-keys.js';
 import { contentDisposition } from '../../shared/content-disposition.js';
 
 const MiB = 1024 * 1024;

@@ -1,6 +1,7 @@
 import type { SignedFiles } from '../../ports/signed-files.js';
 import type { Storage } from '../../ports/storage.js';
-import { FILES_URL_PREFIX, LocalStorage, isValidKey } from './local.storage.js';
+import { FILES_URL_PREFIX, LocalStorage } from './local.storage.js';
+import { isValidKey } from './storage-keys.js';
 import { verifySignedRequest } from './signed-url.js';
 
 /** The signed URLs of the local driver, answered by the service (src/http/routes/files.routes.ts); null for S3. */

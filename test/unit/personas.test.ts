@@ -3,7 +3,7 @@ import { TRAITS, TRAIT_KEYS, applyNote, checkNote, defaultChips, resolveChips } 
 import { PRESETS } from '../../src/domain/personas/persona-presets.js';
 import { DEFAULT_PERSONA_PRICES, mergePrices, parsePrices } from '../../src/domain/personas/persona-prices.js';
 import { nearestAspect } from '../../src/domain/personas/personas.processor.js';
-import { checkFeedback, perSecond } from '../../src/domain/personas/personas.service.js';
+import { checkFeedback, perSecond } from '../../src/domain/personas/persona.rules.js';
 import { affineBetween, blendPatch, featherInside, pasteCutout, smoothPoints, transferColour, warpMesh } from '../../src/adapters/personas/face-warp.js';
 import { fillGaps, poseOf, smoothTrack } from '../../src/adapters/personas/head-swap.engine.js';
 import { FacePhotoPortraitEngine, alignedCrop, cropSide, eyesOf, gradeByVibe } from '../../src/adapters/personas/face-photo.portrait.js';

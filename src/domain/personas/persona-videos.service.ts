@@ -12,7 +12,8 @@ import { assertUploadSize, mediaKindOf, VIDEO_UPLOAD_CONTAINERS } from '../video
 import { QUALITIES, REPLACE_MODES, SOURCE_LIMITS, type Quality, type ReplaceMode } from './persona-catalog.js';
 import type { PersonaPrices } from './persona-prices.js';
 import { measuredPrice } from '../credits/priced-charge.js';
-import { SWAP_JOB, checkFeedback, type FeedbackView, type PersonaCharges, type PersonasService } from './personas.service.js';
+import type { PersonasService } from './personas.service.js';
+import { SWAP_JOB, checkFeedback, type FeedbackView, type PersonaCharges } from './persona.rules.js';
 import type { PersonasRepository, PersonaVideoRow } from './personas.records.js';
 
 const URL_SECONDS = 3600;

@@ -8,7 +8,8 @@ import type { ImageKind, PortraitEngine, SwapEngine } from '../../ports/persona-
 import type { Storage } from '../../ports/storage.js';
 import type { PersonaVideosService, SwapSource } from './persona-videos.service.js';
 import type { PersonasRepository } from './personas.records.js';
-import { versionImageKey, type PersonasService } from './personas.service.js';
+import type { PersonasService } from './personas.service.js';
+import { versionImageKey } from './persona.rules.js';
 
 export interface PersonaProcessorDeps {
   repo: PersonasRepository;

@@ -23,11 +23,10 @@ import {
 } from './persona-catalog.js';
 import { PRESETS, findPreset, type Preset } from './persona-presets.js';
 import type { PersonaPrices } from './persona-prices.js';
-import { measuredPrice, type PricedCharges } from '../credits/priced-charge.js';
+import { measuredPrice } from '../credits/priced-charge.js';
 import type { FaceRow, PersonaRow, PersonasRepository, PersonaVideoRow, VersionRow } from './personas.records.js';
+import { PORTRAIT_JOB, checkFeedback, feedbackView, perSecond, presetImageKey, versionImageKey, type FeedbackView, type PersonaCharges } from './persona.rules.js';
 
-export const PORTRAIT_JOB = 'persona.portrait';
-export const SWAP_JOB = 'persona.swap';
 const URL_SECONDS = 3600;
 
 /** What an own-face photo reads as: its sniffed type and size and the faces found (null: not an image). */
@@ -50,9 +49,6 @@ export interface PersonaEngines {
   /** The swap engine's name, label and the replace modes it can do. */
   swap: { name: string; label: string; replaceModes: readonly string[] };
 }
-
-/** Charging as credit rule 6 says (always, even under free usage; 402 with `top_up_url`; refunds): the shared priced-charge path. */
-export type PersonaCharges = Pick<PricedCharges, 'charge' | 'refund'>;
 
 export interface PersonasDeps {
   repo: PersonasRepository;
@@ -84,12 +80,6 @@ export interface VersionView {
   created_at: string;
 }
 
-export interface FeedbackView {
-  vote: string;
-  reason: string | null;
-  created_at: string;
-}
-
 export interface PersonaView {
   id: string;
   name: string | null;
@@ -105,28 +95,6 @@ export interface PersonaView {
   versions: VersionView[];
   created_at: string;
   updated_at: string;
-}
-
-export const versionImageKey = (workspaceId: string, personaId: string, versionId: string) => `personas/${workspaceId}/${personaId}/${versionId}.png`;
-const presetImageKey = (presetId: string) => `personas/presets/${presetId}.png`;
-
-/** A per-second price with the plan's discount, as the catalog shows it (credits, up to 4 decimals; a swap's total is rounded up once). */
-export function perSecond(base: number, discountPercent: number): number {
-  const d = Math.min(Math.max(discountPercent, 0), 100);
-  return Math.round(base * (1 - d / 100) * 10_000) / 10_000;
-}
-
-function feedbackView(vote: string | null, reason: string | null, at: Date | null): FeedbackView | null {
-  return vote && at ? { vote, reason, created_at: at.toISOString() } : null;
-}
-
-/** `{ vote, reason }`: `reason` required with `down` (1..500 characters); 400 VALIDATION_ERROR otherwise. */
-export function checkFeedback(input: { vote: string; reason?: string | null }): { vote: string; reason: string | null } {
-  const reason = input.reason?.trim() || null;
-  if (input.vote !== 'up' && input.vote !== 'down') throw validationError([{ field: 'vote', rule: 'up_or_down' }]);
-  if (input.vote === 'down' && !reason) throw validationError([{ field: 'reason', rule: 'required_with_down' }]);
-  if (reason && reason.length > 500) throw validationError([{ field: 'reason', rule: 'at_most_500_chars' }]);
-  return { vote: input.vote, reason };
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
  * The layers' boundaries (docs/architecture.md, "Layers"), checked by `npm run check:boundaries`:
- *   http -> domain -> ports <- adapters; jobs -> domain; main wires everything.
+ *   http -> domain -> ports <- adapters; jobs -> domain; main wires everything; config and shared are leaves.
+ * Every layer under src/ has a rule: http, domain, ports, adapters, jobs, main, shared, config.
  * Type-only imports count: a layer may not even name another layer's types.
  * @type {import('dependency-cruiser').IConfiguration}
  */
@@ -26,18 +27,25 @@ module.exports = {
       },
     },
     {
-      name: 'http-not-adapters-or-main',
+      name: 'ports-only-ports-shared',
+      comment: 'Ports are interfaces (and their plain types): they name nothing of the domain, the adapters or the wiring.',
+      severity: 'error',
+      from: { path: '^src/ports/' },
+      to: { path: '^src/', pathNot: '^src/(ports|shared)/' },
+    },
+    {
+      name: 'http-not-adapters-jobs-or-main',
       comment: 'Routes and plugins take the services they use (`<Name>RoutesDeps`); src/main passes them.',
       severity: 'error',
       from: { path: '^src/http/' },
-      to: { path: '^src/(adapters|main)/' },
+      to: { path: '^src/(adapters|jobs|main)/' },
     },
     {
-      name: 'adapters-not-http-or-main',
-      comment: 'Adapters implement ports; they know neither the HTTP layer nor the wiring.',
+      name: 'adapters-not-http-jobs-or-main',
+      comment: 'Adapters implement ports; they know neither the HTTP layer, the job handlers nor the wiring.',
       severity: 'error',
       from: { path: '^src/adapters/' },
-      to: { path: '^src/(http|main)/' },
+      to: { path: '^src/(http|jobs|main)/' },
     },
     {
       name: 'jobs-only-domain-ports-shared',
@@ -45,6 +53,27 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/jobs/' },
       to: { path: '^src/', pathNot: '^src/(jobs|domain|ports|shared)/' },
+    },
+    {
+      name: 'main-imported-by-no-layer',
+      comment: 'src/main chooses and constructs; no other layer imports it (it passes what it built).',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/main/' },
+      to: { path: '^src/main/' },
+    },
+    {
+      name: 'shared-only-shared',
+      comment: 'src/shared is what every layer may import (the jobs table, ids, timing): it imports no layer.',
+      severity: 'error',
+      from: { path: '^src/shared/' },
+      to: { path: '^src/', pathNot: '^src/shared/' },
+    },
+    {
+      name: 'config-only-config-builtins-npm',
+      comment: 'Configuration reads the environment: it imports only config, node builtins and npm packages.',
+      severity: 'error',
+      from: { path: '^src/config/' },
+      to: { pathNot: ['^src/config/', '(^|/)node_modules/'], dependencyTypesNot: ['core'] },
     },
     {
       name: 'no-circular',

@@ -184,3 +184,25 @@ export function addressList(env: Env, name: string, opts: { names?: readonly str
   }
   return entries;
 }
+
+/** Bytes of the credentials key (AES-256-GCM). */
+export const CREDENTIALS_KEY_BYTES = 32;
+
+/**
+ * The credentials key's written form: 64 hex characters, or base64 / base64url of 32 bytes (surrounding
+ * blanks ignored); a Buffer must hold 32 bytes. Read by the configuration (CUTROOM_CREDENTIALS_KEY,
+ * publishing.env.ts) and by the sealer for the key it keeps (src/adapters/publishing/credentials-crypto.ts).
+ * Returns the key, or why the value is not one.
+ */
+export function decodeCredentialsKey(raw: string | Buffer): { key: Buffer } | { error: string } {
+  if (Buffer.isBuffer(raw)) {
+    return raw.length === CREDENTIALS_KEY_BYTES ? { key: raw } : { error: `credentials key must be ${CREDENTIALS_KEY_BYTES} bytes` };
+  }
+  const s = raw.trim();
+  if (/^[0-9a-fA-F]{64}$/.test(s)) return { key: Buffer.from(s, 'hex') };
+  if (/^[A-Za-z0-9+/_-]{43}={0,1}$/.test(s)) {
+    const b = Buffer.from(s.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+    if (b.length === CREDENTIALS_KEY_BYTES) return { key: b };
+  }
+  return { error: `credentials key must be ${CREDENTIALS_KEY_BYTES} bytes as 64 hex characters or base64 (for example: openssl rand -base64 32)` };
+}

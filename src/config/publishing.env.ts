@@ -1,5 +1,4 @@
-import { ConfigError, baseUrl, durationMs, int, secretPair, text, type Env } from './parse.js';
-import { CredentialsCryptoError, parseCredentialsKey } from '../adapters/publishing/credentials-crypto.js';
+import { ConfigError, baseUrl, decodeCredentialsKey, durationMs, int, secretPair, text, type Env } from './parse.js';
 
 /** Settings of the publishing networks (docs/publishing.md). Every base URL can point at a local fake. */
 export interface PublishingConfig {
@@ -55,12 +54,9 @@ export function loadPublishingConfig(env: Env): PublishingConfig {
   let credentialsKey: Buffer | undefined;
   const rawKey = text(env, 'CUTROOM_CREDENTIALS_KEY');
   if (rawKey) {
-    try {
-      credentialsKey = parseCredentialsKey(rawKey);
-    } catch (err) {
-      if (err instanceof CredentialsCryptoError) throw new ConfigError(`CUTROOM_CREDENTIALS_KEY: ${err.message}`);
-      throw err;
-    }
+    const read = decodeCredentialsKey(rawKey);
+    if ('error' in read) throw new ConfigError(`CUTROOM_CREDENTIALS_KEY: ${read.error}`);
+    credentialsKey = read.key;
   }
   const [ytId, ytSecret] = secretPair(env, 'CUTROOM_YOUTUBE_CLIENT_ID', 'CUTROOM_YOUTUBE_CLIENT_SECRET');
   const [ttKey, ttSecret] = secretPair(env, 'CUTROOM_TIKTOK_CLIENT_KEY', 'CUTROOM_TIKTOK_CLIENT_SECRET');

@@ -1,5 +1,7 @@
 import { ConfigError, boolean, durationMs, list, type Env } from './parse.js';
-import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '../domain/webhooks/webhooks.rules.js';
+
+/** Seconds to wait after each failed attempt: exponential, about 24 hours in all (docs/webhooks.md). */
+export const DEFAULT_RETRY_SCHEDULE_SECONDS: readonly number[] = [5, 30, 120, 600, 1800, 3600, 7200, 14_400, 28_800, 28_800];
 
 /** Webhook delivery (docs/webhooks.md). */
 export interface WebhooksConfig {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RETRY_SCHEDULE_SECONDS, eventBody, newWebhookSecret, nextAttemptAt, signWebhook, webhookHeaders } from '../../src/domain/webhooks/webhooks.rules.js';
-import { loadWebhooksConfig } from '../../src/config/webhooks.env.js';
+import { eventBody, newWebhookSecret, nextAttemptAt, signWebhook, webhookHeaders } from '../../src/domain/webhooks/webhooks.rules.js';
+import { DEFAULT_RETRY_SCHEDULE_SECONDS, loadWebhooksConfig } from '../../src/config/webhooks.env.js';
 import { ConfigError } from '../../src/config/parse.js';
 import { verifyWebhook } from '../../sdk/src/webhooks.js';
 

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { CREDENTIALS_KEY_BYTES, decodeCredentialsKey } from '../../config/parse.js';
 
 /**
  * Connection credentials at rest: AES-256-GCM with a 32-byte key (CUTROOM_CREDENTIALS_KEY, or one generated
@@ -11,7 +12,6 @@ import crypto from 'node:crypto';
  */
 
 export const CREDENTIALS_FORMAT_VERSION = 'v1';
-const KEY_BYTES = 32;
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
@@ -26,29 +26,18 @@ export class CredentialsCryptoError extends Error {
 }
 
 /**
- * Reads a key: 64 hex characters, or base64 / base64url of 32 bytes. Throws CredentialsCryptoError
- * (`bad_key`) otherwise; src/config/publishing.env.ts turns that into a ConfigError.
+ * Reads a key (the written form is config's rule: `decodeCredentialsKey` in src/config/parse.ts). Throws
+ * CredentialsCryptoError (`bad_key`) otherwise; src/config/publishing.env.ts answers a ConfigError instead.
  */
 export function parseCredentialsKey(raw: string | Buffer): Buffer {
-  if (Buffer.isBuffer(raw)) {
-    if (raw.length !== KEY_BYTES) throw new CredentialsCryptoError(`credentials key must be ${KEY_BYTES} bytes`, 'bad_key');
-    return raw;
-  }
-  const s = raw.trim();
-  if (/^[0-9a-fA-F]{64}$/.test(s)) return Buffer.from(s, 'hex');
-  if (/^[A-Za-z0-9+/_-]{43}={0,1}$/.test(s)) {
-    const b = Buffer.from(s.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
-    if (b.length === KEY_BYTES) return b;
-  }
-  throw new CredentialsCryptoError(
-    `credentials key must be ${KEY_BYTES} bytes as 64 hex characters or base64 (for example: openssl rand -base64 32)`,
-    'bad_key',
-  );
+  const read = decodeCredentialsKey(raw);
+  if ('error' in read) throw new CredentialsCryptoError(read.error, 'bad_key');
+  return read.key;
 }
 
 /** A new random key, base64 (what to keep when CUTROOM_CREDENTIALS_KEY is unset). */
 export function generateCredentialsKey(): string {
-  return crypto.randomBytes(KEY_BYTES).toString('base64');
+  return crypto.randomBytes(CREDENTIALS_KEY_BYTES).toString('base64');
 }
 
 /** The key's public id written into sealed strings: 16 hex characters. */

@@ -1,12 +1,10 @@
 import { createHmac, randomBytes } from 'node:crypto';
 
 /**
- * Webhook rules (pure): the Standard Webhooks signature, secrets, the retry schedule.
+ * Webhook rules (pure): the Standard Webhooks signature, secrets, the retry schedule's next attempt (the
+ * schedule itself is a setting: src/config/webhooks.env.ts).
  * https://www.standardwebhooks.com/ — the SDK's `verifyWebhook` checks what `signWebhook` makes.
  */
-
-/** Seconds to wait after each failed attempt: exponential, about 24 hours in all (docs/webhooks.md). */
-export const DEFAULT_RETRY_SCHEDULE_SECONDS: readonly number[] = [5, 30, 120, 600, 1800, 3600, 7200, 14_400, 28_800, 28_800];
 
 /** Most endpoints a workspace may have. */
 export const MAX_ENDPOINTS_PER_WORKSPACE = 10;

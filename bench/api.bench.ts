@@ -9,7 +9,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { machineTicks, processCpuSeconds } from './cpu.js';
 import { writeResults } from './results.js';
-import { json, unlimitedKey } from './service-client.js';
+import { unlimitedKey } from './service-client.js';
 
 /**
  * API speed: requests/s and latency of `GET /api/v1/balance` on real `cutroom serve` processes,

@@ -48,7 +48,7 @@ async function ensureRedis(): Promise<void> {
       { stdio: 'inherit', shell: '/bin/bash' },
     );
   } catch (err) {
-    throw new Error(`Redis at ${TEST_REDIS_URL} is not answering and could not be started: ${String(err)}`);
+    throw new Error(`Redis at ${TEST_REDIS_URL} is not answering and could not be started: ${String(err)}`, { cause: err });
   }
   for (let i = 0; i < 30; i++) {
     if (await redisAnswers()) return;
@@ -71,7 +71,7 @@ async function ensurePostgres(): Promise<void> {
   try {
     execSync('pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start', { stdio: 'inherit', shell: '/bin/bash' });
   } catch (err) {
-    throw new Error(`PostgreSQL at ${TEST_PG_URL} is not answering and could not be started: ${String(err)}`);
+    throw new Error(`PostgreSQL at ${TEST_PG_URL} is not answering and could not be started: ${String(err)}`, { cause: err });
   }
   for (let i = 0; i < 30; i++) {
     if (await answers()) return;

@@ -67,7 +67,7 @@ describe('GET /metrics, /healthz and /readyz', () => {
     await runFfmpeg(['-f', 'lavfi', '-i', 'anullsrc=r=8000:cl=mono', '-t', '0.2', '-f', 'null', '-']);
     await t.c.queue.send('maintenance.purge', {});
 
-    let text = '';
+    let text: string;
     for (let i = 0; i < 100; i++) {
       text = (await scrape()).body;
       if (sample(text, 'cutroom_job_duration_seconds_count', { job: 'maintenance.purge', outcome: 'completed' })) break;

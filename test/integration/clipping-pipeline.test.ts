@@ -126,7 +126,7 @@ describe('a submission with a timeframe works only on that stretch', () => {
       return original(wav, opts);
     });
     let final: any;
-    let subId = '';
+    let subId: string;
     try {
       const sub = await api(ws.key, 'POST', '/clips', { video_id: video, timeframe, source_language: 'en' });
       expect(sub.status).toBe(201);

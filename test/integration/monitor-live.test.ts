@@ -107,7 +107,7 @@ describe('a live monitor records a real broadcast in batches', () => {
     const ws = await t.workspace({ credits: 20 });
     const strategy = await t.admin('POST', `/workspaces/${ws.id}/templates`, { kind: 'strategy', name: 'Live short', config: { min_seconds: 5, max_seconds: 15, max_clips: 3 } });
     expect(strategy.status, JSON.stringify(strategy.body)).toBe(201);
-    let w1 = await startWorker();
+    const w1 = await startWorker();
 
     const a = air('a');
     const b = air('b');
@@ -130,7 +130,7 @@ describe('a live monitor records a real broadcast in batches', () => {
     expect(['processing', 'ended']).toContain(broadcastB.status);
     const batchesAtStop = broadcastB.batches_count;
     await new Promise((r) => setTimeout(r, 4000));
-    w1 = await startWorker();
+    await startWorker();
 
     await a.done;
     await b.done;

@@ -263,9 +263,8 @@ function turnsFrom(fr: Frames, spans: SegmentFeatures[], frameLabel: Int32Array,
     if (last && last.seg === fr.seg[i] && last.label === frameLabel[i]) last.end = t + FEATURE_HOP_SECONDS / 2;
     else runs.push({ start: t - FEATURE_HOP_SECONDS / 2, end: t + FEATURE_HOP_SECONDS / 2, label: frameLabel[i], seg: fr.seg[i] });
   }
-  // Absorb short runs into the longer neighbour in the same segment (repeat until stable).
-  for (let changed = true; changed; ) {
-    changed = false;
+  // Absorb short runs into the longer neighbour in the same segment (repeat until none is left).
+  for (;;) {
     let shortest = -1;
     for (let r = 0; r < runs.length; r++) {
       const run = runs[r];
@@ -287,7 +286,6 @@ function turnsFrom(fr: Frames, spans: SegmentFeatures[], frameLabel: Int32Array,
         runs.splice(r, 1);
       }
     }
-    changed = true;
   }
   // Stretch runs to the segment bounds (the quiet frames left out at the edges).
   for (let r = 0; r < runs.length; r++) {

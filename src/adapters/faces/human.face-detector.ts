@@ -184,7 +184,7 @@ async function startHuman(backend: HumanBackend, opts: Required<Omit<HumanFaceDe
   await withoutProcessHooks(() => human.load());
   const active = human.tf.getBackend();
   if (active !== backend) throw new Error(`TensorFlow.js backend ${backend} did not start (active: ${active ?? 'none'})`);
-  const loaded = (await human.models.loaded()) as string[];
+  const loaded = human.models.loaded() as string[];
   if (!loaded.some((m) => m.includes('blazeface') || m === 'facedetect')) {
     throw new Error(`blazeface model did not load from ${humanAssetUrls().modelBasePath} (loaded: ${loaded.join(', ') || 'none'})`);
   }

@@ -234,7 +234,7 @@ export class IllustrationPortraitEngine implements PortraitEngine {
  * centre with the face width as its unit (pure).
  */
 export function illustrationCutout(img: { width: number; height: number; data: Uint8Array }): Cutout {
-  const { width, height, data } = img;
+  const { width, data } = img;
   const unit = width / VB;
   const bg = [data[0], data[1], data[2]];
   const neck = Math.round(FACE.neckY * unit);

@@ -132,7 +132,7 @@ export function dirSize(dir: string): number {
 export function watchSize(target: string, limit: number, onExceeded: () => void, everyMs = 500): () => void {
   if (!Number.isFinite(limit)) return () => {};
   const timer = setInterval(() => {
-    let size = 0;
+    let size: number;
     try {
       const st = fs.statSync(target);
       size = st.isDirectory() ? dirSize(target) : st.size;

@@ -65,7 +65,7 @@ export function placeWindow(sentences: readonly Sentence[], first: number, last:
     const freeAfter = roomAfter - post;
     if (freeBefore + freeAfter + EPS < need) return null;
     let addBefore = Math.min(freeBefore, need / 2);
-    let addAfter = Math.min(freeAfter, need - addBefore);
+    const addAfter = Math.min(freeAfter, need - addBefore);
     addBefore = Math.min(freeBefore, need - addAfter);
     pre += addBefore;
     post += addAfter;

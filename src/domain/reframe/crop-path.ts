@@ -87,7 +87,6 @@ function wantedCentres(samples: readonly FaceSample[], o: Required<Pick<CropPath
   let main: Track | null = null;
   let challenger: Track | null = null;
   let challengerSince = 0;
-  let lastWanted = { cx: 0.5, cy: 0.5 };
   let prevT: number | null = null;
   const out: Array<{ t: number; cx: number; cy: number }> = [];
   for (const s of samples) {
@@ -154,8 +153,8 @@ function wantedCentres(samples: readonly FaceSample[], o: Required<Pick<CropPath
     if (main && s.t - main.lastSeen > 6) main = null;
 
     // Hold on the subject's last position for a while, then drift to the centre.
-    lastWanted = main && s.t - main.lastSeen <= o.holdSeconds ? { cx: main.cx, cy: main.cy } : { cx: 0.5, cy: 0.5 };
-    out.push({ t: s.t, ...lastWanted });
+    const wanted = main && s.t - main.lastSeen <= o.holdSeconds ? { cx: main.cx, cy: main.cy } : { cx: 0.5, cy: 0.5 };
+    out.push({ t: s.t, ...wanted });
   }
   return out;
 }
@@ -250,7 +249,7 @@ export function computeCropPath(samples: readonly FaceSample[], source: { width:
     const shot = sorted.filter((s) => s.t >= a && (s.t < b || (k === bounds.length - 2 && s.t <= b)));
     const wanted = wantedCentres(shot, o);
     let pos = toPos(wantedAt(wanted, a + o.lead));
-    let goal = { ...pos };
+    const goal = { ...pos };
     let vel = { x: 0, y: 0 };
     const frames: Keyframe[] = [];
     const steps = Math.max(1, Math.ceil((b - a) / o.step - 1e-9));

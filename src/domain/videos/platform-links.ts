@@ -214,7 +214,8 @@ const tiktokShort: Rule = ({ segs, host }) => {
 const IG_RESERVED = new Set(['explore', 'accounts', 'direct', 'stories', 'about', 'developer', 'legal', 'web', 'api', 'challenge']);
 
 const instagram: Rule = ({ segs }) => {
-  let [a, b, c] = segs;
+  let [a, b] = segs;
+  const c = segs[2];
   if (a === undefined) throw invalid();
   // instagram.com/<user>/reel/<code> and /<user>/p/<code> are the same posts as /reel/<code>.
   if (b && ['p', 'reel', 'reels', 'tv'].includes(b) && c && !['p', 'reel', 'reels', 'tv'].includes(a)) {

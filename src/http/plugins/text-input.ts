@@ -148,7 +148,8 @@ export function registerTextInputChecks(app: FastifyInstance): void {
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body, done) => {
     const text = decodeUtf8(body as Buffer);
     if (text === undefined) return done(invalid([{ field: 'body', rule: 'utf8' }]), undefined);
-    parseJson(req, text, (err: Error | null, value?: unknown) => {
+    // The default parser calls back synchronously; what it returns is not a promise to wait for.
+    void parseJson(req, text, (err: Error | null, value?: unknown) => {
       if (err) return done(err, undefined);
       const errors = jsonTextErrors(value);
       if (errors.length) return done(invalid(errors), undefined);
@@ -168,10 +169,12 @@ export function registerTextInputChecks(app: FastifyInstance): void {
  * as `/renders/%ff`) or with a parameter over the router's length limit is answered in the API's error
  * format instead of Fastify's own.
  */
-export function frameworkErrors(err: FastifyError, req: FastifyRequest, reply: FastifyReply) {
+export function frameworkErrors(err: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
   reply.header('X-Request-Id', req.id);
-  if (err.code === 'FST_ERR_BAD_URL') return sendError(reply, 'VALIDATION_ERROR', { errors: [{ field: 'path', rule: 'utf8' }] });
-  if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') return sendError(reply, 'VALIDATION_ERROR', { errors: [{ field: 'path', rule: 'maxLength' }] });
-  req.log.error({ err }, 'router fault');
-  return sendError(reply, 'INTERNAL_ERROR');
+  if (err.code === 'FST_ERR_BAD_URL') sendError(reply, 'VALIDATION_ERROR', { errors: [{ field: 'path', rule: 'utf8' }] });
+  else if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') sendError(reply, 'VALIDATION_ERROR', { errors: [{ field: 'path', rule: 'maxLength' }] });
+  else {
+    req.log.error({ err }, 'router fault');
+    sendError(reply, 'INTERNAL_ERROR');
+  }
 }

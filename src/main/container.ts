@@ -31,6 +31,7 @@ import { VideosService } from '../domain/videos/videos.service.js';
 import { createSourceResolvers } from '../adapters/sources/source-resolvers.js';
 import { TemplatesService } from '../domain/templates/templates.service.js';
 import { SubmissionsService } from '../domain/submissions/submissions.service.js';
+import { SubmissionFailure } from '../domain/submissions/submission-failure.js';
 import type { SubmissionPipeline } from '../domain/submissions/pipeline.js';
 import type { AsrEngine } from '../ports/asr.js';
 import { createAsrEngine, createPipeline } from './pipeline.wiring.js';
@@ -203,8 +204,10 @@ export async function createContainer(opts: ContainerOptions): Promise<Container
   // Events are announced through the webhooks' publisher, built before the services that announce them.
   const { webhooks, webhookDelivery } = createWebhooks({ config, logger, database, queue, transactions });
   const events: EventPublisher = webhooks;
+  const submissionRows = new DrizzleSubmissionsRepository(db);
+  const submissionFailure = new SubmissionFailure({ repo: submissionRows, transactions, credits, events });
   const submissions = new SubmissionsService(
-    new DrizzleSubmissionsRepository(db),
+    submissionRows,
     new DrizzleClipsRepository(db),
     transactions,
     videosService,
@@ -235,7 +238,7 @@ export async function createContainer(opts: ContainerOptions): Promise<Container
     templates: templatesService,
     asr,
     submissions,
-    pipeline: createPipeline({ config, logger, database, storage, queue, transactions, media, asr, submissions, templates: templatesService, workspaces: accounts.workspaces, faces: compute.faces, highlights: compute.highlights, events }),
+    pipeline: createPipeline({ config, logger, database, storage, queue, transactions, media, asr, failure: submissionFailure, templates: templatesService, workspaces: accounts.workspaces, faces: compute.faces, highlights: compute.highlights, events }),
     ...createRenders({ config, logger, database, storage, queue, transactions, submissions, templates: templatesService, events }),
     ...createPosts({
       config,

@@ -21,7 +21,7 @@ import type { MediaProbe } from '../ports/media.js';
 import type { JobQueue } from '../ports/queue.js';
 import type { Storage } from '../ports/storage.js';
 import type { AsrEngine } from '../ports/asr.js';
-import type { SubmissionsService } from '../domain/submissions/submissions.service.js';
+import type { SubmissionFailure } from '../domain/submissions/submission-failure.js';
 import type { TemplatesService } from '../domain/templates/templates.service.js';
 import type { WorkspacesService } from '../domain/workspaces/workspaces.service.js';
 import { SubmissionPipeline } from '../domain/submissions/pipeline.js';
@@ -38,7 +38,8 @@ export interface PipelineWiring {
   transactions: TransactionRunner;
   media: MediaProbe;
   asr: AsrEngine;
-  submissions: SubmissionsService;
+  /** How a run that gives up ends (shared with the submissions service). */
+  failure: SubmissionFailure;
   templates: TemplatesService;
   workspaces: Pick<WorkspacesService, 'get'>;
   /** The face detector, loaded on first use (compute.wiring.ts). */
@@ -67,7 +68,7 @@ export function createPipeline(w: PipelineWiring): SubmissionPipeline {
     workspaces: w.workspaces,
     storage: w.storage,
     queue: w.queue,
-    submissions: w.submissions,
+    failure: w.failure,
     logger: w.logger,
     files: new NodeLocalFiles(tmpDir),
     async download(video, key, limits) {

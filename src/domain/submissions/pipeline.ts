@@ -19,7 +19,7 @@ import { retryOrFail, throwIfLost, type Attempt } from '../jobs/retry.js';
 import type { VideosRepository } from '../videos/videos.records.js';
 import type { WorkspaceWithPlan } from '../workspaces/workspaces.records.js';
 import type { StageChanges, SubmissionRow, SubmissionsRepository } from './submissions.records.js';
-import type { SubmissionsService } from './submissions.service.js';
+import type { SubmissionFailure } from './submission-failure.js';
 import { analysedRange, linkSourceKey, nextState, resolveTimeframe, waitingRetrySeconds, type SubmissionState } from './submission.rules.js';
 
 export type DownloadOutcome =
@@ -36,7 +36,8 @@ export interface PipelineDeps {
   workspaces: { get(id: string): Promise<WorkspaceWithPlan> };
   storage: Storage;
   queue: JobQueue;
-  submissions: SubmissionsService;
+  /** Ends a run that gives up: `failed`, refunded, announced (the same outcome as a refused enqueue at creation). */
+  failure: Pick<SubmissionFailure, 'fail'>;
   logger: Logger;
   /** Work folders (WAVs, previews). */
   files: LocalFiles;
@@ -144,7 +145,7 @@ export class SubmissionPipeline {
         fail: async (e) => {
           const code = errorCodeOf(e);
           this.d.logger.warn({ err: e, submissionId: id, code }, 'submission failed');
-          await this.d.submissions.fail(row, code);
+          await this.d.failure.fail(row, code);
         },
       });
     }

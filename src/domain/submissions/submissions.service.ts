@@ -11,7 +11,8 @@ import type { Storage } from '../../ports/storage.js';
 import type { TransactionRunner } from '../../ports/transactions.js';
 import { noEvents, type EventPublisher } from '../webhooks/events.js';
 import type { ClipListOrder, ClipRow, ClipsRepository } from '../clips/clips.records.js';
-import { estimateSeconds, isFinished, resolveTimeframe, type SubmissionState } from './submission.rules.js';
+import { SUBMISSION_JOB, estimateSeconds, isFinished, resolveTimeframe, type SubmissionState } from './submission.rules.js';
+import { SubmissionFailure } from './submission-failure.js';
 import type { SubmissionRow, SubmissionsRepository } from './submissions.records.js';
 
 export type { SubmissionRow } from './submissions.records.js';
@@ -31,9 +32,6 @@ export interface SubmissionChecks {
   checkTemplate(workspaceId: string, id: string): Promise<void>;
   supportsLanguage(lang: string): boolean;
 }
-
-/** The ledger's job type of a submission's charge and refund. */
-export const SUBMISSION_JOB = 'submission';
 
 export interface SubmissionView {
   id: string;
@@ -64,7 +62,11 @@ export class SubmissionsService {
     private readonly storage: Pick<Storage, 'presignGet'>,
     /** Announces `submission.failed` (webhooks); `submission.completed` is the pipeline's. */
     private readonly events: EventPublisher = noEvents,
-  ) {}
+  ) {
+    this.failure = new SubmissionFailure({ repo, transactions: tx, credits, events });
+  }
+
+  private readonly failure: SubmissionFailure;
 
   /**
    * POST /clips: checks everything, then creates the submission and charges it in one transaction. A video
@@ -181,16 +183,9 @@ export class SubmissionsService {
     });
   }
 
-  /** Ends a submission in `failed` with a code and gives its credits back (once). */
-  async fail(row: Pick<SubmissionRow, 'id' | 'workspaceId'>, errorCode: string): Promise<void> {
-    await this.tx.run(async (tx) => {
-      const failed = await this.repo.failIfUnfinished(tx, row.id, errorCode, new Date());
-      await this.credits.refund({ workspaceId: row.workspaceId, jobType: SUBMISSION_JOB, jobId: row.id, reason: `submission failed: ${errorCode}` }, tx);
-      if (failed && !failed.liveBatch) {
-        const data = { id: row.id, video_id: failed.videoId, status: 'failed', error_code: errorCode };
-        await this.events.publish(row.workspaceId, 'submission.failed', data, tx);
-      }
-    });
+  /** Ends a submission in `failed` with a code and gives its credits back (once): the failure outcome (submission-failure.ts). */
+  fail(row: Pick<SubmissionRow, 'id' | 'workspaceId'>, errorCode: string): Promise<void> {
+    return this.failure.fail(row, errorCode);
   }
 
   clipsOf(workspaceId: string, submissionId: string, sort: ClipListOrder['sort'], order: ClipListOrder['order'], page: PageRequest): Promise<{ rows: ClipRow[]; total: number }> {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import { submissions } from '../src/adapters/db/schema.js';
+import { submissions } from '../src/adapters/db/schema/index.js';
 import type { SubmissionRow } from '../src/domain/submissions/submissions.service.js';
 import { createTestApp } from '../test/helpers/app.js';
 import { readyVideo } from '../test/helpers/videos.js';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import { transcriptions } from '../src/adapters/db/schema.js';
+import { transcriptions } from '../src/adapters/db/schema/index.js';
 import type { TranscriptionProcessorDeps } from '../src/domain/transcriptions/transcriptions.processor.js';
 import type { Cue } from '../src/domain/transcripts/cues.js';
 import { createTestApp } from '../test/helpers/app.js';

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { clips, edits, submissions } from '../../src/adapters/db/schema.js';
+import { clips, edits, submissions } from '../../src/adapters/db/schema/index.js';
 import { buildClipEdit } from '../../src/domain/edits/clip-edit.js';
 import { editHash, type CaptionWord } from '../../src/domain/edits/edit.js';
 import { newId } from '../../src/shared/ids.js';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { openDatabase, type Database } from '../../src/adapters/db/database.js';
-import { plans } from '../../src/adapters/db/schema.js';
+import { plans } from '../../src/adapters/db/schema/index.js';
 import { TEST_PG_URL } from './global-setup.js';
 
 export type DbKind = 'pglite' | 'postgres';

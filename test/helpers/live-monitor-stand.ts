@@ -1,7 +1,7 @@
 import pino from 'pino';
 import type { DrizzleMonitorsRepository } from '../../src/adapters/db/repositories/monitors.repository.js';
 import { DrizzleWorkspacesRepository } from '../../src/adapters/db/repositories/workspaces.repository.js';
-import { monitors, workspaces } from '../../src/adapters/db/schema.js';
+import { monitors, workspaces } from '../../src/adapters/db/schema/index.js';
 import type { createTransactionRunner } from '../../src/adapters/db/transactions.js';
 import type { CreditsService } from '../../src/domain/credits/credits.service.js';
 import { BroadcastEnding } from '../../src/domain/monitors/broadcast-end.js';

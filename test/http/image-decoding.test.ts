@@ -7,7 +7,7 @@ import { multipart } from '../helpers/generation-fixtures.js';
 import { claimedPng, enlargedPhoto, solidPng } from '../helpers/image-fixtures.js';
 import { facePhoto } from '../helpers/persona-fixtures.js';
 import { HumanFaceDetector } from '../../src/adapters/faces/human.face-detector.js';
-import { personaFaces } from '../../src/adapters/db/schema.js';
+import { personaFaces } from '../../src/adapters/db/schema/index.js';
 import type { RgbFrame } from '../../src/ports/face-detector.js';
 
 /**

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { eq } from 'drizzle-orm';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { broadcastBatches, broadcasts, clips as clipsTable, edits, monitorEntries, renders, submissions, videos } from '../../src/adapters/db/schema.js';
+import { broadcastBatches, broadcasts, clips as clipsTable, edits, monitorEntries, renders, submissions, videos } from '../../src/adapters/db/schema/index.js';
 import { DrizzleMonitorsRepository } from '../../src/adapters/db/repositories/monitors.repository.js';
 import { createTestApp, tempDir, type TestApp } from '../helpers/app.js';
 import { DB_KINDS } from '../helpers/db.js';

@@ -9,7 +9,7 @@ import { startStaticServer, type StaticServer } from '../helpers/static-server.j
 import { readyVideo } from '../helpers/videos.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 import { TRAIT_KEYS } from '../../src/domain/personas/persona-catalog.js';
-import { videos } from '../../src/adapters/db/schema.js';
+import { videos } from '../../src/adapters/db/schema/index.js';
 
 /**
  * Personas over HTTP with in-process workers and the embedded engines (illustrations drawn from chips,

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { count, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { connections, postItems, posts, renders } from '../../src/adapters/db/schema.js';
+import { connections, postItems, posts, renders } from '../../src/adapters/db/schema/index.js';
 import type { Publisher } from '../../src/ports/publisher.js';
 import { createTestApp, tempDir, type TestApp } from '../helpers/app.js';
 import { clipsFixture } from '../helpers/clips.js';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renders } from '../../src/adapters/db/schema.js';
+import { renders } from '../../src/adapters/db/schema/index.js';
 import { newId } from '../../src/shared/ids.js';
 import { createTestApp, tempDir, type TestApp } from '../helpers/app.js';
 import { clipsFixture } from '../helpers/clips.js';

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clips, edits, renders } from '../../src/adapters/db/schema.js';
+import { clips, edits, renders } from '../../src/adapters/db/schema/index.js';
 import { ffprobePath } from '../../src/adapters/media/binaries.js';
 import { newId } from '../../src/shared/ids.js';
 import { createTestApp, tempDir, type TestApp } from '../helpers/app.js';

@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clips, edits, renders, submissions, videos } from '../../src/adapters/db/schema.js';
+import { clips, edits, renders, submissions, videos } from '../../src/adapters/db/schema/index.js';
 import { newId } from '../../src/shared/ids.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import type { DbKind } from '../helpers/db.js';

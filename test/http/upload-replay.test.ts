@@ -11,7 +11,7 @@ import { createTestApp, tempDir, type TestApp } from '../helpers/app.js';
 import { makeVideo, runFfmpeg } from '../helpers/media-fixtures.js';
 import { makeSpeechWav, makeTalkWav, VOICES } from '../helpers/speech-fixtures.js';
 import { apiCall } from '../helpers/process.js';
-import { media } from '../../src/adapters/db/schema.js';
+import { media } from '../../src/adapters/db/schema/index.js';
 
 /**
  * Security audit, finding 3: a signed upload URL replayed after the upload was completed must not

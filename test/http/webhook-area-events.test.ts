@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { personaPortraits } from '../../src/adapters/db/schema.js';
+import { personaPortraits } from '../../src/adapters/db/schema/index.js';
 import { buildHandlers } from '../../src/jobs/handlers/index.js';
 import { verifyWebhook } from '../../sdk/src/index.js';
 import { createTestApp, tempDir, type TestApp } from '../helpers/app.js';

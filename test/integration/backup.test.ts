@@ -10,7 +10,7 @@ import { createContainer, type Container } from '../../src/main/container.js';
 import { bootstrap } from '../../src/main/bootstrap.js';
 import { buildApp } from '../../src/http/app.js';
 import { backup, BackupError, restore } from '../../src/main/backup.js';
-import { clips, ledgerEntries, submissions, videos, workspaces } from '../../src/adapters/db/schema.js';
+import { clips, ledgerEntries, submissions, videos, workspaces } from '../../src/adapters/db/schema/index.js';
 import { newId } from '../../src/shared/ids.js';
 
 const ADMIN_TOKEN = 'backup-test-admin-token-0123456789abcdef';

@@ -11,7 +11,7 @@ import { pollSubmission, readyVideo } from '../helpers/videos.js';
 import { probe } from '../../src/adapters/media/ffprobe.js';
 import { apiCall } from '../helpers/process.js';
 import { readWavInfo } from '../../src/adapters/asr/wav.js';
-import { submissions } from '../../src/adapters/db/schema.js';
+import { submissions } from '../../src/adapters/db/schema/index.js';
 
 let t: TestApp;
 let base: string;

@@ -5,7 +5,7 @@ import { DrizzleCreditsRepository } from '../../src/adapters/db/repositories/cre
 import { DrizzleSubmissionsRepository } from '../../src/adapters/db/repositories/submissions.repository.js';
 import { DrizzleTemplatesRepository } from '../../src/adapters/db/repositories/templates.repository.js';
 import { DrizzleVideosRepository } from '../../src/adapters/db/repositories/videos.repository.js';
-import { submissions, templates, workspaces } from '../../src/adapters/db/schema.js';
+import { submissions, templates, workspaces } from '../../src/adapters/db/schema/index.js';
 import { createTransactionRunner } from '../../src/adapters/db/transactions.js';
 import { ClipEditsService } from '../../src/domain/clips/clip-edits.service.js';
 import { CreditsService } from '../../src/domain/credits/credits.service.js';

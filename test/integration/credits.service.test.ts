@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DrizzleCreditsRepository } from '../../src/adapters/db/repositories/credits.repository.js';
-import { workspaces } from '../../src/adapters/db/schema.js';
+import { workspaces } from '../../src/adapters/db/schema/index.js';
 import { createTransactionRunner } from '../../src/adapters/db/transactions.js';
 import { CreditsService } from '../../src/domain/credits/credits.service.js';
 import { DomainError } from '../../src/domain/errors.js';

@@ -6,7 +6,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DrizzleCreditsRepository } from '../../src/adapters/db/repositories/credits.repository.js';
 import { DrizzleGenerationsRepository } from '../../src/adapters/db/repositories/generations.repository.js';
-import { generations, ledgerEntries, plans, workspaces } from '../../src/adapters/db/schema.js';
+import { generations, ledgerEntries, plans, workspaces } from '../../src/adapters/db/schema/index.js';
 import { createTransactionRunner } from '../../src/adapters/db/transactions.js';
 import { NodeLocalFiles } from '../../src/adapters/files/local-files.js';
 import { createHostedClient } from '../../src/adapters/generation/hosted-client.factory.js';

@@ -9,7 +9,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DrizzleCreditsRepository } from '../../src/adapters/db/repositories/credits.repository.js';
 import { DrizzleTranscriptionsRepository } from '../../src/adapters/db/repositories/transcriptions.repository.js';
-import { ledgerEntries, plans, transcriptions, workspaces } from '../../src/adapters/db/schema.js';
+import { ledgerEntries, plans, transcriptions, workspaces } from '../../src/adapters/db/schema/index.js';
 import { createTransactionRunner } from '../../src/adapters/db/transactions.js';
 import { NodeLocalFiles } from '../../src/adapters/files/local-files.js';
 import { FfprobeMediaProbe } from '../../src/adapters/media/ffprobe.js';

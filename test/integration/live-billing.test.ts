@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DrizzleCreditsRepository } from '../../src/adapters/db/repositories/credits.repository.js';
 import { DrizzleMonitorsRepository } from '../../src/adapters/db/repositories/monitors.repository.js';
-import { broadcastBatches, broadcasts, monitors, workspaces } from '../../src/adapters/db/schema.js';
+import { broadcastBatches, broadcasts, monitors, workspaces } from '../../src/adapters/db/schema/index.js';
 import { createTransactionRunner } from '../../src/adapters/db/transactions.js';
 import { CreditsService } from '../../src/domain/credits/credits.service.js';
 import { BroadcastEnding } from '../../src/domain/monitors/broadcast-end.js';

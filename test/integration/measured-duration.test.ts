@@ -6,7 +6,7 @@ import { createTestApp, tempDir, type TestApp } from '../helpers/app.js';
 import { runFfmpeg } from '../helpers/media-fixtures.js';
 import { makeSpeechWav, makeTalkVideo, makeTalkWav, VOICES } from '../helpers/speech-fixtures.js';
 import { readyVideo } from '../helpers/videos.js';
-import { media, submissions } from '../../src/adapters/db/schema.js';
+import { media, submissions } from '../../src/adapters/db/schema/index.js';
 
 /**
  * Security audit, finding 3, second half: every job works only on the measured duration. Here the

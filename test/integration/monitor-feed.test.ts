@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { monitorEntries } from '../../src/adapters/db/schema.js';
+import { monitorEntries } from '../../src/adapters/db/schema/index.js';
 import { createTestApp, tempDir, type TestApp } from '../helpers/app.js';
 import { DB_KINDS } from '../helpers/db.js';
 import { makeTalkVideo } from '../helpers/speech-fixtures.js';

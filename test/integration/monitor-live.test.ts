@@ -4,7 +4,7 @@ import path from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ffmpegPath } from '../../src/adapters/media/binaries.js';
-import { broadcastBatches } from '../../src/adapters/db/schema.js';
+import { broadcastBatches } from '../../src/adapters/db/schema/index.js';
 import { createContainer, type Container } from '../../src/main/container.js';
 import { registerHandlers } from '../../src/jobs/registry.js';
 import { buildHandlers } from '../../src/jobs/handlers/index.js';

@@ -8,7 +8,7 @@ import { DrizzleMonitorsRepository } from '../../src/adapters/db/repositories/mo
 import { DrizzleSubmissionsRepository } from '../../src/adapters/db/repositories/submissions.repository.js';
 import { DrizzleVideosRepository } from '../../src/adapters/db/repositories/videos.repository.js';
 import { DrizzleWorkspacesRepository } from '../../src/adapters/db/repositories/workspaces.repository.js';
-import { broadcastBatches, broadcasts, ledgerEntries, monitors, submissions } from '../../src/adapters/db/schema.js';
+import { broadcastBatches, broadcasts, ledgerEntries, monitors, submissions } from '../../src/adapters/db/schema/index.js';
 import { createTransactionRunner } from '../../src/adapters/db/transactions.js';
 import { ffmpegPath } from '../../src/adapters/media/binaries.js';
 import { FfprobeMediaProbe } from '../../src/adapters/media/ffprobe.js';

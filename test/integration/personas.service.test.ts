@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DrizzleCreditsRepository } from '../../src/adapters/db/repositories/credits.repository.js';
 import { DrizzlePersonasRepository } from '../../src/adapters/db/repositories/personas.repository.js';
 import { DrizzleSettingsRepository } from '../../src/adapters/db/repositories/settings.repository.js';
-import { ledgerEntries, personaPortraits, personas, plans, workspaces } from '../../src/adapters/db/schema.js';
+import { ledgerEntries, personaPortraits, personas, plans, workspaces } from '../../src/adapters/db/schema/index.js';
 import { createTransactionRunner } from '../../src/adapters/db/transactions.js';
 import { LocalStorage } from '../../src/adapters/storage/local.storage.js';
 import { CreditsService } from '../../src/domain/credits/credits.service.js';

@@ -6,7 +6,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DrizzleClipsRepository } from '../../src/adapters/db/repositories/clips.repository.js';
 import { DrizzleRendersRepository } from '../../src/adapters/db/repositories/renders.repository.js';
-import { edits, renders, workspaces } from '../../src/adapters/db/schema.js';
+import { edits, renders, workspaces } from '../../src/adapters/db/schema/index.js';
 import { NodeLocalFiles } from '../../src/adapters/files/local-files.js';
 import { LocalStorage } from '../../src/adapters/storage/local.storage.js';
 import { RenderProcessor, type RenderEngine } from '../../src/domain/renders/renders.processor.js';

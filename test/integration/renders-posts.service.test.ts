@@ -4,7 +4,7 @@ import { DrizzleClipsRepository } from '../../src/adapters/db/repositories/clips
 import { DrizzleConnectionsRepository } from '../../src/adapters/db/repositories/connections.repository.js';
 import { DrizzlePostsRepository } from '../../src/adapters/db/repositories/posts.repository.js';
 import { DrizzleRendersRepository } from '../../src/adapters/db/repositories/renders.repository.js';
-import { edits, posts, renders, workspaces } from '../../src/adapters/db/schema.js';
+import { edits, posts, renders, workspaces } from '../../src/adapters/db/schema/index.js';
 import { createTransactionRunner } from '../../src/adapters/db/transactions.js';
 import { DomainError } from '../../src/domain/errors.js';
 import { PostsService } from '../../src/domain/publishing/posts.service.js';

@@ -7,7 +7,7 @@ import { DB_KINDS } from '../helpers/db.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 import { createTransactionRunner } from '../../src/adapters/db/transactions.js';
 import { DrizzleWebhooksRepository } from '../../src/adapters/db/repositories/webhooks.repository.js';
-import { webhookDeliveries, webhookEndpoints } from '../../src/adapters/db/schema.js';
+import { webhookDeliveries, webhookEndpoints } from '../../src/adapters/db/schema/index.js';
 import { verifyWebhook } from '../../sdk/src/index.js';
 import { clipsFixture } from '../helpers/clips.js';
 import { makeVideo } from '../helpers/media-fixtures.js';

@@ -3,7 +3,7 @@ import os from 'node:os';
 import { eq, lt, ne, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '../db/database.js';
-import { processes } from '../db/schema.js';
+import { processes } from '../db/schema/index.js';
 
 /**
  * SQL condition on a `processes` row under `alias`: it heartbeated within half its lease, i.e. the

@@ -1,6 +1,6 @@
 import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Db } from '../db/database.js';
-import { rateLimitWindows } from '../db/schema.js';
+import { rateLimitWindows } from '../db/schema/index.js';
 import { WINDOW_MS, windowStart, type RateLimiter, type RateWindow } from '../../ports/rate-limiter.js';
 
 /** Distributed mode: one counter row per bucket and window, shared by every api process. */

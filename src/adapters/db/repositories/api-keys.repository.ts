@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { ApiKeysRepository, ApiKeyWithWorkspaces, NewApiKey } from '../../../domain/auth/api-keys.records.js';
 import type { Tx } from '../../../ports/transactions.js';
 import type { Db } from '../database.js';
-import { apiKeyWorkspaces, apiKeys } from '../schema.js';
+import { apiKeyWorkspaces, apiKeys } from '../schema/index.js';
 import { executor } from '../transactions.js';
 
 /** API keys and their workspace bindings (tables `api_keys`, `api_key_workspaces`). */

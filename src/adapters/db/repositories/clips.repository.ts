@@ -4,7 +4,7 @@ import type { PageRequest } from '../../../domain/pagination.js';
 import type { EditsReader } from '../../../domain/renders/renders.records.js';
 import type { Tx } from '../../../ports/transactions.js';
 import type { Db } from '../database.js';
-import { clips, edits, submissions } from '../schema.js';
+import { clips, edits, submissions } from '../schema/index.js';
 import { executor } from '../transactions.js';
 
 const SORT_COLUMNS = { rating: clips.rating, start_time: clips.startTime, created_at: clips.createdAt } as const;

@@ -3,7 +3,7 @@ import type { ConnectionRow, ConnectionsRepository, NewConnection } from '../../
 import type { PageRequest } from '../../../domain/pagination.js';
 import type { Tx } from '../../../ports/transactions.js';
 import type { Db } from '../database.js';
-import { connections, workspaces } from '../schema.js';
+import { connections, workspaces } from '../schema/index.js';
 import { executor } from '../transactions.js';
 
 /** Publishing accounts (table `connections`). */

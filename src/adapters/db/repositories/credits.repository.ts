@@ -3,7 +3,7 @@ import type { CreditsRepository, LedgerRow, LockedBalance, NewLedgerEntry } from
 import type { PageRequest } from '../../../domain/pagination.js';
 import type { Tx } from '../../../ports/transactions.js';
 import type { Db } from '../database.js';
-import { ledgerEntries, workspaces } from '../schema.js';
+import { ledgerEntries, workspaces } from '../schema/index.js';
 import { executor } from '../transactions.js';
 
 /** Balances and the ledger (tables `workspaces.credits`, `ledger_entries`). */

@@ -12,7 +12,7 @@ import type {
 } from '../../../domain/generations/generations.records.js';
 import type { Tx } from '../../../ports/transactions.js';
 import type { Db } from '../database.js';
-import { generationImages, generationModels, generations } from '../schema.js';
+import { generationImages, generationModels, generations } from '../schema/index.js';
 import { executor } from '../transactions.js';
 
 /** The generation catalog, images and generations (tables `generation_models`, `generation_images`, `generations`). */

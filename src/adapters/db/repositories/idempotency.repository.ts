@@ -2,7 +2,7 @@ import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { IdempotencyRepository, IdempotencyRow, StoredResponse } from '../../../domain/idempotency/idempotency.records.js';
 import { HEARD_WITHIN_HALF_LEASE } from '../../liveness/process-heartbeat.js';
 import type { Db } from '../database.js';
-import { idempotencyKeys } from '../schema.js';
+import { idempotencyKeys } from '../schema/index.js';
 
 /** The claim's process heartbeats (src/adapters/liveness/process-heartbeat.ts). */
 const OWNER_ALIVE = sql`exists (select 1 from processes p where p.id = ${idempotencyKeys.owner} and ${sql.raw(HEARD_WITHIN_HALF_LEASE('p'))})`;

@@ -15,7 +15,7 @@ import type {
 import type { PageRequest } from '../../../domain/pagination.js';
 import type { Tx } from '../../../ports/transactions.js';
 import type { Db, Executor } from '../database.js';
-import { broadcastBatches, broadcasts, clips, monitorEntries, monitors, submissions, workspaces } from '../schema.js';
+import { broadcastBatches, broadcasts, clips, monitorEntries, monitors, submissions, workspaces } from '../schema/index.js';
 import { executor } from '../transactions.js';
 
 const CLIP_SORT = { rating: clips.rating, start_time: clips.startTime, created_at: clips.createdAt } as const;

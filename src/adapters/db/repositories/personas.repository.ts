@@ -17,7 +17,7 @@ import type {
 } from '../../../domain/personas/personas.records.js';
 import type { Tx } from '../../../ports/transactions.js';
 import type { Db } from '../database.js';
-import { personaFaces, personaPortraits, personaPresetFavorites, personas, personaVersions, personaVideos } from '../schema.js';
+import { personaFaces, personaPortraits, personaPresetFavorites, personas, personaVersions, personaVideos } from '../schema/index.js';
 import { executor } from '../transactions.js';
 
 /** Personas, their portraits, versions, own-face photos, videos and preset favourites (docs/personas.md). */

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { PlanRow, PlanSettings, PlansRepository } from '../../../domain/plans/plans.records.js';
 import type { Tx } from '../../../ports/transactions.js';
 import type { Db } from '../database.js';
-import { plans } from '../schema.js';
+import { plans } from '../schema/index.js';
 import { executor } from '../transactions.js';
 
 /** Plans (table `plans`). */

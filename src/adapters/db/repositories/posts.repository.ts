@@ -13,7 +13,7 @@ import type {
 import { LIVE_ITEM_STATES } from '../../../domain/publishing/posts.rules.js';
 import type { Tx } from '../../../ports/transactions.js';
 import type { Db } from '../database.js';
-import { postItems, posts, renders } from '../schema.js';
+import { postItems, posts, renders } from '../schema/index.js';
 import { executor } from '../transactions.js';
 
 /** Posts and their items (tables `posts`, `post_items`). */

@@ -4,7 +4,7 @@ import type { NewRender, RenderCompletion, RenderRow, RendersRepository } from '
 import { UNFINISHED_RENDER_STATES, type RenderStatus } from '../../../domain/renders/renders.rules.js';
 import type { Tx } from '../../../ports/transactions.js';
 import type { Db } from '../database.js';
-import { plans, renders, workspaces } from '../schema.js';
+import { plans, renders, workspaces } from '../schema/index.js';
 import { executor } from '../transactions.js';
 
 const unfinished = () => inArray(renders.status, [...UNFINISHED_RENDER_STATES]);

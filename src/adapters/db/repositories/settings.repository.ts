@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { SettingsRepository } from '../../../domain/settings/settings.records.js';
 import type { Db } from '../database.js';
-import { settings } from '../schema.js';
+import { settings } from '../schema/index.js';
 
 /** Installation-wide values (table `settings`). */
 export class DrizzleSettingsRepository implements SettingsRepository {

@@ -11,7 +11,7 @@ import type {
 } from '../../../domain/submissions/submissions.records.js';
 import type { Tx } from '../../../ports/transactions.js';
 import type { Db } from '../database.js';
-import { plans, submissions, videos, workspaces } from '../schema.js';
+import { plans, submissions, videos, workspaces } from '../schema/index.js';
 import { executor } from '../transactions.js';
 
 /** Submissions (table `submissions`), plus the video row lock their creation takes. */

@@ -4,7 +4,7 @@ import type { BuiltinTemplate, NewTemplate, TemplateRow, TemplatesRepository } f
 import type { TemplateKind } from '../../../domain/templates/templates.rules.js';
 import type { Tx } from '../../../ports/transactions.js';
 import type { Db } from '../database.js';
-import { templates, workspaces } from '../schema.js';
+import { templates, workspaces } from '../schema/index.js';
 import { executor } from '../transactions.js';
 
 /** Built-ins and the workspace's own. */

@@ -12,7 +12,7 @@ import type {
 } from '../../../domain/transcriptions/transcriptions.records.js';
 import type { Tx } from '../../../ports/transactions.js';
 import type { Db } from '../database.js';
-import { media, transcriptions, workspaces } from '../schema.js';
+import { media, transcriptions, workspaces } from '../schema/index.js';
 import { executor } from '../transactions.js';
 
 /** Media uploads and standalone transcriptions (tables `media`, `transcriptions`), plus the workspace row lock. */

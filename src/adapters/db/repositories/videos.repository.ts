@@ -10,7 +10,7 @@ import type {
 import type { Tx } from '../../../ports/transactions.js';
 import type { Db } from '../database.js';
 import { executor } from '../transactions.js';
-import { videos } from '../schema.js';
+import { videos } from '../schema/index.js';
 
 /** Videos (table `videos`). */
 export class DrizzleVideosRepository implements VideosRepository {

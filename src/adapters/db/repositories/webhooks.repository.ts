@@ -10,7 +10,7 @@ import type {
 } from '../../../domain/webhooks/webhooks.records.js';
 import type { Tx } from '../../../ports/transactions.js';
 import type { Db } from '../database.js';
-import { webhookDeliveries, webhookEndpoints } from '../schema.js';
+import { webhookDeliveries, webhookEndpoints } from '../schema/index.js';
 import { executor } from '../transactions.js';
 
 /** Webhook endpoints and their deliveries (tables `webhook_endpoints`, `webhook_deliveries`). */

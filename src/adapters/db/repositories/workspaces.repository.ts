@@ -8,7 +8,7 @@ import type {
 } from '../../../domain/workspaces/workspaces.records.js';
 import type { Tx } from '../../../ports/transactions.js';
 import type { Db, SqlExecutor } from '../database.js';
-import { plans, workspaces } from '../schema.js';
+import { plans, workspaces } from '../schema/index.js';
 import { executor } from '../transactions.js';
 import { CoalescedReads } from '../coalesced-reads.js';
 

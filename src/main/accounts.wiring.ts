@@ -34,10 +34,10 @@ export function createAccounts(database: Pick<Database, 'db' | 'sql'>, transacti
   );
   return {
     authCache,
-    plans: new PlansService(plansRepo, authCache),
-    workspaces: new WorkspacesService(workspacesRepo, plansRepo, credits, transactions, authCache),
-    apiKeys: new ApiKeysService(keysRepo, workspacesRepo, transactions, authCache),
-    adminToken: new AdminTokenService(settings),
-    signingSecret: new SigningSecretService(settings),
+    plans: new PlansService({ repo: plansRepo, cache: authCache }),
+    workspaces: new WorkspacesService({ repo: workspacesRepo, plans: plansRepo, credits, tx: transactions, cache: authCache }),
+    apiKeys: new ApiKeysService({ repo: keysRepo, workspaces: workspacesRepo, tx: transactions, cache: authCache }),
+    adminToken: new AdminTokenService({ settings }),
+    signingSecret: new SigningSecretService({ settings }),
   };
 }

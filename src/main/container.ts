@@ -177,7 +177,7 @@ export async function createContainer(opts: ContainerOptions): Promise<Container
   const metrics = new PrometheusMetrics({ queueDepth: () => readQueueDepth(database), onCollectError: (err) => logger.warn({ err }, 'queue depth for metrics') });
   const stopFfmpegReports = reportFfmpegRuns(metrics);
   const transactions = createTransactionRunner(db);
-  const credits = new CreditsService(new DrizzleCreditsRepository(db), transactions, metrics);
+  const credits = new CreditsService({ repo: new DrizzleCreditsRepository(db), tx: transactions, metrics });
   // Distributed mode: auth changes reach the other processes over LISTEN/NOTIFY (embedded: one process).
   const authChanges = database.connectionString
     ? new PgNotifyAuthChanges({ connectionString: database.connectionString, sql: database.sql, onError: (err) => logger.warn({ err }, 'auth change listener') })
@@ -196,31 +196,37 @@ export async function createContainer(opts: ContainerOptions): Promise<Container
   // Faces, voice detection and diarization run in worker threads (CUTROOM_COMPUTE_THREADS; 0: on the event loop).
   const compute = createCompute(config.computeThreads);
   const asr = meteredAsr(createAsrEngine(config.asr, { vad: compute.vad }), metrics);
-  const templatesService = new TemplatesService(new DrizzleTemplatesRepository(db), transactions);
-  const videosService = new VideosService(new DrizzleVideosRepository(db), storage, media, resolvers, {
-    multipartThreshold: config.multipartThresholdBytes,
-    partSize: (size) => (config.multipartPartSizeBytes ? Math.max(config.multipartPartSizeBytes, Math.ceil(size / 10_000)) : choosePartSize(size)),
+  const templatesService = new TemplatesService({ repo: new DrizzleTemplatesRepository(db), tx: transactions });
+  const videosService = new VideosService({
+    repo: new DrizzleVideosRepository(db),
+    storage,
+    media,
+    resolvers,
+    limits: {
+      multipartThreshold: config.multipartThresholdBytes,
+      partSize: (size) => (config.multipartPartSizeBytes ? Math.max(config.multipartPartSizeBytes, Math.ceil(size / 10_000)) : choosePartSize(size)),
+    },
   });
   // Events are announced through the webhooks' publisher, built before the services that announce them.
   const { webhooks, webhookDelivery } = createWebhooks({ config, logger, database, queue, transactions });
   const events: EventPublisher = webhooks;
   const submissionRows = new DrizzleSubmissionsRepository(db);
   const submissionFailure = new SubmissionFailure({ repo: submissionRows, transactions, credits, events });
-  const submissions = new SubmissionsService(
-    submissionRows,
-    new DrizzleClipsRepository(db),
-    transactions,
-    videosService,
+  const submissions = new SubmissionsService({
+    repo: submissionRows,
+    clips: new DrizzleClipsRepository(db),
+    tx: transactions,
+    videos: videosService,
     credits,
     queue,
-    {
+    checks: {
       checkStrategy: async (ws, id) => void (await templatesService.getStrategy(ws, id)),
       checkTemplate: async (ws, id) => void (await templatesService.getTemplate(ws, id)),
       supportsLanguage: (lang) => asr.supportsLanguage(lang),
     },
     storage,
-    events,
-  );
+    failure: submissionFailure,
+  });
   const container: Container = {
     config,
     logger,
@@ -234,7 +240,7 @@ export async function createContainer(opts: ContainerOptions): Promise<Container
     videos: videosService,
     credits,
     ...accounts,
-    idempotency: new IdempotencyService(new DrizzleIdempotencyRepository(db), heartbeat.id),
+    idempotency: new IdempotencyService({ repo: new DrizzleIdempotencyRepository(db), owner: heartbeat.id }),
     templates: templatesService,
     asr,
     submissions,

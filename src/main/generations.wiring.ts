@@ -49,12 +49,16 @@ export function createGenerations(w: GenerationsWiring) {
   const files = new NodeLocalFiles(os.tmpdir());
   const images = new SharpImageInspector(w.pool);
   // Provider keys are sealed with the installation's credentials key, like connection credentials.
-  const keys = new CredentialsKeyService(new DrizzleSettingsRepository(w.database.db), { generate: generateCredentialsKey, parse: parseCredentialsKey }, w.config.publishing.credentialsKey);
+  const keys = new CredentialsKeyService({
+    settings: new DrizzleSettingsRepository(w.database.db),
+    format: { generate: generateCredentialsKey, parse: parseCredentialsKey },
+    envKey: w.config.publishing.credentialsKey,
+  });
   const generations = new GenerationsService({
     repo,
     transactions: w.transactions,
     storage: w.storage,
-    priced: new PricedCharges(w.credits, w.config.billing.topUpUrl),
+    priced: new PricedCharges({ credits: w.credits, topUpUrl: w.config.billing.topUpUrl }),
     queue: w.queue,
     images,
     sealer: new AesCredentialsSealer(keys),

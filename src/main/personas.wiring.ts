@@ -69,8 +69,8 @@ export function createPersonas(w: PersonasWiring) {
   const db = w.database.db;
   const repo = new DrizzlePersonasRepository(db);
   const files = new NodeLocalFiles(os.tmpdir());
-  const prices = new PersonaPricesService(new DrizzleSettingsRepository(db));
-  const charges = new PricedCharges(w.credits, w.config.billing.topUpUrl);
+  const prices = new PersonaPricesService({ settings: new DrizzleSettingsRepository(db) });
+  const charges = new PricedCharges({ credits: w.credits, topUpUrl: w.config.billing.topUpUrl });
   const pool = w.pool;
 
   let mesher: Promise<FaceMesher> | undefined;

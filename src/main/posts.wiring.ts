@@ -39,9 +39,9 @@ export function createPosts(w: PostsWiring) {
   const p = w.config.publishing;
   const publishers = createPublishers({ publishing: p, dataDir: w.config.dataDir, publicBaseUrl: w.config.publicBaseUrl });
   const keyFormat = { generate: generateCredentialsKey, parse: parseCredentialsKey };
-  const credentialsKeys = new CredentialsKeyService(new DrizzleSettingsRepository(db), keyFormat, p.credentialsKey);
+  const credentialsKeys = new CredentialsKeyService({ settings: new DrizzleSettingsRepository(db), format: keyFormat, envKey: p.credentialsKey });
   const connectionRows = new DrizzleConnectionsRepository(db);
-  const connections = new ConnectionsService(connectionRows, new AesCredentialsSealer(credentialsKeys), publishers);
+  const connections = new ConnectionsService({ repo: connectionRows, sealer: new AesCredentialsSealer(credentialsKeys), publishers });
   const postRows = new DrizzlePostsRepository(db);
   const posts = new PostsService({ posts: postRows, connections: connectionRows, edits: new DrizzleClipsRepository(db), tx: w.transactions, queue: w.queue });
   const postItems = new PostItemProcessor({

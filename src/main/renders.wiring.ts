@@ -54,7 +54,9 @@ export function createRenderEngine(config: Config): RenderEngine {
 export function createRenders(w: RendersWiring) {
   const db = w.database.db;
   const edits = new DrizzleClipsRepository(db);
-  const clipEdits = new ClipEditsService(edits, w.transactions, {
+  const clipEdits = new ClipEditsService({
+    repo: edits,
+    tx: w.transactions,
     getSubmission: (ws, videoId, id) => w.submissions.get(ws, videoId, id),
     async getTemplate(ws, id) {
       const t = await w.templates.getTemplate(ws, id);
@@ -62,7 +64,7 @@ export function createRenders(w: RendersWiring) {
     },
   });
   const repo = new DrizzleRendersRepository(db);
-  const renders = new RendersService(repo, edits, w.transactions, w.queue, w.storage, clipEdits);
+  const renders = new RendersService({ repo, edits, tx: w.transactions, queue: w.queue, storage: w.storage, clipEdits });
   const renderProcessor = new RenderProcessor({
     repo,
     edits,

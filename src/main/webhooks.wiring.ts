@@ -28,7 +28,11 @@ export interface WebhooksWiring {
 export function createWebhooks(w: WebhooksWiring) {
   const db = w.database.db;
   const repo = new DrizzleWebhooksRepository(db);
-  const keys = new CredentialsKeyService(new DrizzleSettingsRepository(db), { generate: generateCredentialsKey, parse: parseCredentialsKey }, w.config.publishing.credentialsKey);
+  const keys = new CredentialsKeyService({
+    settings: new DrizzleSettingsRepository(db),
+    format: { generate: generateCredentialsKey, parse: parseCredentialsKey },
+    envKey: w.config.publishing.credentialsKey,
+  });
   const sealer = new AesCredentialsSealer(keys);
   const cfg = w.config.webhooks;
   const sender = new SafeWebhookSender({ allowPrivate: cfg.allowPrivate, timeoutMs: cfg.timeoutMs });

@@ -228,7 +228,7 @@ describe('GET and HEAD /files/*', () => {
 
 describe('signing secret', () => {
   it('is generated once and shared through the settings table', async () => {
-    const storedSigningSecret = () => new SigningSecretService(new DrizzleSettingsRepository(t.c.database.db)).resolve();
+    const storedSigningSecret = () => new SigningSecretService({ settings: new DrizzleSettingsRepository(t.c.database.db) }).resolve();
     const other = await createStorage({ storage: { driver: 'local' }, dataDir: t.dataDir, publicBaseUrl: 'http://x.test', storedSigningSecret });
     expect((other as LocalStorage).signingSecret).toBe(storage.signingSecret);
     const url = target(await other.presignGet('videos/stored.mp4', { expiresInSeconds: 60 }));

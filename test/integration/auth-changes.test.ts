@@ -19,7 +19,7 @@ async function startProcess(url: string): Promise<Process> {
   const database = await openDatabase({ url, poolSize: 4 });
   const tx = createTransactionRunner(database.db);
   const bus = new PgNotifyAuthChanges({ connectionString: url, sql: database.sql, retryMs: 50, maxRetryMs: 200 });
-  const accounts = createAccounts(database, tx, new CreditsService(new DrizzleCreditsRepository(database.db), tx), { ttlMs: 300_000, bus });
+  const accounts = createAccounts(database, tx, new CreditsService({ repo: new DrizzleCreditsRepository(database.db), tx: tx }), { ttlMs: 300_000, bus });
   await accounts.authCache.listen();
   return { ...accounts, database, bus };
 }

@@ -12,6 +12,7 @@ import { CreditsService } from '../../src/domain/credits/credits.service.js';
 import { buildClipEdit } from '../../src/domain/edits/clip-edit.js';
 import { editHash } from '../../src/domain/edits/edit.js';
 import { SubmissionsService } from '../../src/domain/submissions/submissions.service.js';
+import { SubmissionFailure } from '../../src/domain/submissions/submission-failure.js';
 import { TemplatesService } from '../../src/domain/templates/templates.service.js';
 import type { WorkspaceWithPlan } from '../../src/domain/workspaces/workspaces.service.js';
 import { DB_KINDS, openTestDatabase, insertTestPlan } from '../helpers/db.js';
@@ -35,11 +36,13 @@ describe.each(DB_KINDS)('clipping services on %s', (kind) => {
   const submissionsOf = (queue: FakeQueue) => {
     const db = database.db;
     const videos = new DrizzleVideosRepository(db);
-    return new SubmissionsService(
-      new DrizzleSubmissionsRepository(db),
-      new DrizzleClipsRepository(db),
-      createTransactionRunner(db),
-      {
+    const repo = new DrizzleSubmissionsRepository(db);
+    const tx = createTransactionRunner(db);
+    return new SubmissionsService({
+      repo,
+      clips: new DrizzleClipsRepository(db),
+      tx,
+      videos: {
         get: async (ws, id) => {
           const v = await videos.findInWorkspace(ws, id);
           if (!v) throw new Error(`no video ${id}`);
@@ -48,13 +51,16 @@ describe.each(DB_KINDS)('clipping services on %s', (kind) => {
       },
       credits,
       queue,
-      { checkStrategy: async () => {}, checkTemplate: async () => {}, supportsLanguage: () => true },
-      { presignGet: async (key) => `signed:${key}` },
-    );
+      checks: { checkStrategy: async () => {}, checkTemplate: async () => {}, supportsLanguage: () => true },
+      storage: { presignGet: async (key) => `signed:${key}` },
+      failure: new SubmissionFailure({ repo, transactions: tx, credits }),
+    });
   };
 
   const clipEditsOf = (submissionsService: SubmissionsService) =>
-    new ClipEditsService(new DrizzleClipsRepository(database.db), createTransactionRunner(database.db), {
+    new ClipEditsService({
+      repo: new DrizzleClipsRepository(database.db),
+      tx: createTransactionRunner(database.db),
       getSubmission: (ws, videoId, id) => submissionsService.get(ws, videoId, id),
       async getTemplate(ws, id) {
         const t = await templatesService.getTemplate(ws, id);
@@ -108,11 +114,11 @@ describe.each(DB_KINDS)('clipping services on %s', (kind) => {
     const runner = createTransactionRunner(db);
     const plan = await insertTestPlan(db);
     await db.insert(workspaces).values({ id: `ws_${kind}`, name: 'svc', planName: 'svc' });
-    credits = new CreditsService(new DrizzleCreditsRepository(db), runner);
+    credits = new CreditsService({ repo: new DrizzleCreditsRepository(db), tx: runner });
     await credits.adjust({ workspaceId: `ws_${kind}`, amount: 100, reason: 'test' });
     const [workspace] = await db.select().from(workspaces).where(eq(workspaces.id, `ws_${kind}`));
     ctx = { workspace, plan };
-    templatesService = new TemplatesService(new DrizzleTemplatesRepository(db), runner);
+    templatesService = new TemplatesService({ repo: new DrizzleTemplatesRepository(db), tx: runner });
     await templatesService.ensureBuiltins();
   }, 120_000);
 

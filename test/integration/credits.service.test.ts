@@ -28,7 +28,7 @@ describe.each(DB_KINDS)('CreditsService on %s', (kind) => {
     database = await openTestDatabase(kind);
     await insertTestPlan(database.db, { dailyPostLimit: 10 });
     runner = createTransactionRunner(database.db);
-    credits = new CreditsService(new DrizzleCreditsRepository(database.db), runner);
+    credits = new CreditsService({ repo: new DrizzleCreditsRepository(database.db), tx: runner });
   }, 120_000);
 
   afterAll(async () => {

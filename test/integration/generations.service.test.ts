@@ -72,7 +72,7 @@ describe.each(DB_KINDS)('generations service on %s', (kind) => {
       repo,
       transactions,
       storage,
-      priced: new PricedCharges(new CreditsService(new DrizzleCreditsRepository(database.db), transactions), null),
+      priced: new PricedCharges({ credits: new CreditsService({ repo: new DrizzleCreditsRepository(database.db), tx: transactions }), topUpUrl: null }),
       queue,
       images: new SharpImageInspector(),
       sealer: { seal: async (c) => JSON.stringify(c), open: async (s) => JSON.parse(s) },

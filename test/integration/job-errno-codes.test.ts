@@ -96,7 +96,7 @@ describe.each(DB_KINDS)('a job failing with a system error records a stable code
       storage,
       files: new NodeLocalFiles(os.tmpdir()),
       probe: new FfprobeMediaProbe(),
-      credits: new CreditsService(new DrizzleCreditsRepository(database.db), transactions),
+      credits: new CreditsService({ repo: new DrizzleCreditsRepository(database.db), tx: transactions }),
       queue: new FakeQueue(),
       supportsLanguage: () => true,
       hasSpeech: async () => true,

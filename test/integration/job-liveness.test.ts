@@ -52,7 +52,7 @@ async function startProcess(): Promise<Proc> {
     heartbeat,
     queue,
     records,
-    idempotency: new IdempotencyService(new DrizzleIdempotencyRepository(records.db), heartbeat.id),
+    idempotency: new IdempotencyService({ repo: new DrizzleIdempotencyRepository(records.db), owner: heartbeat.id }),
     async crash() {
       closed = true;
       await beat.close();

@@ -33,7 +33,7 @@ describe.each(DB_KINDS)('live batch billing on %s', (kind) => {
     database = await openTestDatabase(kind);
     await insertTestPlan(database.db);
     runner = createTransactionRunner(database.db);
-    credits = new CreditsService(new DrizzleCreditsRepository(database.db), runner);
+    credits = new CreditsService({ repo: new DrizzleCreditsRepository(database.db), tx: runner });
   }, 120_000);
   afterAll(async () => database?.close());
 

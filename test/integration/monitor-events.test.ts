@@ -28,7 +28,7 @@ describe.each(DB_KINDS)('monitor and broadcast events on %s', (kind) => {
     database = await openTestDatabase(kind);
     await insertTestPlan(database.db);
     runner = createTransactionRunner(database.db);
-    credits = new CreditsService(new DrizzleCreditsRepository(database.db), runner);
+    credits = new CreditsService({ repo: new DrizzleCreditsRepository(database.db), tx: runner });
     repo = new DrizzleMonitorsRepository(database.db);
   }, 120_000);
   afterAll(async () => database?.close());

@@ -90,7 +90,7 @@ describe.each(DB_KINDS)('the live watcher chain on %s', (kind) => {
     await insertTestPlan(database.db);
     await insertTestPlan(database.db, { name: 'svc20', discountPercent: 20 });
     runner = createTransactionRunner(database.db);
-    credits = new CreditsService(new DrizzleCreditsRepository(database.db), runner);
+    credits = new CreditsService({ repo: new DrizzleCreditsRepository(database.db), tx: runner });
     repo = new DrizzleMonitorsRepository(database.db);
     storage = new LocalStorage({ dataDir: path.join(dir, `data-${kind}`), publicBaseUrl: 'http://localhost:8080', signingSecret: 'test-secret-test-secret-test-secret' });
     work = path.join(dir, `work-${kind}`);

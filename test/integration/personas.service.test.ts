@@ -52,13 +52,13 @@ describe.each(DB_KINDS)('personas service on %s', (kind) => {
 
   const serviceOf = (queue: FakeQueue) => {
     const transactions = createTransactionRunner(database.db);
-    const prices = new PersonaPricesService(new DrizzleSettingsRepository(database.db));
+    const prices = new PersonaPricesService({ settings: new DrizzleSettingsRepository(database.db) });
     return new PersonasService({
       repo: new DrizzlePersonasRepository(database.db),
       transactions,
       storage,
       queue,
-      charges: new PricedCharges(new CreditsService(new DrizzleCreditsRepository(database.db), transactions), 'https://pay.example.com'),
+      charges: new PricedCharges({ credits: new CreditsService({ repo: new DrizzleCreditsRepository(database.db), tx: transactions }), topUpUrl: 'https://pay.example.com' }),
       engines: { chips: engine('drawn', 'illustration'), faces: engine('faces', 'photo'), presets: engine('drawn', 'illustration'), swap: { name: 'swap', label: 'preview', replaceModes: ['head'] } },
       prices: () => prices.get(),
       putImage: async () => {},
@@ -85,7 +85,7 @@ describe.each(DB_KINDS)('personas service on %s', (kind) => {
     database = await openTestDatabase(kind);
     storage = new LocalStorage({ dataDir: path.join(dir, kind), publicBaseUrl: 'http://127.0.0.1:9', signingSecret: 'test-secret' });
     await insertTestPlan(database.db);
-    await new PersonaPricesService(new DrizzleSettingsRepository(database.db)).update({ image: 4 });
+    await new PersonaPricesService({ settings: new DrizzleSettingsRepository(database.db) }).update({ image: 4 });
   }, 120_000);
 
   afterAll(async () => {

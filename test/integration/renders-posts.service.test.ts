@@ -25,18 +25,18 @@ describe.each(DB_KINDS)('renders and posts services on %s', (kind) => {
   let n = 0;
   const editIds: string[] = [];
   const rendersOf = (queue: FakeQueue) =>
-    new RendersService(
-      new DrizzleRendersRepository(database.db),
-      new DrizzleClipsRepository(database.db),
-      createTransactionRunner(database.db),
+    new RendersService({
+      repo: new DrizzleRendersRepository(database.db),
+      edits: new DrizzleClipsRepository(database.db),
+      tx: createTransactionRunner(database.db),
       queue,
-      { presignGet: async (key) => `signed:${key}` },
-      {
+      storage: { presignGet: async (key) => `signed:${key}` },
+      clipEdits: {
         currentEdit: async () => {
           throw new Error('not used');
         },
       },
-    );
+    });
   const postsOf = (queue: FakeQueue) =>
     new PostsService({
       posts: new DrizzlePostsRepository(database.db),

@@ -50,7 +50,7 @@ describe.each(DB_KINDS)('transcriptions service on %s', (kind) => {
       storage,
       files: new NodeLocalFiles(os.tmpdir()),
       probe: new FfprobeMediaProbe(),
-      credits: new CreditsService(new DrizzleCreditsRepository(database.db), transactions),
+      credits: new CreditsService({ repo: new DrizzleCreditsRepository(database.db), tx: transactions }),
       queue,
       supportsLanguage: () => true,
       hasSpeech: async () => true,

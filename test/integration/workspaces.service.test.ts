@@ -31,10 +31,10 @@ describe.each(DB_KINDS)('WorkspacesService and settings on %s', (kind) => {
     const workspacesRepo = new DrizzleWorkspacesRepository(database.db, database.sql);
     // Held for a minute: only a drop can make the service see a change.
     const cache = new AuthCache({ key: async () => undefined, workspace: (id) => workspacesRepo.findWithPlan(id) }, { ttlMs: 60_000, now: Date.now });
-    credits = new CreditsService(new DrizzleCreditsRepository(database.db), runner);
-    workspaces = new WorkspacesService(workspacesRepo, plansRepo, credits, runner, cache);
+    credits = new CreditsService({ repo: new DrizzleCreditsRepository(database.db), tx: runner });
+    workspaces = new WorkspacesService({ repo: workspacesRepo, plans: plansRepo, credits, tx: runner, cache });
     settings = new DrizzleSettingsRepository(database.db);
-    plans = new PlansService(plansRepo, cache);
+    plans = new PlansService({ repo: plansRepo, cache });
     await plans.create('svc', { max_concurrent_renders: 2 });
   }, 120_000);
 
@@ -123,9 +123,9 @@ describe.each(DB_KINDS)('WorkspacesService and settings on %s', (kind) => {
   });
 
   it('resolves the URL signing secret once for every concurrent caller', async () => {
-    const secrets = await Promise.all(Array.from({ length: 20 }, () => new SigningSecretService(settings).resolve()));
+    const secrets = await Promise.all(Array.from({ length: 20 }, () => new SigningSecretService({ settings: settings }).resolve()));
     expect(new Set(secrets).size).toBe(1);
     expect(secrets[0]).toMatch(/^[A-Za-z0-9_-]{64}$/);
-    expect(await new SigningSecretService(settings).resolve('from-env')).toBe('from-env');
+    expect(await new SigningSecretService({ settings: settings }).resolve('from-env')).toBe('from-env');
   });
 });

@@ -237,7 +237,7 @@ describe('ApiKeysService.authenticate through the cache', () => {
     const cache = new AuthCache({ key: (id) => keys.findWithWorkspaces(id), workspace: async () => undefined }, { ttlMs: 60_000, now: clock.now });
     const workspaces = { existingIds: async (ids: string[]) => ids } as unknown as WorkspacesRepository;
     const tx: TransactionRunner = { run: (fn) => fn({} as Tx) };
-    return { clock, keys, service: new ApiKeysService(keys, workspaces, tx, cache) };
+    return { clock, keys, service: new ApiKeysService({ repo: keys, workspaces, tx, cache }) };
   }
 
   it('reads a key once while held, and checks the secret on every request', async () => {

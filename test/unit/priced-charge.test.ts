@@ -62,7 +62,7 @@ describe('PricedCharges', () => {
 
   it('charges the measured credits ignoring free usage, with top_up_url for the 402', async () => {
     const r = recorder();
-    const priced = new PricedCharges(r.credits, 'https://example.com/billing');
+    const priced = new PricedCharges({ credits: r.credits, topUpUrl: 'https://example.com/billing' });
     await priced.charge({ workspaceId: 'ws_1', quoted: 6, measured: 6, reason: 'generation', jobType: 'generation', jobId: 'gen_1' });
     expect(r.charges).toEqual([
       {
@@ -81,7 +81,7 @@ describe('PricedCharges', () => {
 
   it('charges nothing when the quoted price differs', async () => {
     const r = recorder();
-    await expect(new PricedCharges(r.credits, null).charge({ workspaceId: 'w', quoted: 5, measured: 6, reason: 'x', jobType: 'g', jobId: 'j' })).rejects.toMatchObject({
+    await expect(new PricedCharges({ credits: r.credits, topUpUrl: null }).charge({ workspaceId: 'w', quoted: 5, measured: 6, reason: 'x', jobType: 'g', jobId: 'j' })).rejects.toMatchObject({
       code: 'PRICE_CHANGED',
       extra: { credits: 6 },
     });

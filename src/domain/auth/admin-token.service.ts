@@ -7,6 +7,10 @@ function digest(s: string): Buffer {
   return createHash('sha256').update(s).digest();
 }
 
+export interface AdminTokenDeps {
+  settings: SettingsRepository;
+}
+
 /**
  * The operator's token for /admin/v1. From CUTROOM_ADMIN_TOKEN when set; otherwise generated once
  * per installation, its hash kept in the database so every process of a deployment accepts it.
@@ -14,7 +18,7 @@ function digest(s: string): Buffer {
 export class AdminTokenService {
   private hash?: Buffer;
 
-  constructor(private readonly settings: SettingsRepository) {}
+  constructor(private readonly d: AdminTokenDeps) {}
 
   /** Returns the token when this call generated it (to be shown once), else undefined. */
   async init(envToken?: string): Promise<string | undefined> {
@@ -23,7 +27,7 @@ export class AdminTokenService {
       return undefined;
     }
     const token = `adm_${randomBytes(32).toString('base64url')}`;
-    const stored = await this.settings.getOrCreate(SETTING, () => digest(token).toString('hex'));
+    const stored = await this.d.settings.getOrCreate(SETTING, () => digest(token).toString('hex'));
     this.hash = Buffer.from(stored.value, 'hex');
     return stored.created ? token : undefined;
   }

@@ -24,34 +24,36 @@ export function parseKey(presented: string): { id: string; secret: string } | nu
   return m ? { id: m[1], secret: m[2] } : null;
 }
 
+export interface ApiKeysDeps {
+  repo: ApiKeysRepository;
+  workspaces: WorkspacesRepository;
+  tx: TransactionRunner;
+  cache: AuthCache;
+}
+
 export class ApiKeysService {
-  constructor(
-    private readonly repo: ApiKeysRepository,
-    private readonly workspaces: WorkspacesRepository,
-    private readonly tx: TransactionRunner,
-    private readonly cache: AuthCache,
-  ) {}
+  constructor(private readonly d: ApiKeysDeps) {}
 
   async create(input: { workspaceIds: string[]; expiresAt?: Date | null; label?: string }): Promise<{ id: string; key: string }> {
     const ids = [...new Set(input.workspaceIds)];
     if (ids.length === 0) throw new DomainError('VALIDATION_ERROR', { errors: [{ field: 'workspace_ids', rule: 'minItems' }] });
     const id = newId('key');
     const secret = randomBytes(32).toString('base64url');
-    await this.tx.run(async (tx) => {
-      const known = new Set(await this.workspaces.existingIds(ids, tx));
+    await this.d.tx.run(async (tx) => {
+      const known = new Set(await this.d.workspaces.existingIds(ids, tx));
       if (known.size !== ids.length) {
         throw new DomainError('WORKSPACE_NOT_FOUND', { invalid_workspace_ids: ids.filter((w) => !known.has(w)) });
       }
       const key = { id, secretHash: sha256(secret).toString('hex'), label: input.label ?? null, expiresAt: input.expiresAt ?? null };
-      await this.repo.insert(tx, key, ids);
+      await this.d.repo.insert(tx, key, ids);
     });
     return { id, key: `${id}.${secret}` };
   }
 
   /** Revokes the key; every process refuses it from the next request on. */
   async revoke(id: string): Promise<void> {
-    if (!(await this.repo.revoke(id, new Date()))) throw new DomainError('KEY_NOT_FOUND');
-    await this.cache.changed({ kind: 'key', id });
+    if (!(await this.d.repo.revoke(id, new Date()))) throw new DomainError('KEY_NOT_FOUND');
+    await this.d.cache.changed({ kind: 'key', id });
   }
 
   /**
@@ -61,7 +63,7 @@ export class ApiKeysService {
   async authenticate(presented: string, now = new Date()): Promise<AuthenticatedKey | null> {
     const parsed = parseKey(presented);
     if (!parsed) return null;
-    const row = await this.cache.key(parsed.id);
+    const row = await this.d.cache.key(parsed.id);
     if (!row) return null;
     const ok = timingSafeEqual(Buffer.from(row.secretHash, 'hex'), sha256(parsed.secret));
     if (!ok || row.revokedAt || (row.expiresAt && row.expiresAt.getTime() <= now.getTime())) return null;

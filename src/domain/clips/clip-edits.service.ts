@@ -9,11 +9,12 @@ import type { ClipsRepository, EditRow } from './clips.records.js';
 
 export type { EditRow } from './clips.records.js';
 
-/** What this service needs of submissions and templates (SubmissionsService, TemplatesService). */
 export interface ClipEditsDeps {
-  /** 404 SUBMISSION_NOT_FOUND outside the workspace or for another video. */
+  repo: ClipsRepository;
+  tx: TransactionRunner;
+  /** The submission (SubmissionsService.get): 404 SUBMISSION_NOT_FOUND outside the workspace or for another video. */
   getSubmission(workspaceId: string, videoId: string, id: string): Promise<SubmissionRow>;
-  /** 404 TEMPLATE_NOT_FOUND for an id the workspace cannot use. */
+  /** The template (TemplatesService.getTemplate): 404 TEMPLATE_NOT_FOUND for an id the workspace cannot use. */
   getTemplate(workspaceId: string, id: string): Promise<EditTemplate & { id: string }>;
 }
 
@@ -29,22 +30,18 @@ export interface AppliedTemplate {
  * and points the clips at them.
  */
 export class ClipEditsService {
-  constructor(
-    private readonly repo: ClipsRepository,
-    private readonly tx: TransactionRunner,
-    private readonly deps: ClipEditsDeps,
-  ) {}
+  constructor(private readonly d: ClipEditsDeps) {}
 
   /**
    * The current edit of a clip. 404 SUBMISSION_NOT_FOUND / CLIP_NOT_FOUND; a clip without an edit
    * yet (the submission is still finalizing) is 409 SUBMISSION_NOT_COMPLETED.
    */
   async currentEdit(workspaceId: string, videoId: string, submissionId: string, clipId: string): Promise<EditRow> {
-    const sub = await this.deps.getSubmission(workspaceId, videoId, submissionId);
-    const clip = await this.repo.findInSubmission(workspaceId, sub.id, clipId);
+    const sub = await this.d.getSubmission(workspaceId, videoId, submissionId);
+    const clip = await this.d.repo.findInSubmission(workspaceId, sub.id, clipId);
     if (!clip) throw new DomainError('CLIP_NOT_FOUND');
     if (!clip.editId) throw new DomainError('SUBMISSION_NOT_COMPLETED', { status: sub.status });
-    const edit = await this.repo.findEdit(workspaceId, clip.editId);
+    const edit = await this.d.repo.findEdit(workspaceId, clip.editId);
     if (!edit) throw new DomainError('EDITS_NOT_FOUND', { invalid_edits: [clip.editId] });
     return edit;
   }
@@ -56,17 +53,17 @@ export class ClipEditsService {
    * edit keeps it. 404 SUBMISSION_NOT_FOUND / TEMPLATE_NOT_FOUND; 409 SUBMISSION_NOT_COMPLETED.
    */
   async applyTemplate(workspaceId: string, videoId: string, submissionId: string, templateId: string): Promise<AppliedTemplate> {
-    const sub = await this.deps.getSubmission(workspaceId, videoId, submissionId);
-    const template = await this.deps.getTemplate(workspaceId, templateId);
+    const sub = await this.d.getSubmission(workspaceId, videoId, submissionId);
+    const template = await this.d.getTemplate(workspaceId, templateId);
     if (sub.status !== 'completed') throw new DomainError('SUBMISSION_NOT_COMPLETED', { status: sub.status });
     const sourcePath = (sub.analysis as { cropPath9x16?: Keyframe[] } | null)?.cropPath9x16;
 
-    return this.tx.run(async (tx) => {
+    return this.d.tx.run(async (tx) => {
       // One application at a time per submission.
-      await this.repo.lockSubmission(tx, sub.id);
-      const rows = await this.repo.ofSubmission(sub.id, tx);
+      await this.d.repo.lockSubmission(tx, sub.id);
+      const rows = await this.d.repo.ofSubmission(sub.id, tx);
       const editIds = rows.map((r) => r.editId).filter((id): id is string => id !== null);
-      const prevEdits = await this.repo.editsByIds(tx, editIds);
+      const prevEdits = await this.d.repo.editsByIds(tx, editIds);
       const byId = new Map(prevEdits.map((e) => [e.id, e]));
       const out: AppliedTemplate['clips'] = [];
       for (const clip of rows) {
@@ -77,9 +74,9 @@ export class ClipEditsService {
         let editId = prevRow.id;
         if (hash !== prevRow.hash || prevRow.templateId !== template.id) {
           editId = newId('edit');
-          await this.repo.insertEdit(tx, { id: editId, workspaceId, clipId: clip.id, hash, spec: next, templateId: template.id });
+          await this.d.repo.insertEdit(tx, { id: editId, workspaceId, clipId: clip.id, hash, spec: next, templateId: template.id });
         }
-        await this.repo.setEdit(tx, clip.id, { editId, hasTemplateApplied: true });
+        await this.d.repo.setEdit(tx, clip.id, { editId, hasTemplateApplied: true });
         out.push({ id: clip.id, edit_id: editId });
       }
       return { submission_id: sub.id, template_id: template.id, clips: out };

@@ -55,24 +55,30 @@ export function ledgerEntryView(r: LedgerRow): LedgerEntryView {
   };
 }
 
+export interface CreditsDeps {
+  repo: CreditsRepository;
+  tx: TransactionRunner;
+  /** Counts the credits taken and given back (when the ledger row is written). */
+  metrics?: Metrics;
+}
+
 /**
  * The one place balances change. Every change is one ledger row written in the same transaction as
  * the balance, under a row lock on the workspace. Charges and refunds are idempotent per job.
  */
 export class CreditsService {
-  constructor(
-    private readonly repo: CreditsRepository,
-    private readonly tx: TransactionRunner,
-    /** Counts the credits taken and given back (when the ledger row is written). */
-    private readonly metrics: Metrics = noMetrics,
-  ) {}
+  private readonly metrics: Metrics;
+
+  constructor(private readonly d: CreditsDeps) {
+    this.metrics = d.metrics ?? noMetrics;
+  }
 
   private inTx<T>(tx: Tx | undefined, fn: (tx: Tx) => Promise<T>): Promise<T> {
-    return tx ? fn(tx) : this.tx.run(fn);
+    return tx ? fn(tx) : this.d.tx.run(fn);
   }
 
   private async lockWorkspace(tx: Tx, workspaceId: string): Promise<LockedBalance> {
-    const ws = await this.repo.lockBalance(tx, workspaceId);
+    const ws = await this.d.repo.lockBalance(tx, workspaceId);
     if (!ws) throw new DomainError('WORKSPACE_NOT_FOUND');
     return ws;
   }
@@ -82,7 +88,7 @@ export class CreditsService {
     if (!Number.isInteger(input.amount) || input.amount < 0) throw new Error('charge amount must be a non-negative integer');
     return this.inTx(tx, async (t) => {
       const ws = await this.lockWorkspace(t, input.workspaceId);
-      const existing = await this.repo.findJobEntry(t, input.workspaceId, 'charge', input.jobType, input.jobId);
+      const existing = await this.d.repo.findJobEntry(t, input.workspaceId, 'charge', input.jobType, input.jobId);
       if (existing) {
         return {
           entryId: existing.id,
@@ -100,8 +106,8 @@ export class CreditsService {
         });
       }
       const balanceAfter = waived ? ws.credits : ws.credits - input.amount;
-      if (!waived) await this.repo.setBalance(t, ws.id, balanceAfter);
-      const entry = await this.repo.insertEntry(t, {
+      if (!waived) await this.d.repo.setBalance(t, ws.id, balanceAfter);
+      const entry = await this.d.repo.insertEntry(t, {
         id: newId('led'),
         workspaceId: ws.id,
         kind: 'charge',
@@ -126,14 +132,14 @@ export class CreditsService {
     if (input.amount !== undefined && (!Number.isInteger(input.amount) || input.amount < 0)) throw new Error('refund amount must be a non-negative integer');
     return this.inTx(tx, async (t) => {
       const ws = await this.lockWorkspace(t, input.workspaceId);
-      const charge = await this.repo.findJobEntry(t, input.workspaceId, 'charge', input.jobType, input.jobId);
+      const charge = await this.d.repo.findJobEntry(t, input.workspaceId, 'charge', input.jobType, input.jobId);
       if (!charge) return null;
-      const done = await this.repo.findJobEntry(t, input.workspaceId, 'refund', input.jobType, input.jobId);
+      const done = await this.d.repo.findJobEntry(t, input.workspaceId, 'refund', input.jobType, input.jobId);
       if (done) return done;
       const amount = Math.min(-charge.amount, input.amount ?? -charge.amount);
       const balanceAfter = charge.waived ? ws.credits : ws.credits + amount;
-      if (!charge.waived) await this.repo.setBalance(t, ws.id, balanceAfter);
-      const entry = await this.repo.insertEntry(t, {
+      if (!charge.waived) await this.d.repo.setBalance(t, ws.id, balanceAfter);
+      const entry = await this.d.repo.insertEntry(t, {
         id: newId('led'),
         workspaceId: ws.id,
         kind: 'refund',
@@ -159,8 +165,8 @@ export class CreditsService {
       }
       // Balances are PostgreSQL integers: refuse a grant past their range instead of failing in the database.
       if (balanceAfter > 2147483647) throw new DomainError('VALIDATION_ERROR', { errors: [{ field: 'amount', rule: 'maximum' }] });
-      await this.repo.setBalance(t, ws.id, balanceAfter);
-      return this.repo.insertEntry(t, {
+      await this.d.repo.setBalance(t, ws.id, balanceAfter);
+      return this.d.repo.insertEntry(t, {
         id: newId('led'),
         workspaceId: ws.id,
         kind: input.kind ?? (input.amount >= 0 ? 'grant' : 'debit'),
@@ -174,11 +180,11 @@ export class CreditsService {
 
   /** The ledger, newest first. */
   history(workspaceId: string, page: PageRequest): Promise<{ rows: LedgerRow[]; total: number }> {
-    return this.repo.history(workspaceId, page);
+    return this.d.repo.history(workspaceId, page);
   }
 
   /** Sum of the ledger's real (not waived) amounts; equals the balance when the books are right. */
   ledgerSum(workspaceId: string): Promise<number> {
-    return this.repo.ledgerSum(workspaceId);
+    return this.d.repo.ledgerSum(workspaceId);
   }
 }

@@ -44,13 +44,15 @@ export interface PricedChargeInput {
   jobId: string;
 }
 
+export interface PricedChargesDeps {
+  credits: Pick<CreditsService, 'charge' | 'refund'>;
+  /** CUTROOM_TOP_UP_URL (src/config/billing.env.ts); null when the operator set none. */
+  topUpUrl: string | null;
+}
+
 /** Charges and refunds of priced work through CreditsService (one charge and one refund per job). */
 export class PricedCharges {
-  constructor(
-    private readonly credits: Pick<CreditsService, 'charge' | 'refund'>,
-    /** CUTROOM_TOP_UP_URL (src/config/billing.env.ts); null when the operator set none. */
-    private readonly topUpUrl: string | null,
-  ) {}
+  constructor(private readonly d: PricedChargesDeps) {}
 
   /**
    * Checks the quoted price (409 PRICE_CHANGED, nothing charged) and charges the measured credits, free
@@ -59,7 +61,7 @@ export class PricedCharges {
    */
   async charge(input: PricedChargeInput, tx?: Tx): Promise<ChargeResult> {
     assertQuotedPrice(input.measured, input.quoted);
-    return this.credits.charge(
+    return this.d.credits.charge(
       {
         workspaceId: input.workspaceId,
         amount: input.measured,
@@ -67,7 +69,7 @@ export class PricedCharges {
         jobType: input.jobType,
         jobId: input.jobId,
         ignoreFreeUsage: true,
-        insufficientExtra: { scope: 'workspace', is_owner: true, top_up_url: this.topUpUrl },
+        insufficientExtra: { scope: 'workspace', is_owner: true, top_up_url: this.d.topUpUrl },
       },
       tx,
     );
@@ -75,6 +77,6 @@ export class PricedCharges {
 
   /** Gives the job's charge back (no-op when it was not charged or already refunded). */
   async refund(input: { workspaceId: string; jobType: string; jobId: string; reason: string }, tx?: Tx): Promise<void> {
-    await this.credits.refund(input, tx);
+    await this.d.credits.refund(input, tx);
   }
 }

@@ -98,37 +98,39 @@ function dropUndefined<T extends object>(o: T): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
+export interface PlansDeps {
+  repo: PlansRepository;
+  cache: AuthCache;
+}
+
 export class PlansService {
-  constructor(
-    private readonly repo: PlansRepository,
-    private readonly cache: AuthCache,
-  ) {}
+  constructor(private readonly d: PlansDeps) {}
 
   /** Creates the built-in default plan when missing (first start). */
   async ensureDefault(): Promise<void> {
-    await this.repo.insert({ name: DEFAULT_PLAN_NAME, ...toRow(DEFAULT_PLAN) });
+    await this.d.repo.insert({ name: DEFAULT_PLAN_NAME, ...toRow(DEFAULT_PLAN) });
   }
 
   list(): Promise<PlanRow[]> {
-    return this.repo.list();
+    return this.d.repo.list();
   }
 
   async get(name: string): Promise<PlanRow> {
-    const row = await this.repo.find(name);
+    const row = await this.d.repo.find(name);
     if (!row) throw new DomainError('PLAN_NOT_FOUND');
     return row;
   }
 
   async create(name: string, fields: Partial<PlanFields>): Promise<PlanRow> {
-    const row = await this.repo.insert({ name, ...toRow({ ...DEFAULT_PLAN, ...dropUndefined(fields) }) });
+    const row = await this.d.repo.insert({ name, ...toRow({ ...DEFAULT_PLAN, ...dropUndefined(fields) }) });
     if (!row) throw new DomainError('PLAN_ALREADY_EXISTS');
     return row;
   }
 
   async update(name: string, fields: Partial<PlanFields>): Promise<PlanRow> {
-    const row = await this.repo.update(name, { ...dropUndefined(toRow(fields)), updatedAt: new Date() });
+    const row = await this.d.repo.update(name, { ...dropUndefined(toRow(fields)), updatedAt: new Date() });
     if (!row) throw new DomainError('PLAN_NOT_FOUND');
-    await this.cache.changed({ kind: 'plan', name });
+    await this.d.cache.changed({ kind: 'plan', name });
     return row;
   }
 }

@@ -41,27 +41,29 @@ export interface CreateConnectionInput {
   can_publish_video?: boolean;
 }
 
+export interface ConnectionsDeps {
+  repo: ConnectionsRepository;
+  sealer: CredentialsSealer;
+  publishers: ReadonlyMap<string, Publisher>;
+}
+
 /**
  * Publishing accounts of a workspace. Accounts are connected by the operator (admin API) with the
  * network's tokens, sealed at rest; the public API lists them. Revoking wipes the credentials.
  */
 export class ConnectionsService {
-  constructor(
-    private readonly repo: ConnectionsRepository,
-    private readonly sealer: CredentialsSealer,
-    private readonly publishers: ReadonlyMap<string, Publisher>,
-  ) {}
+  constructor(private readonly d: ConnectionsDeps) {}
 
   async create(workspaceId: string, input: CreateConnectionInput): Promise<ConnectionRow> {
     await this.checkWorkspace(workspaceId);
     if (!isPublishPlatform(input.platform)) throw validationError([{ field: 'platform', rule: 'enum' }]);
     const credentials = input.credentials ?? {};
     if (!isPlainObject(credentials)) throw validationError([{ field: 'credentials', rule: 'type' }]);
-    const publisher = this.publishers.get(input.platform);
+    const publisher = this.d.publishers.get(input.platform);
     const bad = publisher ? publisher.checkCredentials(credentials) : 'platform';
     if (bad) throw validationError([{ field: bad === 'platform' ? 'platform' : `credentials.${bad}`, rule: 'required' }]);
-    const sealed = Object.keys(credentials).length > 0 ? await this.sealer.seal(credentials) : null;
-    return this.repo.insert({
+    const sealed = Object.keys(credentials).length > 0 ? await this.d.sealer.seal(credentials) : null;
+    return this.d.repo.insert({
       id: newId('con'),
       workspaceId,
       platform: input.platform,
@@ -73,7 +75,7 @@ export class ConnectionsService {
   }
 
   list(workspaceId: string, page: PageRequest): Promise<{ rows: ConnectionRow[]; total: number }> {
-    return this.repo.list(workspaceId, page);
+    return this.d.repo.list(workspaceId, page);
   }
 
   /** Admin: lists after checking the workspace exists (404 WORKSPACE_NOT_FOUND). */
@@ -85,28 +87,28 @@ export class ConnectionsService {
   /** Revokes (idempotent): status `revoked`, credentials wiped. Items not yet published to it fail with CONNECTION_REVOKED. */
   async revoke(workspaceId: string, id: string): Promise<ConnectionRow> {
     await this.checkWorkspace(workspaceId);
-    const row = await this.repo.findInWorkspace(workspaceId, id);
+    const row = await this.d.repo.findInWorkspace(workspaceId, id);
     if (!row) throw new DomainError('CONNECTION_NOT_FOUND');
     if (row.status === 'revoked') return row;
-    return this.repo.revoke(id, new Date());
+    return this.d.repo.revoke(id, new Date());
   }
 
   get(id: string): Promise<ConnectionRow | undefined> {
-    return this.repo.get(id);
+    return this.d.repo.get(id);
   }
 
   /** The connection's credentials in clear (publishing only). */
   async credentials(row: ConnectionRow): Promise<Credentials> {
     if (!row.credentialsEncrypted) return {};
-    return this.sealer.open(row.credentialsEncrypted);
+    return this.d.sealer.open(row.credentialsEncrypted);
   }
 
   /** Saves refreshed tokens returned by a publisher, sealed with the current key; a revoked connection stays wiped. */
   async saveCredentials(id: string, credentials: Credentials): Promise<void> {
-    await this.repo.replaceCredentials(id, await this.sealer.seal(credentials));
+    await this.d.repo.replaceCredentials(id, await this.d.sealer.seal(credentials));
   }
 
   private async checkWorkspace(workspaceId: string): Promise<void> {
-    if (!(await this.repo.workspaceExists(workspaceId))) throw new DomainError('WORKSPACE_NOT_FOUND');
+    if (!(await this.d.repo.workspaceExists(workspaceId))) throw new DomainError('WORKSPACE_NOT_FOUND');
   }
 }

@@ -8,6 +8,12 @@ export interface CredentialsKeyFormat {
   parse(written: string): Buffer;
 }
 
+export interface CredentialsKeyDeps {
+  settings: SettingsRepository;
+  format: CredentialsKeyFormat;
+  envKey?: Buffer;
+}
+
 /**
  * The key that seals connection credentials. CUTROOM_CREDENTIALS_KEY when set; otherwise one generated
  * once per installation and kept in the `settings` table (like the URL signing secret), so every process
@@ -18,11 +24,7 @@ export interface CredentialsKeyFormat {
 export class CredentialsKeyService {
   private keys?: Promise<Buffer[]>;
 
-  constructor(
-    private readonly settings: SettingsRepository,
-    private readonly format: CredentialsKeyFormat,
-    private readonly envKey?: Buffer,
-  ) {}
+  constructor(private readonly d: CredentialsKeyDeps) {}
 
   /** The key new credentials are sealed with. */
   async current(): Promise<Buffer> {
@@ -39,11 +41,11 @@ export class CredentialsKeyService {
   }
 
   private async load(): Promise<Buffer[]> {
-    if (this.envKey) {
-      const value = await this.settings.get(SETTING);
-      const stored = value === undefined ? undefined : this.format.parse(value);
-      return stored && !stored.equals(this.envKey) ? [this.envKey, stored] : [this.envKey];
+    if (this.d.envKey) {
+      const value = await this.d.settings.get(SETTING);
+      const stored = value === undefined ? undefined : this.d.format.parse(value);
+      return stored && !stored.equals(this.d.envKey) ? [this.d.envKey, stored] : [this.d.envKey];
     }
-    return [this.format.parse((await this.settings.getOrCreate(SETTING, () => this.format.generate())).value)];
+    return [this.d.format.parse((await this.d.settings.getOrCreate(SETTING, () => this.d.format.generate())).value)];
   }
 }

@@ -46,32 +46,38 @@ export interface RenderStart {
   render: RenderView;
 }
 
+export interface RendersDeps {
+  repo: RendersRepository;
+  edits: EditsReader;
+  tx: TransactionRunner;
+  queue: JobQueue;
+  /** Signs download URLs. */
+  storage: Pick<Storage, 'presignGet'>;
+  clipEdits: ClipEdits;
+  now?: () => Date;
+}
+
 /**
  * Renders of edits: the cache (an identical, unexpired file in the workspace is reused at once), the
  * simultaneous-render allowance, the Render object, downloads and limits. The work itself is done
  * by RenderProcessor (job `render.process`).
  */
 export class RendersService {
-  constructor(
-    private readonly repo: RendersRepository,
-    private readonly edits: EditsReader,
-    private readonly tx: TransactionRunner,
-    private readonly queue: JobQueue,
-    /** Signs download URLs. */
-    private readonly storage: Pick<Storage, 'presignGet'>,
-    private readonly clipEdits: ClipEdits,
-    private readonly now: () => Date = () => new Date(),
-  ) {}
+  private readonly now: () => Date;
+
+  constructor(private readonly d: RendersDeps) {
+    this.now = d.now ?? (() => new Date());
+  }
 
   /** POST /clips/{videoId}/submissions/{submissionId}/clips/{clipId}/render: the clip's current edit. */
   async renderClip(ctx: WorkspaceWithPlan, videoId: string, submissionId: string, clipId: string): Promise<RenderStart> {
-    const edit = await this.clipEdits.currentEdit(ctx.workspace.id, videoId, submissionId, clipId);
+    const edit = await this.d.clipEdits.currentEdit(ctx.workspace.id, videoId, submissionId, clipId);
     return this.start(ctx, edit);
   }
 
   /** POST /renders { edit_id }: any edit of the workspace, however old. */
   async renderEdit(ctx: WorkspaceWithPlan, editId: string): Promise<RenderStart> {
-    const edit = await this.edits.findEdit(ctx.workspace.id, editId);
+    const edit = await this.d.edits.findEdit(ctx.workspace.id, editId);
     if (!edit) throw new DomainError('EDITS_NOT_FOUND', { invalid_edits: [editId] });
     return this.start(ctx, edit);
   }
@@ -83,13 +89,13 @@ export class RendersService {
     // The file depends on the watermark the plan forces, so the cache key does too.
     const hash = watermark === spec.watermark ? edit.hash : editHash({ ...spec, watermark });
     const id = newId('rnd');
-    const outcome = await this.tx.run(async (tx) => {
+    const outcome = await this.d.tx.run(async (tx) => {
       // Serialises render requests of a workspace: the allowance check and the insert are one step.
-      await this.repo.lockWorkspace(tx, ws);
+      await this.d.repo.lockWorkspace(tx, ws);
       const now = this.now();
-      const hit = await this.repo.findCacheHit(tx, ws, hash, now);
+      const hit = await this.d.repo.findCacheHit(tx, ws, hash, now);
       if (hit) {
-        const row = await this.repo.insert(tx, {
+        const row = await this.d.repo.insert(tx, {
           id,
           workspaceId: ws,
           editId: edit.id,
@@ -107,14 +113,14 @@ export class RendersService {
         });
         return { fromCache: true, row };
       }
-      if ((await this.repo.countUnfinished(ws, tx)) >= ctx.plan.maxConcurrentRenders) {
+      if ((await this.d.repo.countUnfinished(ws, tx)) >= ctx.plan.maxConcurrentRenders) {
         throw new DomainError(
           'RATE_LIMIT_EXCEEDED',
           { retry_after: RENDER_RETRY_AFTER_SECONDS, max_concurrent_renders: ctx.plan.maxConcurrentRenders },
           { 'Retry-After': String(RENDER_RETRY_AFTER_SECONDS) },
         );
       }
-      const row = await this.repo.insert(tx, {
+      const row = await this.d.repo.insert(tx, {
         id,
         workspaceId: ws,
         editId: edit.id,
@@ -126,9 +132,9 @@ export class RendersService {
       return { fromCache: false, row };
     });
     if (!outcome.fromCache) {
-      await enqueueAfterCommit(this.queue, { name: 'render.process', payload: { renderId: id } }, (code) => this.repo.setFailed(id, code, this.now()));
+      await enqueueAfterCommit(this.d.queue, { name: 'render.process', payload: { renderId: id } }, (code) => this.d.repo.setFailed(id, code, this.now()));
     }
-    return { fromCache: outcome.fromCache, render: await this.view(outcome.row, await this.edits.titleOfEdit(edit.id)) };
+    return { fromCache: outcome.fromCache, render: await this.view(outcome.row, await this.d.edits.titleOfEdit(edit.id)) };
   }
 
   /** GET /renders/{renderId}; 404 RENDER_NOT_FOUND outside the workspace. */
@@ -154,7 +160,7 @@ export class RendersService {
 
   /** GET /renders: the workspace's renders, newest first, optionally of one status. */
   async list(workspaceId: string, status: RenderStatus | undefined, page: PageRequest): Promise<{ items: RenderView[]; total: number }> {
-    const { rows, total } = await this.repo.list(workspaceId, { status }, page, this.now());
+    const { rows, total } = await this.d.repo.list(workspaceId, { status }, page, this.now());
     return { items: await Promise.all(rows.map((r) => this.view(r))), total };
   }
 
@@ -163,7 +169,7 @@ export class RendersService {
     return {
       render_expiry_hours: ctx.plan.renderExpiryHours,
       max_concurrent_renders: ctx.plan.maxConcurrentRenders,
-      active_renders: await this.repo.countUnfinished(ctx.workspace.id),
+      active_renders: await this.d.repo.countUnfinished(ctx.workspace.id),
     };
   }
 
@@ -186,12 +192,12 @@ export class RendersService {
   }
 
   private sign(key: string, filename: string): Promise<string> {
-    return this.storage.presignGet(key, { expiresInSeconds: DOWNLOAD_URL_SECONDS, contentType: 'video/mp4', downloadFilename: filename });
+    return this.d.storage.presignGet(key, { expiresInSeconds: DOWNLOAD_URL_SECONDS, contentType: 'video/mp4', downloadFilename: filename });
   }
 
   private async load(workspaceId: string, id: string): Promise<{ row: RenderRow; title: string | null }> {
-    const row = await this.repo.findInWorkspace(workspaceId, id);
+    const row = await this.d.repo.findInWorkspace(workspaceId, id);
     if (!row) throw new DomainError('RENDER_NOT_FOUND');
-    return { row, title: await this.edits.titleOfEdit(row.editId) };
+    return { row, title: await this.d.edits.titleOfEdit(row.editId) };
   }
 }

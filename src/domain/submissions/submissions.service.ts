@@ -9,10 +9,9 @@ import type { VideosService } from '../videos/videos.service.js';
 import type { JobQueue } from '../../ports/queue.js';
 import type { Storage } from '../../ports/storage.js';
 import type { TransactionRunner } from '../../ports/transactions.js';
-import { noEvents, type EventPublisher } from '../webhooks/events.js';
 import type { ClipListOrder, ClipRow, ClipsRepository } from '../clips/clips.records.js';
 import { SUBMISSION_JOB, estimateSeconds, isFinished, resolveTimeframe, type SubmissionState } from './submission.rules.js';
-import { SubmissionFailure } from './submission-failure.js';
+import type { SubmissionFailure } from './submission-failure.js';
 import type { SubmissionRow, SubmissionsRepository } from './submissions.records.js';
 
 export type { SubmissionRow } from './submissions.records.js';
@@ -49,24 +48,22 @@ export interface SubmissionView {
   created_at: string;
 }
 
-export class SubmissionsService {
-  constructor(
-    private readonly repo: SubmissionsRepository,
-    private readonly clips: Pick<ClipsRepository, 'listOfSubmission'>,
-    private readonly tx: TransactionRunner,
-    private readonly videos: Pick<VideosService, 'get'>,
-    private readonly credits: CreditsService,
-    private readonly queue: JobQueue,
-    private readonly checks: SubmissionChecks,
-    /** Signs the clips' preview URLs. */
-    private readonly storage: Pick<Storage, 'presignGet'>,
-    /** Announces `submission.failed` (webhooks); `submission.completed` is the pipeline's. */
-    private readonly events: EventPublisher = noEvents,
-  ) {
-    this.failure = new SubmissionFailure({ repo, transactions: tx, credits, events });
-  }
+export interface SubmissionsDeps {
+  repo: SubmissionsRepository;
+  clips: Pick<ClipsRepository, 'listOfSubmission'>;
+  tx: TransactionRunner;
+  videos: Pick<VideosService, 'get'>;
+  credits: CreditsService;
+  queue: JobQueue;
+  checks: SubmissionChecks;
+  /** Signs the clips' preview URLs. */
+  storage: Pick<Storage, 'presignGet'>;
+  /** How a submission fails (refund, `submission.failed`): shared with the pipeline, which announces `submission.completed`. */
+  failure: Pick<SubmissionFailure, 'fail'>;
+}
 
-  private readonly failure: SubmissionFailure;
+export class SubmissionsService {
+  constructor(private readonly d: SubmissionsDeps) {}
 
   /**
    * POST /clips: checks everything, then creates the submission and charges it in one transaction. A video
@@ -74,27 +71,27 @@ export class SubmissionsService {
    */
   async create(ctx: WorkspaceWithPlan, input: SubmissionInput, origin: { monitorId?: string } = {}): Promise<SubmissionRow> {
     const ws = ctx.workspace;
-    const video = await this.videos.get(ws.id, input.video_id);
+    const video = await this.d.videos.get(ws.id, input.video_id);
     if (video.status !== 'ready') throw new DomainError('FILE_NOT_FOUND');
     // A source that does not exist yet (a scheduled premiere) has no length: the caller's timeframe is charged,
     // and checked against the real length once the source is downloaded.
     const unknownLength = video.source === 'link' && !(video.duration > 0);
     const tf = resolveTimeframe(unknownLength ? (input.timeframe?.end ?? 0) : video.duration, input.timeframe);
-    if (input.strategy_id) await this.checks.checkStrategy(ws.id, input.strategy_id);
-    if (input.template_id) await this.checks.checkTemplate(ws.id, input.template_id);
+    if (input.strategy_id) await this.d.checks.checkStrategy(ws.id, input.strategy_id);
+    if (input.template_id) await this.d.checks.checkTemplate(ws.id, input.template_id);
     const language = input.source_language ?? 'auto';
-    if (!this.checks.supportsLanguage(language)) throw validationError([{ field: 'source_language', rule: 'unsupported_by_engine' }]);
+    if (!this.d.checks.supportsLanguage(language)) throw validationError([{ field: 'source_language', rule: 'unsupported_by_engine' }]);
 
     const amount = creditsForSeconds(tf.end - tf.start, ctx.plan.discountPercent);
     const id = newId('sub');
-    const row = await this.tx.run(async (tx) => {
+    const row = await this.d.tx.run(async (tx) => {
       // Serialise creations for this video so two identical requests cannot both pass the check.
-      await this.repo.lockVideo(tx, video.id);
-      const prior = await this.repo.timeframesOfVideo(tx, video.id);
+      await this.d.repo.lockVideo(tx, video.id);
+      const prior = await this.d.repo.timeframesOfVideo(tx, video.id);
       if (prior.some((p) => !isFinished(p.status) && Math.abs(p.timeframeStart - tf.start) < 0.01 && Math.abs(p.timeframeEnd - tf.end) < 0.01)) {
         throw new DomainError('VIDEO_ALREADY_PROCESSING');
       }
-      const charge = await this.credits.charge(
+      const charge = await this.d.credits.charge(
         {
           workspaceId: ws.id,
           amount,
@@ -105,7 +102,7 @@ export class SubmissionsService {
         },
         tx,
       );
-      return this.repo.insert(tx, {
+      return this.d.repo.insert(tx, {
         id,
         workspaceId: ws.id,
         videoId: video.id,
@@ -119,25 +116,25 @@ export class SubmissionsService {
         monitorId: origin.monitorId ?? null,
       });
     });
-    await enqueueAfterCommit(this.queue, { name: 'submission.process', payload: { submissionId: id } }, (code) => this.fail(row, code));
+    await enqueueAfterCommit(this.d.queue, { name: 'submission.process', payload: { submissionId: id } }, (code) => this.fail(row, code));
     return row;
   }
 
   /** 404 SUBMISSION_NOT_FOUND outside the workspace or for another video; 410 SUBMISSION_EXPIRED once retention purged it. */
   async get(workspaceId: string, videoId: string, id: string): Promise<SubmissionRow> {
-    const row = await this.repo.findInWorkspace(workspaceId, videoId, id);
+    const row = await this.d.repo.findInWorkspace(workspaceId, videoId, id);
     if (!row) throw new DomainError('SUBMISSION_NOT_FOUND');
     if (row.expiredAt) throw new DomainError('SUBMISSION_EXPIRED', { expired_at: row.expiredAt.toISOString() });
     return row;
   }
 
   list(workspaceId: string, filter: { status?: string; video_id?: string; monitor_id?: string }, page: PageRequest): Promise<{ rows: SubmissionRow[]; total: number }> {
-    return this.repo.list(workspaceId, { status: filter.status, videoId: filter.video_id, monitorId: filter.monitor_id }, page);
+    return this.d.repo.list(workspaceId, { status: filter.status, videoId: filter.video_id, monitorId: filter.monitor_id }, page);
   }
 
   /** Position in the shared line (1 = next) and the seconds of video ahead, for queued submissions. */
   async queueInfo(row: SubmissionRow): Promise<{ position: number; secondsAhead: number }> {
-    const ahead = await this.repo.queuedBefore(row.createdAt);
+    const ahead = await this.d.repo.queuedBefore(row.createdAt);
     return { position: ahead.count + 1, secondsAhead: ahead.seconds };
   }
 
@@ -171,25 +168,25 @@ export class SubmissionsService {
    */
   async cancelWaiting(workspaceId: string, videoId: string, id: string) {
     const row = await this.get(workspaceId, videoId, id);
-    return this.tx.run(async (tx) => {
-      const locked = await this.repo.lock(tx, row.id);
+    return this.d.tx.run(async (tx) => {
+      const locked = await this.d.repo.lock(tx, row.id);
       if (!locked || !locked.waitingReason || isFinished(locked.status)) throw new DomainError('SUBMISSION_NOT_WAITING');
-      const refund = await this.credits.refund(
+      const refund = await this.d.credits.refund(
         { workspaceId, jobType: SUBMISSION_JOB, jobId: id, reason: 'submission removed while waiting for its source' },
         tx,
       );
-      await this.repo.delete(tx, id);
+      await this.d.repo.delete(tx, id);
       return { id, deleted: true, credits_refunded: refund && !refund.waived ? refund.amount : 0 };
     });
   }
 
   /** Ends a submission in `failed` with a code and gives its credits back (once): the failure outcome (submission-failure.ts). */
   fail(row: Pick<SubmissionRow, 'id' | 'workspaceId'>, errorCode: string): Promise<void> {
-    return this.failure.fail(row, errorCode);
+    return this.d.failure.fail(row, errorCode);
   }
 
   clipsOf(workspaceId: string, submissionId: string, sort: ClipListOrder['sort'], order: ClipListOrder['order'], page: PageRequest): Promise<{ rows: ClipRow[]; total: number }> {
-    return this.clips.listOfSubmission(workspaceId, submissionId, { sort, order }, page);
+    return this.d.clips.listOfSubmission(workspaceId, submissionId, { sort, order }, page);
   }
 
   /** The spec's Clip object; `play_url` and `download_url` are signed for one hour. */
@@ -203,8 +200,8 @@ export class SubmissionsService {
       start_time: row.startTime,
       end_time: row.endTime,
       language: row.language,
-      play_url: key ? await this.storage.presignGet(key, { expiresInSeconds: 3600, contentType: 'video/mp4' }) : '',
-      download_url: key ? await this.storage.presignGet(key, { expiresInSeconds: 3600, contentType: 'video/mp4', downloadFilename: name }) : '',
+      play_url: key ? await this.d.storage.presignGet(key, { expiresInSeconds: 3600, contentType: 'video/mp4' }) : '',
+      download_url: key ? await this.d.storage.presignGet(key, { expiresInSeconds: 3600, contentType: 'video/mp4', downloadFilename: name }) : '',
       has_template_applied: row.hasTemplateApplied,
       edit_id: row.editId,
     };

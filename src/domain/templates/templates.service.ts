@@ -82,15 +82,17 @@ function toRecord(row: TemplateRow): TemplateOrStrategy {
 
 const BUILTIN_IDS = builtinDefinitions().map((d) => d.id);
 
+export interface TemplatesDeps {
+  repo: TemplatesRepository;
+  tx: TransactionRunner;
+}
+
 /**
  * Templates and strategies. Built-ins (workspace_id null) are shared by every workspace; custom
  * ones belong to one workspace and are invisible (404) to every other.
  */
 export class TemplatesService {
-  constructor(
-    private readonly repo: TemplatesRepository,
-    private readonly tx: TransactionRunner,
-  ) {}
+  constructor(private readonly d: TemplatesDeps) {}
 
   /**
    * Writes the built-ins (idempotent, safe from several processes at once): inserts missing ones,
@@ -98,18 +100,18 @@ export class TemplatesService {
    */
   async ensureBuiltins(): Promise<void> {
     const defs = builtinDefinitions();
-    await this.tx.run(async (tx) => {
-      await this.repo.upsertBuiltins(
+    await this.d.tx.run(async (tx) => {
+      await this.d.repo.upsertBuiltins(
         tx,
         defs.map((d) => ({ id: d.id, kind: d.kind, name: d.name, config: d.config as unknown as Record<string, unknown> })),
       );
-      await this.repo.deleteBuiltinsExcept(tx, BUILTIN_IDS);
+      await this.d.repo.deleteBuiltinsExcept(tx, BUILTIN_IDS);
     });
   }
 
   /** Built-ins first (templates in their fixed order, then short, default, long), then the workspace's own, newest first. */
   async list(workspaceId: string, opts: ListTemplatesOptions): Promise<{ rows: TemplateOrStrategy[]; total: number }> {
-    const { rows, total } = await this.repo.listVisible(workspaceId, { kind: opts.kind, builtinOrder: BUILTIN_IDS, page: opts.page });
+    const { rows, total } = await this.d.repo.listVisible(workspaceId, { kind: opts.kind, builtinOrder: BUILTIN_IDS, page: opts.page });
     return { rows: rows.map(toRecord), total };
   }
 
@@ -156,7 +158,7 @@ export class TemplatesService {
     await this.requireWorkspace(workspaceId);
     const checked = input.kind === 'strategy' ? checkStrategyConfig(input.config) : checkTemplateConfig(input.config);
     if (!checked.ok) throw validationError(checked.errors);
-    const row = await this.repo.insert({
+    const row = await this.d.repo.insert({
       id: newId(input.kind === 'strategy' ? 'str' : 'tpl'),
       workspaceId,
       kind: input.kind,
@@ -179,20 +181,20 @@ export class TemplatesService {
    */
   async delete(workspaceId: string, id: string): Promise<void> {
     await this.requireWorkspace(workspaceId);
-    if (!(await this.repo.deleteOwn(workspaceId, id))) throw new DomainError('TEMPLATE_NOT_FOUND');
+    if (!(await this.d.repo.deleteOwn(workspaceId, id))) throw new DomainError('TEMPLATE_NOT_FOUND');
   }
 
   private async find(workspaceId: string, id: string, kind: TemplateKind): Promise<TemplateOrStrategy | undefined> {
-    const row = await this.repo.findVisible(workspaceId, id, kind);
+    const row = await this.d.repo.findVisible(workspaceId, id, kind);
     return row ? toRecord(row) : undefined;
   }
 
   private async findBuiltin(id: string): Promise<TemplateOrStrategy | undefined> {
-    const row = await this.repo.findBuiltin(id);
+    const row = await this.d.repo.findBuiltin(id);
     return row ? toRecord(row) : undefined;
   }
 
   private async requireWorkspace(id: string): Promise<void> {
-    if (!(await this.repo.workspaceExists(id))) throw new DomainError('WORKSPACE_NOT_FOUND');
+    if (!(await this.d.repo.workspaceExists(id))) throw new DomainError('WORKSPACE_NOT_FOUND');
   }
 }

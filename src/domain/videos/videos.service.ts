@@ -51,17 +51,19 @@ export function checkDuration(duration: number, plan: { maxVideoDuration: number
   if (duration > plan.maxVideoDuration) throw new DomainError(codes.long, extra);
 }
 
+export interface VideosDeps {
+  repo: VideosRepository;
+  storage: Storage;
+  media: MediaProbe;
+  resolvers: SourceResolver[];
+  limits: UploadLimits;
+}
+
 export class VideosService {
-  constructor(
-    private readonly repo: VideosRepository,
-    private readonly storage: Storage,
-    private readonly media: MediaProbe,
-    private readonly resolvers: SourceResolver[],
-    private readonly limits: UploadLimits,
-  ) {}
+  constructor(private readonly d: VideosDeps) {}
 
   async get(workspaceId: string, id: string): Promise<VideoRow> {
-    const row = await this.repo.findInWorkspace(workspaceId, id);
+    const row = await this.d.repo.findInWorkspace(workspaceId, id);
     if (!row) throw new DomainError('VIDEO_NOT_FOUND');
     return row;
   }
@@ -71,7 +73,7 @@ export class VideosService {
    * is the same video: its record is refreshed, never duplicated.
    */
   async analyzeLink(ctx: WorkspaceWithPlan, url: string) {
-    const meta = await analyzeLink(url, { resolvers: this.resolvers, maxDurationSeconds: ctx.plan.maxVideoDuration });
+    const meta = await analyzeLink(url, { resolvers: this.d.resolvers, maxDurationSeconds: ctx.plan.maxVideoDuration });
     const sourceUrl = meta.link.kind === 'direct' ? meta.link.url : meta.link.canonicalUrl;
     const fields = {
       status: 'ready',
@@ -86,7 +88,7 @@ export class VideosService {
       fileSize: meta.sizeBytes ?? null,
       updatedAt: new Date(),
     };
-    const row = await this.repo.upsertLink({ id: newId('vid'), workspaceId: ctx.workspace.id, sourceUrl }, fields);
+    const row = await this.d.repo.upsertLink({ id: newId('vid'), workspaceId: ctx.workspace.id, sourceUrl }, fields);
     return analysisView(row, ctx);
   }
 
@@ -99,22 +101,22 @@ export class VideosService {
     const id = newId('vid');
     const ext = extensionOf(input.file_name);
     const contentType = baseContentType(input.content_type);
-    const multipart = input.file_size > this.limits.multipartThreshold;
+    const multipart = input.file_size > this.d.limits.multipartThreshold;
     // A single PUT writes the upload key, moved to a new key at completion; the parts of a multipart upload
     // are assembled into the final key (their URLs stop writing then). See docs/storage.md.
     const key = multipart ? measuredKeyOf('videos', ctx.workspace.id, id, ext) : uploadKeyOf('videos', ctx.workspace.id, id, ext);
     const upload = multipart
-      ? await this.storage.createMultipart(key, {
+      ? await this.d.storage.createMultipart(key, {
           contentType,
           size: input.file_size,
-          partSize: this.limits.partSize(input.file_size),
+          partSize: this.d.limits.partSize(input.file_size),
           expiresInSeconds: UPLOAD_URL_SECONDS,
         })
       : undefined;
     const url = multipart
       ? undefined
-      : await this.storage.presignPut(key, { contentType, contentLength: input.file_size, expiresInSeconds: UPLOAD_URL_SECONDS });
-    await this.repo.insertUpload({
+      : await this.d.storage.presignPut(key, { contentType, contentLength: input.file_size, expiresInSeconds: UPLOAD_URL_SECONDS });
+    await this.d.repo.insertUpload({
       id,
       workspaceId: ctx.workspace.id,
       source: 'upload',
@@ -168,14 +170,14 @@ export class VideosService {
       const now = await this.get(ctx.workspace.id, video.id);
       if (now.status === 'ready') {
         // Completed meanwhile by another request: keep its file, drop ours.
-        if (now.storageKey !== key) await this.storage.delete(key);
+        if (now.storageKey !== key) await this.d.storage.delete(key);
         return analysisView(now, ctx);
       }
-      await this.storage.delete(key);
+      await this.d.storage.delete(key);
       throw err;
     }
     const { info, size } = measured;
-    const row = await this.repo.completeUpload(video.id, video.storageKey, {
+    const row = await this.d.repo.completeUpload(video.id, video.storageKey, {
       storageKey: key,
       uploadId: null,
       title: input.file_name ? titleFromFileName(input.file_name) : video.title,
@@ -189,7 +191,7 @@ export class VideosService {
     if (!row) {
       // Another completion of the same upload won: its file and measurement stand; ours goes.
       const winner = await this.get(ctx.workspace.id, video.id);
-      if (winner.storageKey !== key) await this.storage.delete(key);
+      if (winner.storageKey !== key) await this.d.storage.delete(key);
       if (winner.status !== 'ready') throw new DomainError('FILE_NOT_FOUND');
       return analysisView(winner, ctx);
     }
@@ -200,21 +202,21 @@ export class VideosService {
   private async takeUpload(video: VideoRow): Promise<string> {
     const from = video.storageKey!;
     if (video.uploadId) {
-      await this.storage.completeMultipart(from, video.uploadId);
+      await this.d.storage.completeMultipart(from, video.uploadId);
       return from;
     }
     const key = measuredKeyOf('videos', video.workspaceId, video.id, extensionOf(from));
-    await this.storage.commitUpload(from, key);
+    await this.d.storage.commitUpload(from, key);
     return key;
   }
 
   /** Probes the stored file and applies the upload rules; throws the code the caller answers. */
   private async measure(key: string, ctx: WorkspaceWithPlan): Promise<{ info: MediaInfo; size: number }> {
-    const head = await this.storage.head(key);
+    const head = await this.d.storage.head(key);
     if (!head) throw new DomainError('FILE_NOT_FOUND');
     let info: MediaInfo;
     try {
-      info = await this.storage.withLocalFile(key, (p) => this.media.probe(p));
+      info = await this.d.storage.withLocalFile(key, (p) => this.d.media.probe(p));
     } catch {
       throw validationError([{ field: 'file', rule: 'undecodable' }]);
     }

@@ -34,25 +34,27 @@ export function balanceView(w: WorkspaceBalance) {
   };
 }
 
+export interface WorkspacesDeps {
+  repo: WorkspacesRepository;
+  plans: PlansRepository;
+  credits: CreditsService;
+  tx: TransactionRunner;
+  cache: AuthCache;
+}
+
 export class WorkspacesService {
-  constructor(
-    private readonly repo: WorkspacesRepository,
-    private readonly plans: PlansRepository,
-    private readonly credits: CreditsService,
-    private readonly tx: TransactionRunner,
-    private readonly cache: AuthCache,
-  ) {}
+  constructor(private readonly d: WorkspacesDeps) {}
 
   /** The workspace with its plan, read now. */
   async get(id: string): Promise<WorkspaceWithPlan> {
-    const row = await this.repo.findWithPlan(id);
+    const row = await this.d.repo.findWithPlan(id);
     if (!row) throw new DomainError('WORKSPACE_NOT_FOUND');
     return row;
   }
 
   /** The balance and free-usage window as they are now: one read of three columns (GET /balance). */
   async balance(id: string): Promise<WorkspaceBalance> {
-    const row = await this.repo.findBalance(id);
+    const row = await this.d.repo.findBalance(id);
     if (!row) throw new DomainError('WORKSPACE_NOT_FOUND');
     return row;
   }
@@ -63,30 +65,30 @@ export class WorkspacesService {
    * writes acts on the workspace as it is.
    */
   async forRequest(id: string, opts: { fresh: boolean }): Promise<WorkspaceWithPlan> {
-    const row = await this.cache.workspace(id, opts);
+    const row = await this.d.cache.workspace(id, opts);
     if (!row) throw new DomainError('WORKSPACE_NOT_FOUND');
     return row;
   }
 
   count(): Promise<number> {
-    return this.repo.count();
+    return this.d.repo.count();
   }
 
   /** Creates a workspace; starting credits are a ledger grant like any other, in the same transaction. */
   async create(input: { name: string; plan: string; credits?: number; isPersonal?: boolean }): Promise<WorkspaceWithPlan> {
     const id = newId('ws');
-    await this.tx.run(async (tx) => {
-      if (!(await this.plans.find(input.plan, tx))) throw new DomainError('PLAN_NOT_FOUND');
-      await this.repo.insert(tx, { id, name: input.name, planName: input.plan, isPersonal: input.isPersonal ?? false });
+    await this.d.tx.run(async (tx) => {
+      if (!(await this.d.plans.find(input.plan, tx))) throw new DomainError('PLAN_NOT_FOUND');
+      await this.d.repo.insert(tx, { id, name: input.name, planName: input.plan, isPersonal: input.isPersonal ?? false });
       if (input.credits && input.credits > 0) {
-        await this.credits.adjust({ workspaceId: id, amount: input.credits, reason: 'starting credits' }, tx);
+        await this.d.credits.adjust({ workspaceId: id, amount: input.credits, reason: 'starting credits' }, tx);
       }
     });
     return this.get(id);
   }
 
   async update(id: string, input: { name?: string; plan?: string; memberCount?: number }): Promise<WorkspaceWithPlan> {
-    if (input.plan !== undefined && !(await this.plans.find(input.plan))) throw new DomainError('PLAN_NOT_FOUND');
+    if (input.plan !== undefined && !(await this.d.plans.find(input.plan))) throw new DomainError('PLAN_NOT_FOUND');
     // Nothing to set: answer the workspace as it is (an update without fields was a 500).
     if (input.name === undefined && input.plan === undefined && input.memberCount === undefined) return this.get(id);
     return this.change(id, { name: input.name, planName: input.plan, memberCount: input.memberCount });
@@ -102,8 +104,8 @@ export class WorkspacesService {
   }
 
   private async change(id: string, changes: WorkspaceChanges): Promise<WorkspaceWithPlan> {
-    if (!(await this.repo.update(id, changes))) throw new DomainError('WORKSPACE_NOT_FOUND');
-    await this.cache.changed({ kind: 'workspace', id });
+    if (!(await this.d.repo.update(id, changes))) throw new DomainError('WORKSPACE_NOT_FOUND');
+    await this.d.cache.changed({ kind: 'workspace', id });
     return this.get(id);
   }
 }

@@ -9,7 +9,7 @@ import { renderEdit } from '../src/adapters/media/renderer.js';
 import { buildAss } from '../src/adapters/media/captions.ass.js';
 import { editHash, makeEdit, type Edit } from '../src/domain/edits/edit.js';
 import { buildRenderCommand } from '../src/adapters/media/filter-graph.js';
-import { getBuiltinTemplate } from '../src/domain/edits/templates.js';
+import { getBuiltinTemplate } from '../src/domain/edits/caption-styles.js';
 import { childCpuSeconds } from './cpu.js';
 import { writeResults } from './results.js';
 

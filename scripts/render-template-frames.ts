@@ -6,7 +6,7 @@ import { ffmpegPath } from '../src/adapters/media/binaries.js';
 import { prepareFontsDir } from '../src/adapters/media/fonts.js';
 import { renderEdit } from '../src/adapters/media/renderer.js';
 import { makeEdit } from '../src/domain/edits/edit.js';
-import { BUILTIN_TEMPLATES } from '../src/domain/edits/templates.js';
+import { BUILTIN_TEMPLATES } from '../src/domain/edits/caption-styles.js';
 
 /**
  * Renders a short clip with each built-in caption template through the real renderer and saves one

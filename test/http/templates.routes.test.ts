@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, statusAndBody, type TestApp } from '../helpers/app.js';
-import { BUILTIN_TEMPLATES } from '../../src/domain/edits/templates.js';
+import { BUILTIN_TEMPLATES } from '../../src/domain/edits/caption-styles.js';
 import { HIGHLIGHT_STRATEGIES } from '../../src/domain/highlights/highlight-engine.js';
 import { templates } from '../../src/adapters/db/schema/index.js';
 import { eq } from 'drizzle-orm';

@@ -7,7 +7,7 @@ import { ffprobePath } from '../../src/adapters/media/binaries.js';
 import { prepareFontsDir } from '../../src/adapters/media/fonts.js';
 import { RenderError, renderEdit } from '../../src/adapters/media/renderer.js';
 import { makeEdit, type Edit } from '../../src/domain/edits/edit.js';
-import { getBuiltinTemplate } from '../../src/domain/edits/templates.js';
+import { getBuiltinTemplate } from '../../src/domain/edits/caption-styles.js';
 import { makeVideo, runFfmpeg } from '../helpers/media-fixtures.js';
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { assColor, assOverrideColor, assTime, buildAss, captionEvents, clipWords, escapeAssText, paginate } from '../../src/adapters/media/captions.ass.js';
 import type { CaptionWord, Edit } from '../../src/domain/edits/edit.js';
-import { getBuiltinTemplate, type CaptionStyle } from '../../src/domain/edits/templates.js';
+import { getBuiltinTemplate, type CaptionStyle } from '../../src/domain/edits/caption-styles.js';
 
 const pop = getBuiltinTemplate('bold-pop')!.captions;
 const clean = getBuiltinTemplate('clean')!.captions;

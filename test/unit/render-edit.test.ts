@@ -7,7 +7,7 @@ import {
   getBuiltinTemplate,
   validateCaptionStyle,
   validateTitleStyle,
-} from '../../src/domain/edits/templates.js';
+} from '../../src/domain/edits/caption-styles.js';
 
 const style = getBuiltinTemplate('bold-pop')!.captions;
 const titleStyle = getBuiltinTemplate('clean')!.title;

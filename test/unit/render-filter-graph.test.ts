@@ -2,7 +2,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Edit } from '../../src/domain/edits/edit.js';
 import { buildFilterComplex, buildRenderCommand, escapeFilterValue, reframeFilters, sec, type RenderPaths } from '../../src/adapters/media/filter-graph.js';
-import { getBuiltinTemplate } from '../../src/domain/edits/templates.js';
+import { getBuiltinTemplate } from '../../src/domain/edits/caption-styles.js';
 
 const style = getBuiltinTemplate('bold-pop')!.captions;
 

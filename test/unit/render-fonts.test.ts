@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FontMissingError, prepareFontsDir, readFontNames, SHIPPED_FONTS, shippedFontPath, verifyFonts, WATERMARK_FONT_FAMILY } from '../../src/adapters/media/fonts.js';
-import { BUILTIN_TEMPLATES, CAPTION_FONT_FAMILIES } from '../../src/domain/edits/templates.js';
+import { BUILTIN_TEMPLATES, CAPTION_FONT_FAMILIES } from '../../src/domain/edits/caption-styles.js';
 
 const dirs: string[] = [];
 function tmp(): string {

@@ -11,7 +11,7 @@ import {
 import { rebuildEdit } from '../../src/domain/clips/clip-edits.service.js';
 import { buildClipEdit } from '../../src/domain/edits/clip-edit.js';
 import { editHash } from '../../src/domain/edits/edit.js';
-import { getBuiltinTemplate } from '../../src/domain/edits/templates.js';
+import { getBuiltinTemplate } from '../../src/domain/edits/caption-styles.js';
 import { DomainError } from '../../src/domain/errors.js';
 
 describe('render rules', () => {

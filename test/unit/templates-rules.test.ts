@@ -13,7 +13,7 @@ import {
   templateConfigView,
   type TemplateConfig,
 } from '../../src/domain/templates/templates.rules.js';
-import { BUILTIN_TEMPLATES } from '../../src/domain/edits/templates.js';
+import { BUILTIN_TEMPLATES } from '../../src/domain/edits/caption-styles.js';
 import { HIGHLIGHT_STRATEGIES } from '../../src/domain/highlights/highlight-engine.js';
 
 function errorsOf(r: { ok: boolean; errors?: unknown }) {

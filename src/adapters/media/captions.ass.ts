@@ -1,5 +1,5 @@
 import { clipDuration, outputSize, type CaptionWord, type Edit } from '../../domain/edits/edit.js';
-import type { CaptionPosition, CaptionStyle, TitleStyle } from '../../domain/edits/templates.js';
+import type { CaptionPosition, CaptionStyle, TitleStyle } from '../../domain/edits/caption-styles.js';
 
 /**
  * Burned-in captions as an ASS subtitle script (pure). Words are grouped into pages (up to

@@ -1,7 +1,7 @@
 import type { Keyframe } from '../reframe/crop-keyframes.js';
 import { sliceKeyframes } from '../reframe/crop-keyframes.js';
 import { makeEdit, type CaptionWord, type Edit } from './edit.js';
-import type { Aspect, CaptionStyle, ReframeMode, Resolution } from './templates.js';
+import type { Aspect, CaptionStyle, ReframeMode, Resolution } from './caption-styles.js';
 
 /** What a template contributes to a clip's edit. */
 export interface EditTemplate {

@@ -11,7 +11,7 @@ import {
   type ReframeMode,
   type Resolution,
   type TitleStyle,
-} from './templates.js';
+} from './caption-styles.js';
 
 /**
  * The edit: an immutable, complete description of one rendered output (pure). Everything the
@@ -20,7 +20,7 @@ import {
  * The same edit always gives the same hash (`editHash`), which is the render cache key.
  */
 
-export type { Aspect, ReframeMode, Resolution } from './templates.js';
+export type { Aspect, ReframeMode, Resolution } from './caption-styles.js';
 
 export interface CaptionWord {
   /** Source seconds. */

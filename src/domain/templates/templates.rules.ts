@@ -12,7 +12,7 @@ import {
   type ReframeMode,
   type Resolution,
   type TitleStyle,
-} from '../edits/templates.js';
+} from '../edits/caption-styles.js';
 
 /**
  * Templates and strategies (pure): built-in records, validation of custom configs and the API view.

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { IsoDate } from './common.js';
 import { PageQuery, PaginationSchema } from './pagination.schemas.js';
-import { CAPTION_FONT_FAMILIES } from '../../domain/edits/templates.js';
+import { CAPTION_FONT_FAMILIES } from '../../domain/edits/caption-styles.js';
 
 /**
  * Templates and strategies as the API shows them (docs/templates.md). The response schemas describe

@@ -1,6 +1,7 @@
 /**
- * Caption templates (pure data + validation). A template is a caption style plus layout defaults;
- * applying one to a clip makes a new edit (edit.ts). Sizes are given for a 1080-pixel short side and
+ * Caption and title styles (pure data + validation) and the built-in caption templates: a template is
+ * a caption style plus layout defaults; applying one to a clip makes a new edit (edit.ts). The stored
+ * templates (records, service) are src/domain/templates/. Sizes are given for a 1080-pixel short side and
  * scaled to the output (a 720p render draws everything at 2/3 of these numbers).
  */
 

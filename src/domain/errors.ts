@@ -1,15 +1,17 @@
 import { constants } from 'node:os';
+import type { ErrorCode } from './error-codes.js';
 
 /**
- * The one error type of the service. `code` is the spec's stable uppercase code; `extra` is present
- * only when the caller can act on it. The HTTP layer maps `code` to a status (src/http/errors.ts).
+ * The one error type of the service. `code` is the spec's stable uppercase code, one of the table in
+ * error-codes.ts; `extra` is present only when the caller can act on it. The HTTP layer answers `code`
+ * with its status from that table (src/http/errors.ts).
  */
 export class DomainError extends Error {
-  readonly code: string;
+  readonly code: ErrorCode;
   readonly extra?: Record<string, unknown>;
   readonly headers?: Record<string, string>;
 
-  constructor(code: string, extra?: Record<string, unknown>, headers?: Record<string, string>) {
+  constructor(code: ErrorCode, extra?: Record<string, unknown>, headers?: Record<string, string>) {
     super(code);
     this.name = 'DomainError';
     this.code = code;

@@ -1,98 +1,18 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../domain/errors.js';
+import { ERROR_STATUS as STATUS_OF_CODE, type ErrorCode } from '../domain/error-codes.js';
 
-/** HTTP status of every error code the service answers (spec: Errors; our additions in docs/api-decisions.md). */
-export const ERROR_STATUS: Record<string, number> = {
-  VALIDATION_ERROR: 400,
-  TIMEFRAME_OUT_OF_BOUNDS: 400,
-  INVALID_METADATA: 400,
-  INVALID_CONNECTIONS: 400,
-  PLATFORM_UNAVAILABLE: 400,
-  MISSING_WORKSPACE_ID: 400,
-  VIDEO_TOO_SHORT: 400,
-  VIDEO_TOO_LONG: 400,
-  UNSUPPORTED_IMAGE: 400,
-  REPLACE_MODE_UNAVAILABLE: 400,
-  NOTE_NOT_UNDERSTOOD: 400,
-  UNAUTHORIZED: 401,
-  INSUFFICIENT_CREDITS: 402,
-  PRIVATE_VIDEO: 403,
-  AGE_RESTRICTED: 403,
-  REGION_BLOCKED: 403,
-  DAILY_LIMIT_EXCEEDED: 403,
-  SIGNATURE_INVALID: 403,
-  SIGNATURE_EXPIRED: 403,
-  VIDEO_NOT_FOUND: 404,
-  RENDER_NOT_FOUND: 404,
-  FILE_NOT_FOUND: 404,
-  EDITS_NOT_FOUND: 404,
-  ROUTE_NOT_FOUND: 404,
-  WORKSPACE_NOT_FOUND: 404,
-  PLAN_NOT_FOUND: 404,
-  KEY_NOT_FOUND: 404,
-  SUBMISSION_NOT_FOUND: 404,
-  TEMPLATE_NOT_FOUND: 404,
-  STRATEGY_NOT_FOUND: 404,
-  CLIP_NOT_FOUND: 404,
-  POST_NOT_FOUND: 404,
-  POST_ITEM_NOT_FOUND: 404,
-  CONNECTION_NOT_FOUND: 404,
-  MEDIA_NOT_FOUND: 404,
-  TRANSCRIPTION_NOT_FOUND: 404,
-  MODEL_NOT_FOUND: 404,
-  IMAGE_NOT_FOUND: 404,
-  GENERATION_NOT_FOUND: 404,
-  WEBHOOK_NOT_FOUND: 404,
-  MONITOR_NOT_FOUND: 404,
-  BROADCAST_NOT_FOUND: 404,
-  PERSONA_NOT_FOUND: 404,
-  VERSION_NOT_FOUND: 404,
-  PERSONA_VIDEO_NOT_FOUND: 404,
-  PRESET_NOT_FOUND: 404,
-  FACE_NOT_FOUND: 404,
-  VIDEO_ALREADY_PROCESSING: 409,
-  DUPLICATE_POST: 409,
-  TRANSCRIPTION_NOT_READY: 409,
-  PRICE_CHANGED: 409,
-  PLAN_ALREADY_EXISTS: 409,
-  REQUEST_IN_PROGRESS: 409,
-  SUBMISSION_NOT_WAITING: 409,
-  SUBMISSION_NOT_COMPLETED: 409,
-  RENDER_NOT_READY: 409,
-  RENDER_FAILED: 409,
-  POST_ALREADY_PROCESSING: 409,
-  POST_ITEM_NOT_FAILED: 409,
-  TRANSCRIPTION_FAILED: 409,
-  UPLOAD_ALREADY_COMPLETED: 409,
-  WEBHOOK_LIMIT_REACHED: 409,
-  MONITOR_LIMIT_REACHED: 409,
-  PERSONA_IMAGE_PROCESSING: 409,
-  PERSONA_IMAGE_NOT_READY: 409,
-  SUBMISSION_EXPIRED: 410,
-  RENDER_FILE_EXPIRED: 410,
-  FILE_TOO_LARGE: 413,
-  LIVE_STREAM: 422,
-  PLAYLIST_URL: 422,
-  CHANNEL_URL: 422,
-  SHORTS_NOT_SUPPORTED: 422,
-  AUDIO_ONLY: 422,
-  INVALID_DURATION: 422,
-  INVALID_URL: 422,
-  INVALID_WEBHOOK_URL: 422,
-  NO_FACE_FOUND: 422,
-  MULTIPLE_FACES: 422,
-  RATE_LIMIT_EXCEEDED: 429,
-  INTERNAL_ERROR: 500,
-  SERVICE_UNAVAILABLE: 503,
-};
+/** HTTP status of every error code the service answers: the domain's one table (src/domain/error-codes.ts), looked up by any string. */
+export const ERROR_STATUS: Readonly<Record<string, number>> = STATUS_OF_CODE;
 
-export function statusOf(code: string): number {
+/** The status of `code`; throws for a code that is never answered (FAILURE_ONLY_CODES). */
+export function statusOf(code: ErrorCode): number {
   const status = ERROR_STATUS[code];
   if (status === undefined) throw new Error(`error code ${code} has no HTTP status`);
   return status;
 }
 
-export function sendError(reply: FastifyReply, code: string, extra?: Record<string, unknown>) {
+export function sendError(reply: FastifyReply, code: ErrorCode, extra?: Record<string, unknown>) {
   return reply.code(statusOf(code)).type('application/json; charset=utf-8').send(extra ? { code, extra } : { code });
 }
 

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { DomainError } from '../../domain/errors.js';
+import type { ErrorCode } from '../../domain/error-codes.js';
 import { isKnownPlatform } from '../../domain/videos/link-classifier.js';
 import type { ResolveOptions, ResolveTarget, SourceMetadata, SourceResolver, SourceWaiting } from '../../ports/source-resolver.js';
 
@@ -116,7 +117,7 @@ export function mapYtDlpError(stderr: string, now = new Date()): YtDlpFailure {
   const lines = stderr.split('\n').filter((l) => /^ERROR:/.test(l.trim()));
   const message = (lines.length ? lines.join('\n') : stderr).replace(/[\u2018\u2019]/g, "'");
   const has = (re: RegExp) => re.test(message);
-  const error = (code: string): YtDlpFailure => ({ kind: 'error', error: new DomainError(code) });
+  const error = (code: ErrorCode): YtDlpFailure => ({ kind: 'error', error: new DomainError(code) });
 
   if (has(/not a bot|captcha|too many requests|HTTP Error 429/i)) return error('PLATFORM_UNAVAILABLE');
   if (has(/confirm your age|age.?restricted|age verification|inappropriate for some users|age-gated/i)) return error('AGE_RESTRICTED');

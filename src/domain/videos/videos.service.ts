@@ -1,5 +1,6 @@
 import { newId } from '../../shared/ids.js';
 import { DomainError, validationError } from '../errors.js';
+import type { ErrorCode } from '../error-codes.js';
 import { creditsForSeconds, isFreeUsageActive } from '../credits/credits.rules.js';
 import type { WorkspaceWithPlan } from '../workspaces/workspaces.service.js';
 import type { Storage } from '../../ports/storage.js';
@@ -45,7 +46,7 @@ export function analysisView(v: VideoRow, ctx: WorkspaceWithPlan) {
 }
 
 /** The duration limits every submission and upload obeys; throws the code the caller maps. */
-export function checkDuration(duration: number, plan: { maxVideoDuration: number }, codes: { short: string; long: string }) {
+export function checkDuration(duration: number, plan: { maxVideoDuration: number }, codes: { short: ErrorCode; long: ErrorCode }) {
   const extra = { duration, max_duration: plan.maxVideoDuration };
   if (duration < MIN_VIDEO_SECONDS) throw new DomainError(codes.short, extra);
   if (duration > plan.maxVideoDuration) throw new DomainError(codes.long, extra);

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { validationError } from '../errors.js';
 import type { Keyframe } from '../reframe/crop-keyframes.js';
+import { segmentsDuration, type Segment } from './edit-timeline.js';
 import {
   deepFreeze,
   validateCaptionStyle,
@@ -21,6 +22,7 @@ import {
  */
 
 export type { Aspect, ReframeMode, Resolution } from './caption-styles.js';
+export type { Segment } from './edit-timeline.js';
 
 export interface CaptionWord {
   /** Source seconds. */
@@ -33,6 +35,11 @@ export interface Edit {
   readonly source: { readonly key: string; readonly duration: number; readonly width: number; readonly height: number };
   readonly in: number;
   readonly out: number;
+  /**
+   * The kept stretches (source seconds, ascending, not overlapping), played one after another;
+   * `in` is the first start and `out` the last end. Absent: the one stretch `[in, out]`.
+   */
+  readonly segments?: readonly Readonly<Segment>[];
   readonly layout: {
     readonly aspect: Aspect;
     readonly reframe: ReframeMode;
@@ -69,9 +76,9 @@ export function aspectRatio(aspect: Aspect): number {
   return aspect === '9:16' ? 9 / 16 : aspect === '16:9' ? 16 / 9 : 1;
 }
 
-/** Length of the output in seconds. */
-export function clipDuration(edit: Pick<Edit, 'in' | 'out'>): number {
-  return edit.out - edit.in;
+/** Length of the output in seconds: `out - in`, or the sum of the kept stretches. */
+export function clipDuration(edit: Pick<Edit, 'in' | 'out' | 'segments'>): number {
+  return edit.segments && edit.segments.length > 0 ? segmentsDuration(edit.segments) : edit.out - edit.in;
 }
 
 function isObj(v: unknown): v is Record<string, unknown> {
@@ -101,6 +108,31 @@ function checkCropPath(errs: FieldError[], path: unknown, src: { width: number; 
     const r = path[0].w / path[0].h;
     if (Math.abs(r / aspectRatio(aspect as Aspect) - 1) > 0.03) errs.push({ field: f, rule: `crop of aspect ${aspect}` });
   }
+}
+
+const MAX_SEGMENTS = 500;
+
+function checkSegments(errs: FieldError[], segs: unknown, input: Record<string, unknown>, duration: number): void {
+  const f = 'segments';
+  if (!Array.isArray(segs) || segs.length === 0) return void errs.push({ field: f, rule: 'non-empty array' });
+  if (segs.length > MAX_SEGMENTS) return void errs.push({ field: f, rule: `at most ${MAX_SEGMENTS} stretches` });
+  let prevEnd = -Infinity;
+  for (let i = 0; i < segs.length; i++) {
+    const s = segs[i] as Record<string, unknown>;
+    if (!isObj(s) || !finite(s.start) || !finite(s.end) || Object.keys(s).some((k) => k !== 'start' && k !== 'end')) {
+      return void errs.push({ field: `${f}[${i}]`, rule: 'stretch {start,end}' });
+    }
+    const { start, end } = s as unknown as Segment;
+    if (start < 0) return void errs.push({ field: `${f}[${i}].start`, rule: 'number >= 0' });
+    if (end <= start) return void errs.push({ field: `${f}[${i}].end`, rule: 'after start' });
+    if (end > duration + 0.001) return void errs.push({ field: `${f}[${i}].end`, rule: 'within the source duration' });
+    if (start < prevEnd) return void errs.push({ field: `${f}[${i}].start`, rule: 'ascending, not overlapping the stretch before' });
+    prevEnd = end;
+  }
+  const first = (segs[0] as Segment).start;
+  const last = (segs[segs.length - 1] as Segment).end;
+  if (finite(input.in) && Math.abs(input.in - first) > 0.0005) errs.push({ field: 'in', rule: 'equal to segments[0].start' });
+  if (finite(input.out) && Math.abs(input.out - last) > 0.0005) errs.push({ field: 'out', rule: 'equal to the last segment end' });
 }
 
 function checkWords(errs: FieldError[], words: unknown): void {
@@ -136,6 +168,7 @@ export function validateEdit(input: unknown, opts: { fonts?: readonly string[] }
   if (!finite(input.out)) errs.push({ field: 'out', rule: 'number' });
   else if (finite(input.in) && input.out <= input.in) errs.push({ field: 'out', rule: 'after in' });
   else if (input.out > duration + 0.001) errs.push({ field: 'out', rule: 'within the source duration' });
+  if (input.segments !== undefined) checkSegments(errs, input.segments, input, duration);
 
   const layout = input.layout;
   if (!isObj(layout)) errs.push({ field: 'layout', rule: 'object' });
@@ -163,20 +196,22 @@ export function validateEdit(input: unknown, opts: { fonts?: readonly string[] }
   }
   if (typeof input.watermark !== 'boolean') errs.push({ field: 'watermark', rule: 'boolean' });
   if (!RESOLUTIONS.includes(input.resolution as Resolution)) errs.push({ field: 'resolution', rule: `one of ${RESOLUTIONS.join(', ')}` });
-  const known = new Set(['source', 'in', 'out', 'layout', 'captions', 'title', 'watermark', 'resolution']);
+  const known = new Set(['source', 'in', 'out', 'segments', 'layout', 'captions', 'title', 'watermark', 'resolution']);
   for (const k of Object.keys(input)) if (!known.has(k)) errs.push({ field: k, rule: 'unknown field' });
   return errs;
 }
 
 /**
  * Validates and returns a deep-frozen copy of the edit. Throws VALIDATION_ERROR with the failed
- * fields. `title: undefined` is dropped, so it equals an edit without a title.
+ * fields. `title: undefined` is dropped, so it equals an edit without a title; so is a `segments`
+ * of one stretch (it says no more than `in`/`out`), so it equals the edit without one.
  */
 export function makeEdit(input: unknown, opts: { fonts?: readonly string[] } = {}): Edit {
   const errors = validateEdit(input, opts);
   if (errors.length) throw validationError(errors);
-  const copy = JSON.parse(JSON.stringify(input)) as Edit;
-  return deepFreeze(copy);
+  const copy = JSON.parse(JSON.stringify(input)) as { -readonly [K in keyof Edit]: Edit[K] };
+  if (copy.segments && copy.segments.length <= 1) delete copy.segments;
+  return deepFreeze(copy as Edit);
 }
 
 function canonical(value: unknown): unknown {
@@ -204,7 +239,11 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(canonical(value));
 }
 
-/** SHA-256 (hex) of the versioned canonical JSON: the render cache key. */
+/**
+ * SHA-256 (hex) of the versioned canonical JSON: the render cache key. A `segments` of one stretch
+ * (or none) is left out, so an edit without cuts hashes as it always has.
+ */
 export function editHash(edit: Edit): string {
-  return createHash('sha256').update(`cutroom-edit/v${EDIT_HASH_VERSION}\n`).update(canonicalJson(edit)).digest('hex');
+  const content = edit.segments && edit.segments.length <= 1 ? { ...edit, segments: undefined } : edit;
+  return createHash('sha256').update(`cutroom-edit/v${EDIT_HASH_VERSION}\n`).update(canonicalJson(content)).digest('hex');
 }

@@ -8,14 +8,11 @@ import { DrizzleSubmissionsRepository } from '../adapters/db/repositories/submis
 import { DrizzleVideosRepository } from '../adapters/db/repositories/videos.repository.js';
 import { NodeLocalFiles } from '../adapters/files/local-files.js';
 import { createAsrEngine } from '../adapters/asr/asr.factory.js';
-import { extractAudio, AudioExtractError } from '../adapters/media/audio-extract.js';
-import { renderPreview } from '../adapters/media/preview.js';
-import { detectSceneCuts } from '../adapters/media/scene-detect.js';
-import { measureLoudness } from '../adapters/media/loudness.js';
-import { sampleFrames } from '../adapters/media/frame-sampler.js';
+import { FfmpegAudioExtractor } from '../adapters/media/audio-extract.js';
+import { FfmpegPreviewRenderer } from '../adapters/media/preview.js';
+import { ffmpegAnalysisPasses } from '../adapters/media/analysis-passes.js';
 import { createLlmScorer } from '../adapters/llm/openai-chat.scorer.js';
 import { createSourceDownloader } from '../adapters/sources/downloader.js';
-import { analyzeVideo } from '../domain/analysis/video-analysis.js';
 import type { FaceDetector } from '../ports/face-detector.js';
 import type { MediaProbe } from '../ports/media.js';
 import type { JobQueue } from '../ports/queue.js';
@@ -71,33 +68,14 @@ export function createPipeline(w: PipelineWiring): SubmissionPipeline {
     failure: w.failure,
     logger: w.logger,
     files: new NodeLocalFiles(tmpDir),
-    async download(video, key, limits) {
-      const out = await downloader.download({ mediaUrl: video.mediaUrl, platform: video.platform }, { storage: w.storage, key }, { maxBytes: limits.maxBytes });
-      if (out.kind === 'waiting') return out;
-      return { kind: 'ready', key: out.key, duration: out.info.duration, width: out.info.width, height: out.info.height, hasAudio: out.info.hasAudio };
-    },
-    async extractAudio(input, output, range) {
-      try {
-        await extractAudio(input, output, range);
-        return true;
-      } catch (err) {
-        if (err instanceof AudioExtractError && err.code === 'NO_AUDIO_STREAM') return false;
-        throw err;
-      }
-    },
+    downloader,
+    audio: new FfmpegAudioExtractor(),
     asr: w.asr,
-    async analyzeVideo(input, range) {
-      return analyzeVideo(input, { probe: (p, o) => w.media.probe(p, o), detectSceneCuts, measureLoudness, sampleFrames, faceDetector: await w.faces() }, { range });
-    },
+    analysis: ffmpegAnalysisPasses(w.media),
+    faces: w.faces,
     scorer: w.highlights ? w.highlights(createLlmScorer(w.config.llm, w.logger)) : createLlmScorer(w.config.llm, w.logger),
-    async strategy(workspaceId, id) {
-      return (await w.templates.strategyOrDefault(workspaceId, id)).config;
-    },
-    async template(workspaceId, id) {
-      const t = await w.templates.templateOrDefault(workspaceId, id);
-      return { id: t.id, captions: t.config.captions, layout: t.config.layout };
-    },
-    renderPreview: (input, output, start, end) => renderPreview(input, output, start, end),
+    templates: w.templates,
+    previews: new FfmpegPreviewRenderer(),
     events: w.events,
   });
 }

@@ -12,7 +12,7 @@ import { ClipEditsService } from '../domain/clips/clip-edits.service.js';
 import { RenderProcessor, type RenderEngine } from '../domain/renders/renders.processor.js';
 import { RendersService } from '../domain/renders/renders.service.js';
 import type { SubmissionsService } from '../domain/submissions/submissions.service.js';
-import type { TemplatesService } from '../domain/templates/templates.service.js';
+import { editTemplateOf, type TemplatesService } from '../domain/templates/templates.service.js';
 import type { JobQueue } from '../ports/queue.js';
 import type { Storage } from '../ports/storage.js';
 import type { TransactionRunner } from '../ports/transactions.js';
@@ -58,10 +58,7 @@ export function createRenders(w: RendersWiring) {
     repo: edits,
     tx: w.transactions,
     getSubmission: (ws, videoId, id) => w.submissions.get(ws, videoId, id),
-    async getTemplate(ws, id) {
-      const t = await w.templates.getTemplate(ws, id);
-      return { id: t.id, captions: t.config.captions, layout: t.config.layout };
-    },
+    getTemplate: async (ws, id) => editTemplateOf(await w.templates.getTemplate(ws, id)),
   });
   const repo = new DrizzleRendersRepository(db);
   const renders = new RendersService({ repo, edits, tx: w.transactions, queue: w.queue, storage: w.storage, clipEdits });

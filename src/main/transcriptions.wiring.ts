@@ -5,7 +5,7 @@ import type { Config } from '../config/env.js';
 import type { Database } from '../adapters/db/database.js';
 import { DrizzleTranscriptionsRepository } from '../adapters/db/repositories/transcriptions.repository.js';
 import { NodeLocalFiles } from '../adapters/files/local-files.js';
-import { AudioExtractError, extractAudio } from '../adapters/media/audio-extract.js';
+import { extractWav } from '../adapters/media/audio-extract.js';
 import type { CreditsService } from '../domain/credits/credits.service.js';
 import { TranscriptionProcessor } from '../domain/transcriptions/transcriptions.processor.js';
 import { TranscriptionsService } from '../domain/transcriptions/transcriptions.service.js';
@@ -32,17 +32,6 @@ export interface TranscriptionsWiring {
   diarizer: Diarizer;
   /** Announces `transcription.ready` and `transcription.failed` (webhooks). */
   events?: EventPublisher;
-}
-
-/** 16 kHz mono WAV of [start, end) of the input (jobs pass the measured duration); false when it has no sound track. */
-async function extractWav(input: string, output: string, range: { start: number; end: number }): Promise<boolean> {
-  try {
-    await extractAudio(input, output, range);
-    return true;
-  } catch (err) {
-    if (err instanceof AudioExtractError && err.code === 'NO_AUDIO_STREAM') return false;
-    throw err;
-  }
 }
 
 /**

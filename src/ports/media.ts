@@ -48,3 +48,15 @@ export interface MediaProbe {
    */
   probe(input: string, opts?: ProbeOptions): Promise<MediaInfo>;
 }
+
+/** The speech engines' input: 16 kHz mono WAV. The adapter runs ffmpeg (src/adapters/media/audio-extract.ts). */
+export interface AudioExtractor {
+  /** Writes [start, end) of the input (seconds) to `output` as a WAV; resolves false when the input has no sound track. */
+  extractWav(input: string, output: string, range: { start: number; end: number }): Promise<boolean>;
+}
+
+/** A clip's preview: the stretch as it is, small and streamable. The adapter runs ffmpeg (src/adapters/media/preview.ts). */
+export interface PreviewRenderer {
+  /** Writes [start, end) of the input (seconds) to `output` as an MP4. */
+  renderPreview(input: string, output: string, start: number, end: number): Promise<void>;
+}

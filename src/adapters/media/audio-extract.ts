@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { localMedia, type LocalMedia } from './container.js';
 import { FfmpegError, localInputArgs, runFfmpeg, type FfmpegProgress } from './ffmpeg-run.js';
+import type { AudioExtractor } from '../../ports/media.js';
 
 /**
  * The audio the ASR engines read: 16 kHz mono 16-bit PCM WAV, extracted from any media file
@@ -73,5 +74,23 @@ export async function extractAudio(input: string, output: string, opts: ExtractR
     const tail = err instanceof FfmpegError ? err.stderrTail.join('\n') : '';
     if (/matches no streams/i.test(tail)) throw new AudioExtractError('NO_AUDIO_STREAM', `${path.basename(input)} has no audio stream`);
     throw new AudioExtractError('EXTRACT_FAILED', `audio extraction failed: ${(err as Error).message}`);
+  }
+}
+
+/** 16 kHz mono WAV of [start, end) of the input; false when it has no sound track (NO_AUDIO_STREAM), any other failure thrown. */
+export async function extractWav(input: string, output: string, range: { start: number; end: number }): Promise<boolean> {
+  try {
+    await extractAudio(input, output, range);
+    return true;
+  } catch (err) {
+    if (err instanceof AudioExtractError && err.code === 'NO_AUDIO_STREAM') return false;
+    throw err;
+  }
+}
+
+/** The AudioExtractor port on ffmpeg (the pipeline's transcribing stage, the transcription jobs). */
+export class FfmpegAudioExtractor implements AudioExtractor {
+  extractWav(input: string, output: string, range: { start: number; end: number }): Promise<boolean> {
+    return extractWav(input, output, range);
   }
 }

@@ -1,5 +1,6 @@
 import { localMedia, type LocalMedia } from './container.js';
 import { localInputArgs, runFfmpeg } from './ffmpeg-run.js';
+import type { PreviewRenderer } from '../../ports/media.js';
 
 /** ffmpeg arguments of a clip preview: the stretch as it is, 480 px high, streamable (pure). */
 export function buildPreviewArgs(input: LocalMedia, output: string, start: number, end: number): string[] {
@@ -18,4 +19,11 @@ export function buildPreviewArgs(input: LocalMedia, output: string, start: numbe
 
 export async function renderPreview(input: string, output: string, start: number, end: number, signal?: AbortSignal): Promise<void> {
   await runFfmpeg(buildPreviewArgs(localMedia(input), output, start, end), { durationSeconds: end - start, signal });
+}
+
+/** The PreviewRenderer port on ffmpeg (the pipeline's finalizing stage). */
+export class FfmpegPreviewRenderer implements PreviewRenderer {
+  renderPreview(input: string, output: string, start: number, end: number): Promise<void> {
+    return renderPreview(input, output, start, end);
+  }
 }

@@ -36,6 +36,9 @@ export interface VideoAnalysisDeps {
   faceDetector: FaceDetector;
 }
 
+/** The stage's media passes without the face detector (which the pipeline loads on first use): src/adapters/media/analysis-passes.ts. */
+export type VideoAnalysisPasses = Omit<VideoAnalysisDeps, 'faceDetector'>;
+
 export interface AnalyzeOptions {
   /** Face samples per second (at least 1 is advised). Default 1. */
   fps?: number;

@@ -8,11 +8,15 @@ import type { LocalFiles } from '../../ports/local-files.js';
 import type { TransactionRunner, Tx } from '../../ports/transactions.js';
 import { noEvents, type EventPublisher } from '../webhooks/events.js';
 import type { AsrEngine, AsrWord } from '../../ports/asr.js';
-import type { HighlightClip, HighlightScorer, HighlightStrategy } from '../../ports/highlights.js';
-import { toSourceTimeline, type RangedAnalysis, type VideoAnalysis } from '../analysis/video-analysis.js';
+import type { HighlightClip, HighlightScorer } from '../../ports/highlights.js';
+import type { FaceDetector } from '../../ports/face-detector.js';
+import type { AudioExtractor, PreviewRenderer } from '../../ports/media.js';
+import type { SourceDownloader } from '../../ports/source-downloader.js';
+import { analyzeVideo, toSourceTimeline, type RangedAnalysis, type VideoAnalysisPasses } from '../analysis/video-analysis.js';
 import type { ClipsRepository } from '../clips/clips.records.js';
 import { pickHighlightsWithScorer } from '../highlights/highlight-engine.js';
-import { buildClipEdit, type EditTemplate } from '../edits/clip-edit.js';
+import { buildClipEdit } from '../edits/clip-edit.js';
+import { editTemplateOf, type TemplatesService } from '../templates/templates.service.js';
 import { editHash } from '../edits/edit.js';
 import { sendJob } from '../jobs/enqueue.js';
 import { retryOrFail, throwIfLost, type Attempt } from '../jobs/retry.js';
@@ -21,10 +25,6 @@ import type { WorkspaceWithPlan } from '../workspaces/workspaces.records.js';
 import type { StageChanges, SubmissionRow, SubmissionsRepository } from './submissions.records.js';
 import type { SubmissionFailure } from './submission-failure.js';
 import { analysedRange, linkSourceKey, nextState, resolveTimeframe, waitingRetrySeconds, type SubmissionState } from './submission.rules.js';
-
-export type DownloadOutcome =
-  | { kind: 'ready'; key: string; duration: number; width: number; height: number; hasAudio: boolean }
-  | { kind: 'waiting'; reason: string; until?: Date; retryAfterSeconds?: number };
 
 /** Everything the pipeline does that is I/O, wired in src/main/pipeline.wiring.ts. */
 export interface PipelineDeps {
@@ -42,19 +42,22 @@ export interface PipelineDeps {
   /** Work folders (WAVs, previews). */
   files: LocalFiles;
   /**
-   * Brings a linked video's bytes into storage under `key`, or says the source is not there yet. A source
-   * above `maxBytes` (the plan's upload maximum) fails with SOURCE_TOO_LARGE as soon as the cap is passed.
+   * Brings a linked video's bytes into storage, or says the source is not there yet. A source above the
+   * plan's upload maximum fails with SOURCE_TOO_LARGE as soon as the cap is passed.
    */
-  download(video: { mediaUrl: string; platform: string }, key: string, limits: { maxBytes: number }): Promise<DownloadOutcome>;
-  /** 16 kHz mono WAV of [start, end) of the file; resolves false when the file has no sound. */
-  extractAudio(input: string, output: string, range: { start: number; end: number }): Promise<boolean>;
+  downloader: SourceDownloader;
+  /** The transcribing stage's WAV of the paid stretch. */
+  audio: AudioExtractor;
   asr: AsrEngine;
-  /** Video analysis of [start, end) of the file only (every pass reads just that), in the stretch's timeline. */
-  analyzeVideo(input: string, range: { start: number; end: number }): Promise<VideoAnalysis>;
+  /** The video_analysis stage's media passes (each reads the paid stretch only). */
+  analysis: VideoAnalysisPasses;
+  /** The face detector, loaded on first use. */
+  faces(): Promise<FaceDetector>;
   scorer?: HighlightScorer;
-  strategy(workspaceId: string, id: string | null): Promise<HighlightStrategy>;
-  template(workspaceId: string, id: string | null): Promise<EditTemplate & { id: string }>;
-  renderPreview(input: string, output: string, start: number, end: number): Promise<void>;
+  /** The submission's strategy and caption template, or the defaults. */
+  templates: Pick<TemplatesService, 'strategyOrDefault' | 'templateOrDefault'>;
+  /** The clips' preview MP4s. */
+  previews: PreviewRenderer;
   /** Announces `submission.completed` (webhooks) in the transaction that completes the submission. */
   events?: EventPublisher;
 }
@@ -160,7 +163,11 @@ export class SubmissionPipeline {
       if (!(await this.d.storage.head(key))) {
         const { plan } = await this.d.workspaces.get(row.workspaceId);
         // The plan's upload maximum caps a linked source too, checked while the bytes arrive.
-        const out = await this.d.download({ mediaUrl: video.mediaUrl ?? video.sourceUrl!, platform: video.platform }, key, { maxBytes: plan.maxUploadSize });
+        const out = await this.d.downloader.download(
+          { mediaUrl: video.mediaUrl ?? video.sourceUrl!, platform: video.platform },
+          { storage: this.d.storage, key },
+          { maxBytes: plan.maxUploadSize },
+        );
         if (out.kind === 'waiting') {
           const retry = waitingRetrySeconds(out.retryAfterSeconds, row.attempts);
           await this.d.repo.setWaiting(row.id, { waitingReason: out.reason, waitingUntil: out.until ?? null, attempts: row.attempts + 1 }, new Date());
@@ -169,8 +176,9 @@ export class SubmissionPipeline {
         }
         key = out.key;
         // The real measurements are known now (a premiere had none): keep them, and check the timeframe.
-        await this.d.videos.setMeasurements(video.id, { duration: out.duration, width: out.width, height: out.height, hasAudio: out.hasAudio }, new Date());
-        resolveTimeframe(out.duration, { start: row.timeframeStart, end: row.timeframeEnd });
+        const { duration, width, height, hasAudio } = out.info;
+        await this.d.videos.setMeasurements(video.id, { duration, width, height, hasAudio }, new Date());
+        resolveTimeframe(duration, { start: row.timeframeStart, end: row.timeframeEnd });
       }
     }
     if (!key || !(await this.d.storage.head(key))) throw new DomainError('FILE_NOT_FOUND');
@@ -180,7 +188,7 @@ export class SubmissionPipeline {
   private async transcribing(row: SubmissionRow, file: string, range: { start: number; end: number }): Promise<SubmissionRow> {
     return this.d.files.withTempDir(`asr-${row.id}-`, async (dir) => {
       const wav = path.join(dir, 'audio.wav');
-      const hasAudio = await this.d.extractAudio(file, wav, range);
+      const hasAudio = await this.d.audio.extractWav(file, wav, range);
       if (!hasAudio) throw new DomainError('NO_SPEECH');
       const lang = row.sourceLanguage === 'auto' ? undefined : row.sourceLanguage;
       const result = await this.d.asr.transcribe(wav, { language: lang });
@@ -193,14 +201,15 @@ export class SubmissionPipeline {
 
   /** Analyses the stretch only (never the rest of the file); stored in the source's timeline with its range. */
   private async videoAnalysis(row: SubmissionRow, file: string, range: { start: number; end: number }): Promise<SubmissionRow> {
-    const { faces: _faces, ...analysis } = toSourceTimeline(await this.d.analyzeVideo(file, range), range);
+    const analysed = await analyzeVideo(file, { ...this.d.analysis, faceDetector: await this.d.faces() }, { range });
+    const { faces: _faces, ...analysis } = toSourceTimeline(analysed, range);
     return this.advance(row, 'video_analysis', { analysis });
   }
 
   private async analyzing(row: SubmissionRow): Promise<SubmissionRow> {
     const transcript = row.transcript as Transcript;
     const analysis = row.analysis as StoredAnalysis;
-    const strategy = await this.d.strategy(row.workspaceId, row.strategyId);
+    const strategy = (await this.d.templates.strategyOrDefault(row.workspaceId, row.strategyId)).config;
     // Picked on the paid stretch alone, in its own timeline; clip times go back to the source's.
     const s = highlightStretch(analysis, transcript.words, { start: row.timeframeStart, end: row.timeframeEnd });
     const picks = await pickHighlightsWithScorer(
@@ -220,7 +229,7 @@ export class SubmissionPipeline {
     const transcript = row.transcript as Transcript;
     const picks = [...(analysis.picks ?? [])].sort((a, b) => a.start - b.start);
     const { plan } = await this.d.workspaces.get(row.workspaceId);
-    const template = await this.d.template(row.workspaceId, row.templateId);
+    const template = editTemplateOf(await this.d.templates.templateOrDefault(row.workspaceId, row.templateId));
     const language = transcript.language;
     await this.d.clips.insertMissing(
       picks.map((pick, position) => ({
@@ -260,7 +269,7 @@ export class SubmissionPipeline {
         const key = `previews/${row.workspaceId}/${clip.id}.mp4`;
         await this.d.files.withTempDir(`preview-${clip.id}-`, async (dir) => {
           const out = path.join(dir, 'preview.mp4');
-          await this.d.renderPreview(file, out, clip.startTime, clip.endTime);
+          await this.d.previews.renderPreview(file, out, clip.startTime, clip.endTime);
           await this.d.storage.putFile(key, out, 'video/mp4');
         });
         await this.d.clips.setPreview(clip.id, key);

@@ -17,6 +17,7 @@ import {
   type TemplateKind,
 } from './templates.rules.js';
 import type { TemplateRow, TemplatesRepository } from './templates.records.js';
+import type { EditTemplate } from '../edits/clip-edit.js';
 
 export type { StrategyConfig, TemplateConfig, TemplateConfigView, TemplateKind, TemplateLayout } from './templates.rules.js';
 
@@ -71,6 +72,11 @@ export function templateView(r: TemplateOrStrategy): TemplateView {
   return r.kind === 'template'
     ? { ...base, kind: 'template', config: templateConfigView(r.config) }
     : { ...base, kind: 'strategy', config: { ...r.config } };
+}
+
+/** What an edit takes of a caption template (a clip's first edit, applying a template): its id, captions and layout. */
+export function editTemplateOf(t: TemplateRecord): EditTemplate & { id: string } {
+  return { id: t.id, captions: t.config.captions, layout: t.config.layout };
 }
 
 function toRecord(row: TemplateRow): TemplateOrStrategy {

@@ -6,9 +6,10 @@ import { createTransactionRunner } from '../../src/adapters/db/transactions.js';
 import { CreditsService } from '../../src/domain/credits/credits.service.js';
 import { BroadcastEnding } from '../../src/domain/monitors/broadcast-end.js';
 import { MonitorPoller } from '../../src/domain/monitors/monitor-poller.js';
-import { batchJobId, LIVE_BATCH_JOB } from '../../src/domain/monitors/monitor.rules.js';
+import { batchJobId } from '../../src/domain/monitors/monitor.rules.js';
 import { DB_KINDS, insertTestPlan, openTestDatabase } from '../helpers/db.js';
 import { FakeQueue } from '../helpers/fake-queue.js';
+import { CHARGE_TYPE } from '../../src/domain/credits/charge-types.js';
 
 /**
  * Live billing primitives on both databases: a batch's charge is refunded in part (a shorter batch) or
@@ -39,7 +40,7 @@ describe.each(DB_KINDS)('live batch billing on %s', (kind) => {
 
   it('refunds part of a charge once, never more than was charged; waived under free usage', async () => {
     const ws = await workspace(20);
-    const job = { workspaceId: ws, jobType: LIVE_BATCH_JOB, jobId: batchJobId('bc_x', 2), reason: 'live batch' };
+    const job = { workspaceId: ws, jobType: CHARGE_TYPE.liveBatch, jobId: batchJobId('bc_x', 2), reason: 'live batch' };
     await credits.charge({ ...job, amount: 10 });
     const [a, b] = await Promise.all([credits.refund({ ...job, amount: 3 }), credits.refund({ ...job, amount: 3 })]);
     expect(a!.id).toBe(b!.id);
@@ -53,7 +54,7 @@ describe.each(DB_KINDS)('live batch billing on %s', (kind) => {
     expect(() => credits.refund({ ...big, jobId: 'bc_x:4', amount: -1 })).toThrow(/non-negative/);
 
     const free = await workspace(0, true);
-    const w = { workspaceId: free, jobType: LIVE_BATCH_JOB, jobId: 'bc_y:0', reason: 'live batch' };
+    const w = { workspaceId: free, jobType: CHARGE_TYPE.liveBatch, jobId: 'bc_y:0', reason: 'live batch' };
     expect(await credits.charge({ ...w, amount: 10 })).toMatchObject({ charged: 0, waived: true });
     expect(await credits.refund({ ...w, amount: 4 })).toMatchObject({ waived: true, amount: 4, balanceAfter: 0 });
   });
@@ -69,7 +70,7 @@ describe.each(DB_KINDS)('live batch billing on %s', (kind) => {
     await database.db.insert(broadcasts).values([
       { ...bc, id: `bc_empty_${kind}` },
     ]);
-    await credits.charge({ workspaceId: ws, amount: 1, reason: 'live batch', jobType: LIVE_BATCH_JOB, jobId: batchJobId(`bc_empty_${kind}`, 0) });
+    await credits.charge({ workspaceId: ws, amount: 1, reason: 'live batch', jobType: CHARGE_TYPE.liveBatch, jobId: batchJobId(`bc_empty_${kind}`, 0) });
     await database.db.insert(broadcastBatches).values({ id: `batch_e_${kind}`, workspaceId: ws, broadcastId: `bc_empty_${kind}`, index: 0, status: 'recording', offsetSeconds: 0, chunks: [], creditsCharged: 1, startedAt: at });
     const b = (await repo.getBroadcast(`bc_empty_${kind}`))!;
     const sent = await runner.run((tx) => ending.endInTx(tx, b, 'STOPPED', new Date()));

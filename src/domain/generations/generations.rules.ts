@@ -3,7 +3,6 @@ import type { GenerationModelRow, GenerationModelWrite } from './generations.rec
 
 /** Pure rules of generations: the catalog's shapes, the embedded models, checking a request against a model. */
 
-export const GENERATION_JOB = 'generation';
 export const GENERATION_STATUSES = ['queued', 'processing', 'ready', 'failed'] as const;
 export type GenerationStatus = (typeof GENERATION_STATUSES)[number];
 export const PROVIDERS = ['embedded', 'fal', 'replicate', 'openai'] as const;

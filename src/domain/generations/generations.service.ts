@@ -13,7 +13,6 @@ import type { WorkspaceWithPlan } from '../workspaces/workspaces.records.js';
 import { noEvents, type EventPublisher } from '../webhooks/events.js';
 import type { GenerationImageRow, GenerationModelRow, GenerationOutput, GenerationRow, GenerationsRepository } from './generations.records.js';
 import {
-  GENERATION_JOB,
   UPSCALE_MAX_INPUT_PIXELS,
   adminModelView,
   checkAsk,
@@ -26,6 +25,7 @@ import {
   type ModelPut,
   type ModelView,
 } from './generations.rules.js';
+import { CHARGE_TYPE } from '../credits/charge-types.js';
 
 /** How long a generation's and an image's `url` stays valid (spec: download URL lifetime, 1 hour). */
 export const GENERATION_URL_SECONDS = 3600;
@@ -227,7 +227,7 @@ export class GenerationsService {
           quoted: input.credits,
           measured,
           reason: model.kind === 'video' ? `generation ${model.id}: ${seconds} s of video` : `generation ${model.id}: 1 image`,
-          jobType: GENERATION_JOB,
+          jobType: CHARGE_TYPE.generation,
           jobId: id,
         },
         tx,
@@ -318,7 +318,7 @@ export class GenerationsService {
   async fail(r: Pick<GenerationRow, 'id' | 'workspaceId' | 'modelId'>, errorCode: string): Promise<void> {
     await this.d.transactions.run(async (tx) => {
       if (!(await this.d.repo.finishFailed(r.id, errorCode, tx))) return;
-      await this.d.priced.refund({ workspaceId: r.workspaceId, jobType: GENERATION_JOB, jobId: r.id, reason: `generation failed: ${errorCode}` }, tx);
+      await this.d.priced.refund({ workspaceId: r.workspaceId, jobType: CHARGE_TYPE.generation, jobId: r.id, reason: `generation failed: ${errorCode}` }, tx);
       await (this.d.events ?? noEvents).publish(r.workspaceId, 'generation.failed', { id: r.id, model_id: r.modelId, status: 'failed', error_code: errorCode }, tx);
     });
   }

@@ -3,8 +3,9 @@ import { noEvents, type EventPublisher } from '../webhooks/events.js';
 import { sendJob } from '../jobs/enqueue.js';
 import type { JobQueue } from '../../ports/queue.js';
 import type { Tx } from '../../ports/transactions.js';
-import { batchJobId, LIVE_BATCH_JOB } from './monitor.rules.js';
+import { batchJobId } from './monitor.rules.js';
 import type { BatchChunk, BroadcastRow, MonitorsRepository } from './monitors.records.js';
+import { CHARGE_TYPE } from '../credits/charge-types.js';
 
 /**
  * Ending a broadcast, shared by the recorder (`#EXT-X-ENDLIST`, a stalled playlist, credits run out) and
@@ -29,7 +30,7 @@ export class BroadcastEnding {
     let toProcess: string | undefined;
     if (batch && (await this.d.repo.cutBatch(tx, batch.id, at))) {
       if ((batch.chunks as BatchChunk[]).length === 0) {
-        await this.d.credits.refund({ workspaceId: b.workspaceId, jobType: LIVE_BATCH_JOB, jobId: batchJobId(b.id, batch.index), reason: `live batch ${batch.index} of broadcast ${b.id}: nothing recorded` }, tx);
+        await this.d.credits.refund({ workspaceId: b.workspaceId, jobType: CHARGE_TYPE.liveBatch, jobId: batchJobId(b.id, batch.index), reason: `live batch ${batch.index} of broadcast ${b.id}: nothing recorded` }, tx);
         await this.d.repo.finishBatch(tx, batch.id, { clipsCount: 0, creditsCharged: 0, errorCode: null }, at);
       } else {
         toProcess = batch.id;

@@ -11,8 +11,9 @@ import type { LiveRecorder } from '../../ports/channel-watcher.js';
 import type { Storage } from '../../ports/storage.js';
 import type { TransactionRunner } from '../../ports/transactions.js';
 import type { BroadcastEnding } from './broadcast-end.js';
-import { batchJobId, batchPrice, LIVE_BATCH_JOB, maxBatchSeconds } from './monitor.rules.js';
+import { batchJobId, batchPrice, maxBatchSeconds } from './monitor.rules.js';
 import type { BatchChunk, BatchRow, MonitorsRepository } from './monitors.records.js';
+import { CHARGE_TYPE } from '../credits/charge-types.js';
 
 export interface LiveBatchDeps {
   repo: MonitorsRepository;
@@ -136,11 +137,11 @@ export class LiveBatchProcessor {
     await this.d.tx.run(async (tx) => {
       let net = batch.creditsCharged;
       if (clips === 0) {
-        await this.d.credits.refund({ workspaceId: batch.workspaceId, jobType: LIVE_BATCH_JOB, jobId, reason: `live batch ${batch.index} of broadcast ${b.id}: no clips` }, tx);
+        await this.d.credits.refund({ workspaceId: batch.workspaceId, jobType: CHARGE_TYPE.liveBatch, jobId, reason: `live batch ${batch.index} of broadcast ${b.id}: no clips` }, tx);
         net = 0;
       } else if (price < full) {
         const refund = await this.d.credits.refund(
-          { workspaceId: batch.workspaceId, jobType: LIVE_BATCH_JOB, jobId, reason: `live batch ${batch.index} of broadcast ${b.id}: ${Math.round(batch.seconds)} s recorded`, amount: full - price },
+          { workspaceId: batch.workspaceId, jobType: CHARGE_TYPE.liveBatch, jobId, reason: `live batch ${batch.index} of broadcast ${b.id}: ${Math.round(batch.seconds)} s recorded`, amount: full - price },
           tx,
         );
         net = batch.creditsCharged - (refund && !refund.waived ? refund.amount : 0);

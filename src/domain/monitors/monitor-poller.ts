@@ -14,7 +14,6 @@ import {
   batchJobId,
   batchPrice,
   chunkRefusal,
-  LIVE_BATCH_JOB,
   maxBatchSeconds,
   nextPollSeconds,
   nextRecordSeconds,
@@ -23,6 +22,7 @@ import {
   type LiveRefusal,
 } from './monitor.rules.js';
 import type { BatchChunk, BatchRow, BroadcastRow, MonitorRow, MonitorsRepository } from './monitors.records.js';
+import { CHARGE_TYPE } from '../credits/charge-types.js';
 
 export interface MonitorPollerDeps {
   repo: MonitorsRepository;
@@ -312,7 +312,7 @@ export class MonitorPoller {
         if (!cur || cur.status === 'stopped' || cur.deletedAt) return undefined;
         if ((await this.d.repo.liveBroadcast(m.id, tx))?.id !== b.id) return undefined;
         const charge = await this.d.credits.charge(
-          { workspaceId: m.workspaceId, amount, reason: `live batch ${index} of broadcast ${b.id}`, jobType: LIVE_BATCH_JOB, jobId: batchJobId(b.id, index) },
+          { workspaceId: m.workspaceId, amount, reason: `live batch ${index} of broadcast ${b.id}`, jobType: CHARGE_TYPE.liveBatch, jobId: batchJobId(b.id, index) },
           tx,
         );
         return this.d.repo.insertBatch(tx, {

@@ -24,9 +24,7 @@ export type StopReason = (typeof STOP_REASONS)[number];
  */
 export type LiveRefusal = Extract<StopReason, 'STREAM_DURATION_MISMATCH' | 'LIVE_BATCH_TOO_LARGE'>;
 
-/** The ledger's job type of a live batch's charge and refund; the job id is `<broadcast id>:<batch index>`. */
-export const LIVE_BATCH_JOB = 'live_batch';
-
+/** The ledger's `job_id` of a live batch's charge and refund (CHARGE_TYPE.liveBatch): `<broadcast id>:<batch index>`. */
 export function batchJobId(broadcastId: string, index: number): string {
   return `${broadcastId}:${index}`;
 }

@@ -13,8 +13,9 @@ import { QUALITIES, REPLACE_MODES, SOURCE_LIMITS, type Quality, type ReplaceMode
 import type { PersonaPrices } from './persona-prices.js';
 import { measuredPrice } from '../credits/priced-charge.js';
 import type { PersonasService } from './personas.service.js';
-import { SWAP_JOB, checkFeedback, type FeedbackView, type PersonaCharges } from './persona.rules.js';
+import { checkFeedback, type FeedbackView, type PersonaCharges } from './persona.rules.js';
 import type { PersonasRepository, PersonaVideoRow } from './personas.records.js';
+import { CHARGE_TYPE } from '../credits/charge-types.js';
 
 const URL_SECONDS = 3600;
 
@@ -201,7 +202,7 @@ export class PersonaVideosService {
           quoted: input.credits,
           measured: m.credits,
           reason: `persona swap of ${m.seconds} s (${m.quality}) for ${persona.id}`,
-          jobType: SWAP_JOB,
+          jobType: CHARGE_TYPE.personaSwap,
           jobId: id,
         },
         tx,
@@ -238,7 +239,7 @@ export class PersonaVideosService {
   async fail(r: Pick<PersonaVideoRow, 'id' | 'workspaceId' | 'personaId'>, code: string): Promise<void> {
     await this.d.transactions.run(async (tx) => {
       if (!(await this.d.repo.finishVideo(tx, r.id, { status: 'failed', errorCode: code, creditsCharged: 0 }))) return;
-      await this.d.charges.refund({ workspaceId: r.workspaceId, jobType: SWAP_JOB, jobId: r.id, reason: `persona swap failed: ${code}` }, tx);
+      await this.d.charges.refund({ workspaceId: r.workspaceId, jobType: CHARGE_TYPE.personaSwap, jobId: r.id, reason: `persona swap failed: ${code}` }, tx);
       await this.d.events.publish(r.workspaceId, 'persona_video.failed', { id: r.id, persona_id: r.personaId, status: 'failed', error_code: code }, tx);
     });
   }

@@ -3,11 +3,9 @@ import type { PricedCharges } from '../credits/priced-charge.js';
 
 /**
  * Persona rules both services (personas.service.ts, persona-videos.service.ts) and the processor use: the
- * ledger's job types, the charging path, storage keys of portraits, per-second prices and feedback.
+ * charging path, storage keys of portraits, per-second prices and feedback (the ledger's charge types are
+ * CHARGE_TYPE, src/domain/credits/charge-types.ts).
  */
-
-export const PORTRAIT_JOB = 'persona.portrait';
-export const SWAP_JOB = 'persona.swap';
 
 /** Charging as credit rule 6 says (always, even under free usage; 402 with `top_up_url`; refunds): the shared priced-charge path. */
 export type PersonaCharges = Pick<PricedCharges, 'charge' | 'refund'>;

@@ -25,7 +25,8 @@ import { PRESETS, findPreset, type Preset } from './persona-presets.js';
 import type { PersonaPrices } from './persona-prices.js';
 import { measuredPrice } from '../credits/priced-charge.js';
 import type { FaceRow, PersonaRow, PersonasRepository, PersonaVideoRow, VersionRow } from './personas.records.js';
-import { PORTRAIT_JOB, checkFeedback, feedbackView, perSecond, presetImageKey, versionImageKey, type FeedbackView, type PersonaCharges } from './persona.rules.js';
+import { checkFeedback, feedbackView, perSecond, presetImageKey, versionImageKey, type FeedbackView, type PersonaCharges } from './persona.rules.js';
+import { CHARGE_TYPE } from '../credits/charge-types.js';
 
 const URL_SECONDS = 3600;
 
@@ -221,7 +222,7 @@ export class PersonasService {
     p: { id: string; chips: Chips; note: string | null; faceIds: string[]; engine: string; price: number },
   ): Promise<void> {
     const charge = await this.d.charges.charge(
-      { workspaceId: ctx.workspace.id, quoted: p.price, measured: p.price, reason: `persona portrait of ${persona.id}`, jobType: PORTRAIT_JOB, jobId: p.id },
+      { workspaceId: ctx.workspace.id, quoted: p.price, measured: p.price, reason: `persona portrait of ${persona.id}`, jobType: CHARGE_TYPE.personaPortrait, jobId: p.id },
       tx,
     );
     await this.d.repo.insertPortrait(tx, {
@@ -309,7 +310,7 @@ export class PersonasService {
   async finishPortraitFailed(p: { id: string; personaId: string; workspaceId: string }, code: string): Promise<void> {
     await this.d.transactions.run(async (tx) => {
       if (!(await this.d.repo.finishPortrait(tx, p.id, { status: 'failed', errorCode: code, versionId: null, creditsCharged: 0 }))) return;
-      await this.d.charges.refund({ workspaceId: p.workspaceId, jobType: PORTRAIT_JOB, jobId: p.id, reason: `persona portrait failed: ${code}` }, tx);
+      await this.d.charges.refund({ workspaceId: p.workspaceId, jobType: CHARGE_TYPE.personaPortrait, jobId: p.id, reason: `persona portrait failed: ${code}` }, tx);
       const persona = await this.d.repo.lockPersona(tx, p.personaId);
       if (persona?.portraitId === p.id) await this.d.repo.updatePersona(tx, persona.id, { imageStatus: 'failed', errorCode: code });
       await this.d.events.publish(p.workspaceId, 'persona.failed', { id: p.personaId, image_status: 'failed', error_code: code }, tx);

@@ -1,8 +1,8 @@
 import type { TransactionRunner } from '../../ports/transactions.js';
 import type { CreditsService } from '../credits/credits.service.js';
 import { noEvents, type EventPublisher } from '../webhooks/events.js';
-import { SUBMISSION_JOB } from './submission.rules.js';
 import type { SubmissionRow, SubmissionsRepository } from './submissions.records.js';
+import { CHARGE_TYPE } from '../credits/charge-types.js';
 
 export interface SubmissionFailureDeps {
   repo: Pick<SubmissionsRepository, 'failIfUnfinished'>;
@@ -25,7 +25,7 @@ export class SubmissionFailure {
   async fail(row: Pick<SubmissionRow, 'id' | 'workspaceId'>, errorCode: string): Promise<void> {
     await this.d.transactions.run(async (tx) => {
       const failed = await this.d.repo.failIfUnfinished(tx, row.id, errorCode, new Date());
-      await this.d.credits.refund({ workspaceId: row.workspaceId, jobType: SUBMISSION_JOB, jobId: row.id, reason: `submission failed: ${errorCode}` }, tx);
+      await this.d.credits.refund({ workspaceId: row.workspaceId, jobType: CHARGE_TYPE.submission, jobId: row.id, reason: `submission failed: ${errorCode}` }, tx);
       if (failed && !failed.liveBatch) {
         const data = { id: row.id, video_id: failed.videoId, status: 'failed', error_code: errorCode };
         await (this.d.events ?? noEvents).publish(row.workspaceId, 'submission.failed', data, tx);

@@ -1,9 +1,6 @@
 import { DomainError } from '../errors.js';
 import { MIN_VIDEO_SECONDS } from '../videos/upload.rules.js';
 
-/** The ledger's job type of a submission's charge and refund. */
-export const SUBMISSION_JOB = 'submission';
-
 /** Spec: Submission states, in processing order. */
 export const SUBMISSION_STATES = ['queued', 'downloading', 'transcribing', 'video_analysis', 'analyzing', 'finalizing', 'completed', 'failed'] as const;
 export type SubmissionState = (typeof SUBMISSION_STATES)[number];

@@ -10,9 +10,10 @@ import type { JobQueue } from '../../ports/queue.js';
 import type { Storage } from '../../ports/storage.js';
 import type { TransactionRunner } from '../../ports/transactions.js';
 import type { ClipListOrder, ClipRow, ClipsRepository } from '../clips/clips.records.js';
-import { SUBMISSION_JOB, estimateSeconds, isFinished, resolveTimeframe, type SubmissionState } from './submission.rules.js';
+import { estimateSeconds, isFinished, resolveTimeframe, type SubmissionState } from './submission.rules.js';
 import type { SubmissionFailure } from './submission-failure.js';
 import type { SubmissionRow, SubmissionsRepository } from './submissions.records.js';
+import { CHARGE_TYPE } from '../credits/charge-types.js';
 
 export type { SubmissionRow } from './submissions.records.js';
 
@@ -96,7 +97,7 @@ export class SubmissionsService {
           workspaceId: ws.id,
           amount,
           reason: `clipping ${Math.round(tf.end - tf.start)} s of video ${video.id}`,
-          jobType: SUBMISSION_JOB,
+          jobType: CHARGE_TYPE.submission,
           jobId: id,
           insufficientExtra: { is_reclip: prior.length > 0, scope: 'workspace', is_owner: true },
         },
@@ -172,7 +173,7 @@ export class SubmissionsService {
       const locked = await this.d.repo.lock(tx, row.id);
       if (!locked || !locked.waitingReason || isFinished(locked.status)) throw new DomainError('SUBMISSION_NOT_WAITING');
       const refund = await this.d.credits.refund(
-        { workspaceId, jobType: SUBMISSION_JOB, jobId: id, reason: 'submission removed while waiting for its source' },
+        { workspaceId, jobType: CHARGE_TYPE.submission, jobId: id, reason: 'submission removed while waiting for its source' },
         tx,
       );
       await this.d.repo.delete(tx, id);

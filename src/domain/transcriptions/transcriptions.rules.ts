@@ -4,9 +4,6 @@ export type TranscriptionStatus = 'processing' | 'ready' | 'no_speech' | 'failed
 
 export const TRANSCRIPTION_STATUSES: TranscriptionStatus[] = ['processing', 'ready', 'no_speech', 'failed'];
 
-/** Ledger `job_type` of transcription charges and refunds. */
-export const TRANSCRIPTION_JOB = 'transcription';
-
 /**
  * Media up to this long get voice detection while POST /transcriptions waits (a no-speech file
  * answers 200 `no_speech` at once, never charged); longer media are charged and checked by the job,

@@ -26,7 +26,6 @@ import {
 } from '../videos/upload.rules.js';
 import {
   SYNC_VAD_MAX_SECONDS,
-  TRANSCRIPTION_JOB,
   noSpeechLanguage,
   pickReusable,
   transcriptionCredits,
@@ -34,6 +33,7 @@ import {
   type TranscriptionStatus,
 } from './transcriptions.rules.js';
 import type { MediaRow, TranscriptionRow, TranscriptionsRepository } from './transcriptions.records.js';
+import { CHARGE_TYPE } from '../credits/charge-types.js';
 
 /** The spec's Transcription object plus the fields listed in docs/api-decisions.md. */
 export interface TranscriptionView {
@@ -258,7 +258,7 @@ export class TranscriptionsService {
           workspaceId: ws.id,
           amount: transcriptionCredits(duration, ctx.plan, ask.speakerLabels),
           reason: `transcription of ${Math.round(duration)} s of ${m.id}${ask.speakerLabels ? ' with speaker labels' : ''}`,
-          jobType: TRANSCRIPTION_JOB,
+          jobType: CHARGE_TYPE.transcription,
           jobId: id,
           insufficientExtra: { scope: 'workspace', is_owner: true },
         },
@@ -368,7 +368,7 @@ export class TranscriptionsService {
       };
       if (!(await this.d.repo.finish(r.id, end, tx))) return;
       await this.d.credits.refund(
-        { workspaceId: r.workspaceId, jobType: TRANSCRIPTION_JOB, jobId: r.id, reason: status === 'no_speech' ? 'transcription found no speech' : `transcription failed: ${errorCode}` },
+        { workspaceId: r.workspaceId, jobType: CHARGE_TYPE.transcription, jobId: r.id, reason: status === 'no_speech' ? 'transcription found no speech' : `transcription failed: ${errorCode}` },
         tx,
       );
       // No speech is a result like any other: `transcription.ready` with status `no_speech`.

@@ -1,4 +1,5 @@
 import { clipDuration, outputSize, type CaptionWord, type Edit } from '../../domain/edits/edit.js';
+import { keptWords } from '../../domain/edits/edit-timeline.js';
 import type { CaptionPosition, CaptionStyle, TitleStyle } from '../../domain/edits/caption-styles.js';
 
 /**
@@ -238,7 +239,9 @@ export function buildAss(edit: Edit): string | null {
   const events: AssEvent[] = [];
   if (edit.captions) {
     styles.push(styleLine('Caption', captionStyleParts(edit.captions.style), width, height));
-    events.push(...captionEvents(edit.captions.words, edit.in, edit.out, edit.captions.style));
+    // With cuts, words move onto the output timeline first (removed ones dropped).
+    if (edit.segments && edit.segments.length > 1) events.push(...captionEvents(keptWords(edit.captions.words, edit.segments), 0, dur, edit.captions.style));
+    else events.push(...captionEvents(edit.captions.words, edit.in, edit.out, edit.captions.style));
   }
   if (edit.title) {
     const t = edit.title.style;

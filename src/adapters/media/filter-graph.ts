@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { cropFilter, sliceKeyframes } from '../../domain/reframe/crop-keyframes.js';
 import { cropSize } from '../../domain/reframe/crop-path.js';
-import { clipDuration, outputSize, type Edit } from '../../domain/edits/edit.js';
+import { clipDuration, outputSize, type Aspect, type Edit } from '../../domain/edits/edit.js';
+import { cutKeyframes, segmentsDuration, type Segment } from '../../domain/edits/edit-timeline.js';
 
 /**
  * The ffmpeg command for an edit (pure; unit-tested). One input, read from `in` with an accurate
@@ -9,9 +10,22 @@ import { clipDuration, outputSize, type Edit } from '../../domain/edits/edit.js'
  * `-filter_complex` graph with a video chain [v] (reframe, scale, ASS captions, watermark) and an
  * audio chain [a] (loudness normalisation, or a silent track when the source has no audio), and an
  * MP4 output: H.264 High yuv420p, AAC 48 kHz stereo, moov atom first (+faststart).
+ *
+ * An edit with several kept stretches (`segments`) is cut first: each stretch's picture and sound
+ * are trimmed (`trim`/`atrim`, timestamps restarted) and joined in order by one `concat` that takes
+ * picture and sound of a stretch together, so they stay in sync; the sound fades out and in for 5 ms
+ * at every joint (no clicks). The rest of the chain works on the joined stream, with the crop path
+ * carried onto the output timeline (edit-timeline.ts). A preview is the same graph at 360 px on the
+ * short side, encoded with x264 `ultrafast`.
  */
 
 export const VIDEO_CODEC_ARGS = ['-c:v', 'libx264', '-profile:v', 'high', '-pix_fmt', 'yuv420p', '-preset', 'veryfast', '-crf', '20'] as const;
+/** A preview's encoder: speed over size. */
+export const PREVIEW_VIDEO_CODEC_ARGS = ['-c:v', 'libx264', '-profile:v', 'high', '-pix_fmt', 'yuv420p', '-preset', 'ultrafast', '-crf', '23'] as const;
+/** Short side of a preview. */
+export const PREVIEW_SHORT_SIDE = 360;
+/** Audio fade at each joint of a cut edit (seconds). */
+export const JOINT_FADE_SECONDS = 0.005;
 export const AUDIO_CODEC_ARGS = ['-c:a', 'aac', '-b:a', '160k', '-ar', '48000', '-ac', '2'] as const;
 /** Single-pass EBU R128 normalisation to about -14 LUFS, true peak -1.5 dBTP (see docs/rendering.md). */
 export const LOUDNORM = 'loudnorm=I=-14:TP=-1.5:LRA=11';
@@ -30,16 +44,21 @@ export interface RenderPaths {
   watermarkFontFile: string | null;
 }
 
+/** `final`: the edit's resolution; `preview`: 360 px on the short side, x264 ultrafast. */
+export type RenderQuality = 'final' | 'preview';
+
 export interface RenderCommandOptions {
   /** Whether the source has an audio stream; without one the output gets a silent AAC track. */
   hasAudio: boolean;
+  /** Default `final`. */
+  quality?: RenderQuality;
 }
 
 export interface RenderCommand {
   /** Arguments after ffmpeg's global flags (`-hide_banner`, `-loglevel`, `-progress`). */
   args: string[];
   filterComplex: string;
-  /** Output length in seconds (out - in). */
+  /** Output length in seconds (out - in, or the sum of the kept stretches). */
   durationSeconds: number;
   width: number;
   height: number;
@@ -64,9 +83,29 @@ function even(v: number): number {
   return Math.max(2, Math.round(v / 2) * 2);
 }
 
-/** The reframe part of the video chain, from `[0:v]` to a frame of the output size labelled `out`. */
-export function reframeFilters(edit: Edit, out = 'framed'): string {
-  const { width: W, height: H } = outputSize(edit.layout.aspect, edit.resolution);
+/** Frame size of a preview: 360 on the short side (360x640, 640x360, 360x360). */
+export function previewSize(aspect: Aspect): { width: number; height: number } {
+  const big = outputSize(aspect, '720p');
+  const k = PREVIEW_SHORT_SIDE / Math.min(big.width, big.height);
+  return { width: even(big.width * k), height: even(big.height * k) };
+}
+
+/** The output frame size of an edit at a quality. */
+export function frameSize(edit: Edit, quality: RenderQuality = 'final'): { width: number; height: number } {
+  return quality === 'preview' ? previewSize(edit.layout.aspect) : outputSize(edit.layout.aspect, edit.resolution);
+}
+
+/** The kept stretches when the edit has cuts (more than one stretch); null otherwise. */
+function cuts(edit: Edit): readonly Segment[] | null {
+  return edit.segments && edit.segments.length > 1 ? edit.segments : null;
+}
+
+/**
+ * The reframe part of the video chain, from `input` (the source, or the joined stretches of a cut
+ * edit, whose time is output time) to a frame of the output size labelled `out`.
+ */
+export function reframeFilters(edit: Edit, out = 'framed', input = '[0:v]', size = outputSize(edit.layout.aspect, edit.resolution)): string {
+  const { width: W, height: H } = size;
   const sw = edit.source.width;
   const sh = edit.source.height;
   const scale = `scale=${W}:${H},setsar=1`;
@@ -76,13 +115,13 @@ export function reframeFilters(edit: Edit, out = 'framed'): string {
     const k = Math.min(W / sw, H / sh);
     const fw = Math.min(W, even(sw * k));
     const fh = Math.min(H, even(sh * k));
-    if (fw === W && fh === H) return `[0:v]${scale}[${out}]`; // already the output shape: no background
+    if (fw === W && fh === H) return `${input}${scale}[${out}]`; // already the output shape: no background
     const bw = even(W / 4);
     const bh = even(H / 4);
     const kb = Math.max(bw / sw, bh / sh);
     const blur = Math.max(2, Math.round(Math.min(bw, bh) / 12));
     return [
-      `[0:v]split=2[bgsrc][fgsrc]`,
+      `${input}split=2[bgsrc][fgsrc]`,
       `[bgsrc]scale=${Math.max(bw, even(sw * kb))}:${Math.max(bh, even(sh * kb))},crop=${bw}:${bh},boxblur=${blur}:2,scale=${W}:${H},setsar=1[bg]`,
       `[fgsrc]scale=${fw}:${fh},setsar=1[fg]`,
       `[bg][fg]overlay=x=${(W - fw) >> 1}:y=${(H - fh) >> 1}:format=auto[${out}]`,
@@ -92,13 +131,14 @@ export function reframeFilters(edit: Edit, out = 'framed'): string {
   const path = edit.layout.cropPath;
   let crop: string;
   if (edit.layout.reframe === 'speaker' && path && path.length > 0) {
-    crop = cropFilter(sliceKeyframes(path, edit.in, edit.out));
+    const segs = cuts(edit);
+    crop = cropFilter(segs ? cutKeyframes(path, segs) : sliceKeyframes(path, edit.in, edit.out));
   } else if (w === sw && h === sh) {
     crop = '';
   } else {
     crop = `crop=w=${w}:h=${h}:x=${Math.floor((sw - w) / 4) * 2}:y=${Math.floor((sh - h) / 4) * 2}`;
   }
-  return `[0:v]${crop ? `${crop},` : ''}${scale}[${out}]`;
+  return `${input}${crop ? `${crop},` : ''}${scale}[${out}]`;
 }
 
 /** The drawtext watermark: "Cutroom" in the top-right corner, white at 55 % with a soft shadow. */
@@ -119,9 +159,45 @@ export function watermarkFilter(fontFile: string, width: number, height: number)
   ].join(':');
 }
 
+/**
+ * The cutting part of a graph: each stretch trimmed (times relative to the input, which starts at
+ * the first stretch because of the seek) and joined by one concat into [cutv] (and [cuta] with
+ * sound), with a short fade at every joint.
+ */
+export function cutFilters(segments: readonly Segment[], hasAudio: boolean): string {
+  const n = segments.length;
+  const t0 = segments[0].start;
+  const parts: string[] = [];
+  const labels = (p: string) => segments.map((_, i) => `[${p}${i}]`).join('');
+  parts.push(`[0:v]split=${n}${labels('vs')}`);
+  if (hasAudio) parts.push(`[0:a:0]asplit=${n}${labels('as')}`);
+  const joined: string[] = [];
+  segments.forEach((s, i) => {
+    const a = sec(s.start - t0);
+    const b = sec(s.end - t0);
+    // Restarted at the stretch's first frame: a stretch's picture then lasts a whole number of
+    // frames ending where its sound ends, so the offset between them stays under one frame (when
+    // a cut falls between frames) and never adds up across joints.
+    parts.push(`[vs${i}]trim=start=${a}:end=${b},setpts=PTS-STARTPTS[vc${i}]`);
+    joined.push(`[vc${i}]`);
+    if (hasAudio) {
+      const len = s.end - s.start;
+      const fade = Math.min(JOINT_FADE_SECONDS, len / 2);
+      const chain = [`atrim=start=${a}:end=${b}`, 'asetpts=PTS-STARTPTS'];
+      if (i > 0) chain.push(`afade=t=in:st=0:d=${sec(fade)}`);
+      if (i < n - 1) chain.push(`afade=t=out:st=${sec(len - fade)}:d=${sec(fade)}`);
+      parts.push(`[as${i}]${chain.join(',')}[ac${i}]`);
+      joined.push(`[ac${i}]`);
+    }
+  });
+  parts.push(`${joined.join('')}concat=n=${n}:v=1:a=${hasAudio ? 1 : 0}[cutv]${hasAudio ? '[cuta]' : ''}`);
+  return parts.join(';');
+}
+
 /** The whole `-filter_complex` graph with outputs [v] and [a]. */
 export function buildFilterComplex(edit: Edit, paths: RenderPaths, opts: RenderCommandOptions): string {
-  const { width, height } = outputSize(edit.layout.aspect, edit.resolution);
+  const { width, height } = frameSize(edit, opts.quality);
+  const segs = cuts(edit);
   const chain: string[] = [];
   if (paths.assFile) chain.push(`ass=filename=${escapeFilterValue(paths.assFile)}:fontsdir=${escapeFilterValue(paths.fontsDir)}`);
   if (edit.watermark) {
@@ -129,18 +205,19 @@ export function buildFilterComplex(edit: Edit, paths: RenderPaths, opts: RenderC
     chain.push(watermarkFilter(paths.watermarkFontFile, width, height));
   }
   chain.push('format=yuv420p');
-  const video = `${reframeFilters(edit, 'framed')};[framed]${chain.join(',')}[v]`;
+  const video = `${reframeFilters(edit, 'framed', segs ? '[cutv]' : '[0:v]', { width, height })};[framed]${chain.join(',')}[v]`;
   const dur = sec(clipDuration(edit));
   const audio = opts.hasAudio
-    ? `[0:a:0]${LOUDNORM},aresample=48000,aformat=sample_fmts=fltp:sample_rates=48000:channel_layouts=stereo[a]`
+    ? `${segs ? '[cuta]' : '[0:a:0]'}${LOUDNORM},aresample=48000,aformat=sample_fmts=fltp:sample_rates=48000:channel_layouts=stereo[a]`
     : `anullsrc=channel_layout=stereo:sample_rate=48000,atrim=duration=${dur},aformat=sample_fmts=fltp[a]`;
-  return `${video};${audio}`;
+  return `${segs ? `${cutFilters(segs, opts.hasAudio)};` : ''}${video};${audio}`;
 }
 
 /** The ffmpeg arguments (without global flags) that render `edit` from paths.input to paths.output. */
 export function buildRenderCommand(edit: Edit, paths: RenderPaths, opts: RenderCommandOptions): RenderCommand {
-  const { width, height } = outputSize(edit.layout.aspect, edit.resolution);
-  const durationSeconds = clipDuration(edit);
+  const { width, height } = frameSize(edit, opts.quality);
+  const segs = cuts(edit);
+  const durationSeconds = segs ? segmentsDuration(segs) : clipDuration(edit);
   const filterComplex = buildFilterComplex(edit, paths, opts);
   const args = [
     '-protocol_whitelist', 'file',
@@ -151,7 +228,7 @@ export function buildRenderCommand(edit: Edit, paths: RenderPaths, opts: RenderC
     '-map', '[v]',
     '-map', '[a]',
     '-t', sec(durationSeconds),
-    ...VIDEO_CODEC_ARGS,
+    ...(opts.quality === 'preview' ? PREVIEW_VIDEO_CODEC_ARGS : VIDEO_CODEC_ARGS),
     ...AUDIO_CODEC_ARGS,
     '-map_metadata', '-1',
     '-map_chapters', '-1',

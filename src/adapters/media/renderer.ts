@@ -4,8 +4,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { assFontFamilies, buildAss } from './captions.ass.js';
-import { clipDuration, editHash, validateEdit, type Edit } from '../../domain/edits/edit.js';
-import { buildRenderCommand, type RenderCommand } from './filter-graph.js';
+import { editHash, validateEdit, type Edit } from '../../domain/edits/edit.js';
+import { buildRenderCommand, type RenderCommand, type RenderQuality } from './filter-graph.js';
 import type { MediaInfo } from '../../ports/media.js';
 import { FfmpegError, runFfmpeg } from './ffmpeg-run.js';
 import { probe, ProbeError } from './ffprobe.js';
@@ -52,6 +52,8 @@ export interface RenderEditOptions {
   timeoutMs?: number;
   /** Already probed source; skips the ffprobe run. */
   sourceInfo?: MediaInfo;
+  /** `final` (default) or `preview` (360 px on the short side, x264 ultrafast). */
+  quality?: RenderQuality;
 }
 
 export interface RenderResult {
@@ -140,10 +142,10 @@ export async function renderEdit(edit: Edit, opts: RenderEditOptions): Promise<R
         fontsDir: path.resolve(opts.fontsDir),
         watermarkFontFile: edit.watermark ? (fonts.get(WATERMARK_FONT_FAMILY) ?? null) : null,
       },
-      { hasAudio: info.hasAudio },
+      { hasAudio: info.hasAudio, quality: opts.quality ?? 'final' },
     );
     report(0);
-    const duration = clipDuration(edit);
+    const duration = command.durationSeconds;
     let ffmpegMs: number;
     try {
       const res = await runFfmpeg(command.args, {

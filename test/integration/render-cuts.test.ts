@@ -1,0 +1,144 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ffmpegPath, ffprobePath } from '../../src/adapters/media/binaries.js';
+import { prepareFontsDir } from '../../src/adapters/media/fonts.js';
+import { renderEdit } from '../../src/adapters/media/renderer.js';
+import { makeEdit, type Edit } from '../../src/domain/edits/edit.js';
+import { runFfmpeg } from '../helpers/media-fixtures.js';
+
+/**
+ * An edit with cuts on a real file. The 20 s fixture has a 220 Hz tone with two planted 2 s pauses
+ * (4..6 s, 10..12 s) and, at 15 s, a 1 kHz beep and a one-frame white flash at the same instant.
+ * The edit keeps three stretches around the pauses: the output must last their sum, have no pause
+ * longer than 0.8 s, and show the flash in the frame where the beep sounds.
+ */
+
+const FPS = 25;
+const SEGMENTS = [
+  { start: 0.5, end: 4.1 },
+  { start: 5.9, end: 10.1 },
+  { start: 11.9, end: 19 },
+];
+const SUM = 3.6 + 4.2 + 7.1;
+/** Where the source's 15 s lands in the output. */
+const EVENT_AT = 3.6 + 4.2 + (15 - 11.9);
+
+let dir: string;
+let fontsDir: string;
+let source: string;
+
+export async function makeCutFixture(file: string): Promise<string> {
+  await runFfmpeg([
+    '-f', 'lavfi', '-i', `color=black:s=320x180:r=${FPS}:d=20`,
+    '-f', 'lavfi', '-i', 'sine=f=220:sample_rate=48000:d=20',
+    '-f', 'lavfi', '-i', 'sine=f=1000:sample_rate=48000:d=20',
+    '-filter_complex',
+    [
+      `[0:v]drawbox=x=0:y=0:w=iw:h=ih:color=white:t=fill:enable='between(t,15,15.039)',format=yuv420p[v]`,
+      `[1:a]volume=0.3,volume=0:enable='between(t,4,6)+between(t,10,12)'[base]`,
+      `[2:a]volume=0.6,volume=0:enable='lt(t,15)+gte(t,15.1)'[beep]`,
+      `[base][beep]amix=inputs=2,volume=2[a]`,
+    ].join(';'),
+    '-map', '[v]', '-map', '[a]',
+    '-c:v', 'libx264', '-preset', 'ultrafast', '-g', String(FPS * 2), '-c:a', 'aac', '-b:a', '96k', file,
+  ]);
+  return file;
+}
+
+export function cutEdit(over: Partial<Edit> = {}): Edit {
+  return makeEdit({
+    source: { key: 'cuts.mp4', duration: 20, width: 320, height: 180 },
+    in: SEGMENTS[0].start,
+    out: SEGMENTS[SEGMENTS.length - 1].end,
+    segments: SEGMENTS,
+    layout: { aspect: '16:9', reframe: 'center' },
+    captions: null,
+    watermark: false,
+    resolution: '720p',
+    ...over,
+  });
+}
+
+function run(bin: string, args: string[], encoding: 'utf8' | 'buffer' = 'utf8'): Promise<{ stdout: string | Buffer; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    execFile(bin, args, { env: process.env, encoding, maxBuffer: 256 << 20 }, (err, stdout, stderr) => (err ? reject(err) : resolve({ stdout, stderr: String(stderr) })));
+  });
+}
+
+export async function probeDuration(file: string): Promise<number> {
+  const { stdout } = await run(ffprobePath(), ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', file]);
+  return Number(String(stdout).trim());
+}
+
+export async function probeSize(file: string): Promise<{ width: number; height: number }> {
+  const { stdout } = await run(ffprobePath(), ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=width,height', '-of', 'csv=p=0', file]);
+  const [width, height] = String(stdout).trim().split(',').map(Number);
+  return { width, height };
+}
+
+/** Lengths of the pauses quieter than -35 dB lasting at least `min` seconds. */
+async function pauses(file: string, min: number): Promise<number[]> {
+  const { stderr } = await run(ffmpegPath(), ['-hide_banner', '-nostats', '-i', file, '-af', `silencedetect=noise=-35dB:d=${min}`, '-f', 'null', '-']);
+  return [...stderr.matchAll(/silence_duration: ([\d.]+)/g)].map((m) => Number(m[1]));
+}
+
+/**
+ * Seconds at which the beep starts: the first 2.5 ms window whose energy above 700 Hz (the 220 Hz
+ * tone filtered away; the short clicks at the fixture's pause edges stay far below) reaches half the
+ * loudest window.
+ */
+async function beepAt(file: string): Promise<number> {
+  const { stdout } = await run(ffmpegPath(), ['-v', 'error', '-i', file, '-vn', '-af', 'highpass=f=700,highpass=f=700', '-ac', '1', '-ar', '48000', '-f', 'f32le', '-'], 'buffer');
+  const buf = stdout as Buffer;
+  const s = new Float32Array(buf.buffer, buf.byteOffset, Math.floor(buf.length / 4));
+  const win = 120;
+  const rms: number[] = [];
+  for (let i = 0; i + win <= s.length; i += win) {
+    let e = 0;
+    for (let j = i; j < i + win; j++) e += s[j] * s[j];
+    rms.push(Math.sqrt(e / win));
+  }
+  const max = Math.max(...rms);
+  return (rms.findIndex((r) => r >= max * 0.5) * win) / 48000;
+}
+
+/** Start time of the first bright frame. */
+async function flashAt(file: string): Promise<number> {
+  const { stdout } = await run(ffmpegPath(), ['-v', 'error', '-i', file, '-an', '-vf', 'scale=8:8,format=gray', '-f', 'rawvideo', '-'], 'buffer');
+  const buf = stdout as Buffer;
+  for (let f = 0; f * 64 < buf.length; f++) {
+    let sum = 0;
+    for (let i = 0; i < 64; i++) sum += buf[f * 64 + i];
+    if (sum / 64 > 128) return f / FPS;
+  }
+  return -1;
+}
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cutroom-cuts-'));
+  fontsDir = path.join(dir, 'fonts');
+  prepareFontsDir(fontsDir);
+  source = await makeCutFixture(path.join(dir, 'cuts.mp4'));
+}, 120_000);
+
+afterAll(() => {
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('rendering an edit with cuts', () => {
+  it('the fixture has its pauses, and the cut render lasts the sum of the stretches, pauses gone, beep and flash in the same frame', async () => {
+    expect((await pauses(source, 0.8)).length).toBe(2);
+    const out = path.join(dir, 'cut.mp4');
+    const res = await renderEdit(cutEdit(), { inputPath: source, outputPath: out, fontsDir });
+    expect(res.durationSeconds).toBeCloseTo(SUM, 3);
+    expect(Math.abs((await probeDuration(out)) - SUM)).toBeLessThanOrEqual(0.1);
+    expect(await pauses(out, 0.8)).toEqual([]);
+    const flash = await flashAt(out);
+    const beep = await beepAt(out);
+    expect(Math.abs(flash - EVENT_AT)).toBeLessThanOrEqual(1 / FPS + 0.001);
+    expect(Math.abs(beep - flash)).toBeLessThanOrEqual(1 / FPS);
+  }, 120_000);
+});

@@ -32,6 +32,7 @@ import { createSourceResolvers } from '../adapters/sources/source-resolvers.js';
 import { TemplatesService } from '../domain/templates/templates.service.js';
 import { SubmissionsService } from '../domain/submissions/submissions.service.js';
 import { SubmissionFailure } from '../domain/submissions/submission-failure.js';
+import { submissionChecks } from '../domain/submissions/submission-checks.js';
 import type { SubmissionPipeline } from '../domain/submissions/pipeline.js';
 import type { AsrEngine } from '../ports/asr.js';
 import { createAsrEngine, createPipeline } from './pipeline.wiring.js';
@@ -196,8 +197,8 @@ export async function createContainer(opts: ContainerOptions): Promise<Container
   // Faces, voice detection and diarization run in worker threads (CUTROOM_COMPUTE_THREADS; 0: on the event loop).
   const compute = createCompute(config.computeThreads);
   const asr = meteredAsr(createAsrEngine(config.asr, { vad: compute.vad }), metrics);
-  const templatesService = new TemplatesService({ repo: new DrizzleTemplatesRepository(db), tx: transactions });
-  const videosService = new VideosService({
+  const templates = new TemplatesService({ repo: new DrizzleTemplatesRepository(db), tx: transactions });
+  const videos = new VideosService({
     repo: new DrizzleVideosRepository(db),
     storage,
     media,
@@ -210,24 +211,57 @@ export async function createContainer(opts: ContainerOptions): Promise<Container
   // Events are announced through the webhooks' publisher, built before the services that announce them.
   const { webhooks, webhookDelivery } = createWebhooks({ config, logger, database, queue, transactions });
   const events: EventPublisher = webhooks;
+  // Built once, used by POST /clips and by the monitors (their options and their uploads' submissions).
+  const checks = submissionChecks(templates, asr);
   const submissionRows = new DrizzleSubmissionsRepository(db);
   const submissionFailure = new SubmissionFailure({ repo: submissionRows, transactions, credits, events });
   const submissions = new SubmissionsService({
     repo: submissionRows,
     clips: new DrizzleClipsRepository(db),
     tx: transactions,
-    videos: videosService,
+    videos,
     credits,
     queue,
-    checks: {
-      checkStrategy: async (ws, id) => void (await templatesService.getStrategy(ws, id)),
-      checkTemplate: async (ws, id) => void (await templatesService.getTemplate(ws, id)),
-      supportsLanguage: (lang) => asr.supportsLanguage(lang),
-    },
+    checks,
     storage,
     failure: submissionFailure,
   });
-  const container: Container = {
+  const { workspaces } = accounts;
+  const idempotency = new IdempotencyService({ repo: new DrizzleIdempotencyRepository(db), owner: heartbeat.id });
+  const pipeline = createPipeline({ config, logger, database, storage, queue, transactions, media, asr, failure: submissionFailure, templates, workspaces, faces: compute.faces, highlights: compute.highlights, events });
+  const rendersArea = createRenders({ config, logger, database, storage, queue, transactions, submissions, templates, events });
+  const postsArea = createPosts({ config, logger, database, storage, queue, transactions, renders: rendersArea.renders, workspaces, events });
+  const transcriptionsArea = createTranscriptions({ config, logger, database, storage, queue, transactions, media, credits, asr, vad: compute.vad, diarizer: compute.diarizer, events });
+  const generationsArea = createGenerations({ config, logger, database, storage, queue, transactions, media, credits, pool: compute.pool, events });
+  const submissionRetention = createRetention({ database, storage, transactions, logger });
+  const monitorsArea = createMonitors({
+    config,
+    logger,
+    database,
+    storage,
+    queue,
+    transactions,
+    media,
+    credits,
+    checks,
+    services: () => ({ videos, submissions, renders: rendersArea.renders, clipEdits: rendersArea.clipEdits, pipeline, workspaces }),
+    events,
+  });
+  const personasArea = createPersonas({
+    config,
+    logger,
+    database,
+    storage,
+    queue,
+    transactions,
+    media,
+    credits,
+    transcriptions: transcriptionsArea.transcriptions,
+    videos,
+    events,
+    pool: compute.pool,
+  });
+  return {
     config,
     logger,
     database,
@@ -237,63 +271,25 @@ export async function createContainer(opts: ContainerOptions): Promise<Container
     storage,
     signedFiles: signedFilesOf(storage),
     media,
-    videos: videosService,
+    videos,
     credits,
     ...accounts,
-    idempotency: new IdempotencyService({ repo: new DrizzleIdempotencyRepository(db), owner: heartbeat.id }),
-    templates: templatesService,
+    idempotency,
+    templates,
     asr,
     submissions,
-    pipeline: createPipeline({ config, logger, database, storage, queue, transactions, media, asr, failure: submissionFailure, templates: templatesService, workspaces: accounts.workspaces, faces: compute.faces, highlights: compute.highlights, events }),
-    ...createRenders({ config, logger, database, storage, queue, transactions, submissions, templates: templatesService, events }),
-    ...createPosts({
-      config,
-      logger,
-      database,
-      storage,
-      queue,
-      transactions,
-      renders: { renderEdit: (ctx, editId) => container.renders.renderEdit(ctx, editId) },
-      workspaces: { get: (id) => container.workspaces.get(id) },
-      events,
-    }),
-    ...createTranscriptions({ config, logger, database, storage, queue, transactions, media, credits, asr, vad: compute.vad, diarizer: compute.diarizer, events }),
-    ...createGenerations({ config, logger, database, storage, queue, transactions, media, credits, pool: compute.pool, events }),
+    pipeline,
+    ...rendersArea,
+    ...postsArea,
+    ...transcriptionsArea,
+    ...generationsArea,
     metrics,
-    submissionRetention: createRetention({ database, storage, transactions, logger }),
+    submissionRetention,
     webhooks,
     events,
     webhookDelivery,
-    ...createMonitors({
-      config,
-      logger,
-      database,
-      storage,
-      queue,
-      transactions,
-      media,
-      credits,
-      checks: {
-        checkStrategy: async (ws, id) => void (await templatesService.getStrategy(ws, id)),
-        checkTemplate: async (ws, id) => void (await templatesService.getTemplate(ws, id)),
-        supportsLanguage: (lang) => asr.supportsLanguage(lang),
-      },
-      services: () => container,
-      events,
-    }),
-    ...createPersonas({
-      config,
-      logger,
-      database,
-      storage,
-      queue,
-      transactions,
-      media,
-      credits,
-      services: () => container,
-      events,
-      pool: compute.pool,
-    }),
+    ...monitorsArea,
+    ...personasArea,
     databaseDump: database.dump ? { dump: () => database.dump!() } : null,
     async close() {
       stopFfmpegReports();
@@ -304,5 +300,4 @@ export async function createContainer(opts: ContainerOptions): Promise<Container
       await database.close();
     },
   };
-  return container;
 }

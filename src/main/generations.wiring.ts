@@ -1,12 +1,11 @@
-import fs from 'node:fs/promises';
 import os from 'node:os';
-import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Config } from '../config/env.js';
 import type { Database } from '../adapters/db/database.js';
 import { DrizzleGenerationsRepository } from '../adapters/db/repositories/generations.repository.js';
 import { DrizzleSettingsRepository } from '../adapters/db/repositories/settings.repository.js';
 import { NodeLocalFiles } from '../adapters/files/local-files.js';
+import { bytesToStorage } from '../adapters/storage/put-bytes.js';
 import { createHostedClient } from '../adapters/generation/hosted-client.factory.js';
 import { SafeOutputFetcher } from '../adapters/generation/output-fetcher.js';
 import { LocalEmbeddedGenerator } from '../adapters/images/embedded.generator.js';
@@ -62,12 +61,7 @@ export function createGenerations(w: GenerationsWiring) {
     queue: w.queue,
     images,
     sealer: new AesCredentialsSealer(keys),
-    putBytes: (key, bytes, contentType) =>
-      files.withTempDir('gen-upload-', async (dir) => {
-        const file = path.join(dir, 'image');
-        await fs.writeFile(file, bytes);
-        await w.storage.putFile(key, file, contentType);
-      }),
+    putBytes: bytesToStorage(w.storage, files, 'gen-upload-'),
     maxImageBytes: g.imageMaxBytes,
     events: w.events,
   });

@@ -71,7 +71,10 @@ export class MediaSourceDownloader implements SourceDownloader {
     const maxBytes = opts.maxBytes;
     if (!Number.isSafeInteger(maxBytes) || maxBytes < 1) throw new RangeError(`maxBytes must be a positive integer (got ${maxBytes})`);
     const report = monotonic(opts.onProgress);
-    const work = await fsp.mkdtemp(path.join(this.opts.workDir ?? os.tmpdir(), 'cutroom-dl-'));
+    const parent = this.opts.workDir ?? os.tmpdir();
+    // The service's work folder (<data dir>/tmp) is made at boot; made again here if it went missing.
+    await fsp.mkdir(parent, { recursive: true });
+    const work = await fsp.mkdtemp(path.join(parent, 'cutroom-dl-'));
     try {
       const ctx: DownloadContext = {
         allowPrivate: this.opts.allowPrivate,

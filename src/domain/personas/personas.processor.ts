@@ -2,9 +2,13 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import { DomainError, errorCodeOf } from '../errors.js';
 import { retryOrFail, throwIfLost, type Attempt } from '../jobs/retry.js';
-import { makeEdit, type Aspect } from '../edits/edit.js';
+import { editHash, makeEdit, type Aspect, type Edit } from '../edits/edit.js';
+import { newId } from '../../shared/ids.js';
+import type { ClipsRepository } from '../clips/clips.records.js';
+import type { SourceDownloader } from '../../ports/source-downloader.js';
+import type { TransactionRunner } from '../../ports/transactions.js';
 import type { LocalFiles } from '../../ports/local-files.js';
-import type { ImageKind, PortraitEngine, SwapEngine } from '../../ports/persona-engines.js';
+import { PersonaEngineError, type ImageKind, type PortraitEngine, type SwapEngine } from '../../ports/persona-engines.js';
 import type { Storage } from '../../ports/storage.js';
 import type { PersonaVideosService, SwapSource } from './persona-videos.service.js';
 import type { PersonasRepository } from './personas.records.js';
@@ -13,7 +17,7 @@ import { versionImageKey } from './persona.rules.js';
 
 export interface PersonaProcessorDeps {
   repo: PersonasRepository;
-  storage: Pick<Storage, 'withLocalFile' | 'putFile'>;
+  storage: Storage;
   personas: PersonasService;
   videos: PersonaVideosService;
   engines: { chips: PortraitEngine; faces: PortraitEngine; swap: SwapEngine };
@@ -21,10 +25,13 @@ export interface PersonaProcessorDeps {
   logger: Logger;
   readFile(file: string): Promise<Uint8Array>;
   writeFile(file: string, bytes: Uint8Array): Promise<void>;
-  /** Downloads a library link's media into storage under `key` (the submissions' downloader). */
-  downloadLink(source: { mediaUrl: string; platform: string }, key: string): Promise<void>;
-  /** Records an edit of no clip (the persona video's output), returns its id. */
-  createEdit(workspaceId: string, spec: ReturnType<typeof makeEdit>): Promise<string>;
+  /** Brings a library link's media into storage (the submissions' downloader). */
+  downloader: SourceDownloader;
+  /** Largest persona source in bytes: a larger library video fails with SOURCE_TOO_LARGE. */
+  maxSourceBytes: number;
+  /** Where the persona video's output edit (an edit of no clip) is recorded. */
+  edits: Pick<ClipsRepository, 'insertEdit'>;
+  transactions: TransactionRunner;
 }
 
 /** The output aspect nearest to the source's (pure). */
@@ -110,7 +117,7 @@ export class PersonaProcessor {
         watermark: false,
         resolution: '720p',
       });
-      const editId = await this.d.createEdit(row.workspaceId, edit);
+      const editId = await this.createEdit(row.workspaceId, edit);
       await this.d.videos.finishReady(row, { outputKey, editId });
     } catch (err) {
       await retryOrFail(err, attempt, {
@@ -128,7 +135,20 @@ export class PersonaProcessor {
     const src: SwapSource = await this.d.videos.source(workspaceId, mediaId);
     if (src.kind !== 'link') return src.key;
     const key = `personas/${workspaceId}/sources/${videoId}.mp4`;
-    await this.d.downloadLink(src, key);
+    await this.downloadLink(src, key);
     return key;
+  }
+
+  /** A library link's media into storage under `key`; a source that does not exist yet fails the swap. */
+  private async downloadLink(source: { mediaUrl: string; platform: string }, key: string): Promise<void> {
+    const out = await this.d.downloader.download(source, { storage: this.d.storage, key }, { maxBytes: this.d.maxSourceBytes });
+    if (out.kind === 'waiting') throw new PersonaEngineError('SOURCE_NOT_AVAILABLE_YET', 'the library video is not available yet');
+  }
+
+  /** Records an edit of no clip (the persona video's output), returns its id. */
+  private async createEdit(workspaceId: string, spec: Edit): Promise<string> {
+    const id = newId('edit');
+    await this.d.transactions.run((tx) => this.d.edits.insertEdit(tx, { id, workspaceId, clipId: null, hash: editHash(spec), spec, templateId: null }));
+    return id;
   }
 }

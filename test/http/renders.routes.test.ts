@@ -19,7 +19,7 @@ let t: TestApp;
 let dir: string;
 let source: string;
 
-const RENDER_KEYS = ['created_at', 'download_url', 'edit_id', 'error_code', 'expires_at', 'from_cache', 'has_watermark', 'id', 'output_resolution', 'progress', 'status'];
+const RENDER_KEYS = ['created_at', 'download_url', 'edit_id', 'error_code', 'expires_at', 'from_cache', 'has_watermark', 'id', 'output_resolution', 'progress', 'quality', 'status'];
 
 beforeAll(async () => {
   dir = tempDir('cutroom-renders-');

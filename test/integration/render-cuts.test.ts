@@ -3,6 +3,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { edits, renders } from '../../src/adapters/db/schema/index.js';
+import { editHash } from '../../src/domain/edits/edit.js';
+import { newId } from '../../src/shared/ids.js';
+import { createTestApp, type TestApp } from '../helpers/app.js';
+import { readyVideo } from '../helpers/videos.js';
 import { ffmpegPath, ffprobePath } from '../../src/adapters/media/binaries.js';
 import { prepareFontsDir } from '../../src/adapters/media/fonts.js';
 import { renderEdit } from '../../src/adapters/media/renderer.js';
@@ -10,10 +16,11 @@ import { makeEdit, type Edit } from '../../src/domain/edits/edit.js';
 import { runFfmpeg } from '../helpers/media-fixtures.js';
 
 /**
- * An edit with cuts on a real file. The 20 s fixture has a 220 Hz tone with two planted 2 s pauses
+ * An edit with cuts on a real file. The fixture (61 s: uploads must last a minute) has in its first 20 s a 220 Hz tone with two planted 2 s pauses
  * (4..6 s, 10..12 s) and, at 15 s, a 1 kHz beep and a one-frame white flash at the same instant.
  * The edit keeps three stretches around the pauses: the output must last their sum, have no pause
- * longer than 0.8 s, and show the flash in the frame where the beep sounds.
+ * longer than 0.8 s, and show the flash in the frame where the beep sounds. Over HTTP, a preview of
+ * the same edit is 360 px on its short side, cached, and a file apart from the final render.
  */
 
 const FPS = 25;
@@ -29,12 +36,13 @@ const EVENT_AT = 3.6 + 4.2 + (15 - 11.9);
 let dir: string;
 let fontsDir: string;
 let source: string;
+let t: TestApp | undefined;
 
 export async function makeCutFixture(file: string): Promise<string> {
   await runFfmpeg([
-    '-f', 'lavfi', '-i', `color=black:s=320x180:r=${FPS}:d=20`,
-    '-f', 'lavfi', '-i', 'sine=f=220:sample_rate=48000:d=20',
-    '-f', 'lavfi', '-i', 'sine=f=1000:sample_rate=48000:d=20',
+    '-f', 'lavfi', '-i', `color=black:s=320x180:r=${FPS}:d=61`,
+    '-f', 'lavfi', '-i', 'sine=f=220:sample_rate=48000:d=61',
+    '-f', 'lavfi', '-i', 'sine=f=1000:sample_rate=48000:d=61',
     '-filter_complex',
     [
       `[0:v]drawbox=x=0:y=0:w=iw:h=ih:color=white:t=fill:enable='between(t,15,15.039)',format=yuv420p[v]`,
@@ -50,7 +58,7 @@ export async function makeCutFixture(file: string): Promise<string> {
 
 export function cutEdit(over: Partial<Edit> = {}): Edit {
   return makeEdit({
-    source: { key: 'cuts.mp4', duration: 20, width: 320, height: 180 },
+    source: { key: 'cuts.mp4', duration: 61, width: 320, height: 180 },
     in: SEGMENTS[0].start,
     out: SEGMENTS[SEGMENTS.length - 1].end,
     segments: SEGMENTS,
@@ -124,7 +132,8 @@ beforeAll(async () => {
   source = await makeCutFixture(path.join(dir, 'cuts.mp4'));
 }, 120_000);
 
-afterAll(() => {
+afterAll(async () => {
+  await t?.close();
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -141,4 +150,57 @@ describe('rendering an edit with cuts', () => {
     expect(Math.abs(flash - EVENT_AT)).toBeLessThanOrEqual(1 / FPS + 0.001);
     expect(Math.abs(beep - flash)).toBeLessThanOrEqual(1 / FPS);
   }, 120_000);
+});
+
+describe('a preview of an edit with cuts over HTTP', () => {
+  async function poll(key: string, id: string) {
+    const deadline = Date.now() + 120_000;
+    for (;;) {
+      const r = await t!.api(key, 'GET', `/renders/${id}`);
+      if (r.body.status !== 'queued' && r.body.status !== 'active') return r.body;
+      if (Date.now() > deadline) throw new Error(`render ${id} still ${r.body.status}`);
+      await new Promise((res) => setTimeout(res, 100));
+    }
+  }
+  async function download(url: string, file: string) {
+    const u = new URL(url);
+    fs.writeFileSync(file, (await t!.app.inject({ method: 'GET', url: u.pathname + u.search })).rawPayload);
+    return file;
+  }
+
+  it('is 360 px on its short side, cut like the final render, cached per quality, and a file apart from the final one', async () => {
+    t = await createTestApp({ workers: true });
+    const ws = await t.workspace();
+    const videoId = await readyVideo(t, ws.id, source);
+    const video = await t.c.videos.get(ws.id, videoId);
+    const edit = cutEdit({ source: { key: video.storageKey!, duration: video.duration, width: video.width, height: video.height } });
+    const editId = newId('edit');
+    await t.c.database.db.insert(edits).values({ id: editId, workspaceId: ws.id, clipId: null, hash: editHash(edit), spec: edit, templateId: null });
+
+    const first = await t.api(ws.key, 'POST', '/renders', { edit_id: editId, quality: 'preview' });
+    expect(first.status).toBe(202);
+    expect(first.body).toMatchObject({ edit_id: editId, quality: 'preview', output_resolution: '360p', from_cache: false });
+    const preview = await poll(ws.key, first.body.id);
+    expect(preview.status).toBe('completed');
+    const previewFile = await download(preview.download_url, path.join(dir, 'preview.mp4'));
+    expect(await probeSize(previewFile)).toEqual({ width: 640, height: 360 });
+    expect(Math.abs((await probeDuration(previewFile)) - SUM)).toBeLessThanOrEqual(0.1);
+    expect(await pauses(previewFile, 0.8)).toEqual([]);
+
+    const again = await t.api(ws.key, 'POST', '/renders', { edit_id: editId, quality: 'preview' });
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ from_cache: true, quality: 'preview', status: 'completed' });
+
+    const final = await t.api(ws.key, 'POST', '/renders', { edit_id: editId });
+    expect(final.status).toBe(202);
+    expect(final.body).toMatchObject({ quality: 'final', output_resolution: '720p', from_cache: false });
+    expect((await poll(ws.key, final.body.id)).status).toBe('completed');
+    const [p] = await t.c.database.db.select().from(renders).where(eq(renders.id, preview.id));
+    const [f] = await t.c.database.db.select().from(renders).where(eq(renders.id, final.body.id));
+    expect(f.storageKey).not.toBe(p.storageKey);
+    expect(f.editHash).toBe(editHash(edit));
+    expect(p.editHash).not.toBe(f.editHash);
+    const finalFile = await download((await t.api(ws.key, 'GET', `/renders/${final.body.id}`)).body.download_url, path.join(dir, 'final.mp4'));
+    expect(await probeSize(finalFile)).toEqual({ width: 1280, height: 720 });
+  }, 240_000);
 });

@@ -5,7 +5,9 @@ import {
   expiryFrom,
   isPermanentRenderFailure,
   renderErrorCode,
+  renderCacheKey,
   renderFileName,
+  renderQuality,
   renderStorageKey,
 } from '../../src/domain/renders/renders.rules.js';
 import { rebuildEdit } from '../../src/domain/clips/clip-edits.service.js';
@@ -95,5 +97,22 @@ describe('rebuildEdit (apply_template)', () => {
     const karaoke = getBuiltinTemplate('karaoke')!;
     const next = rebuildEdit(prev, { captions: karaoke.captions, layout: karaoke.layout });
     expect(next.layout).toEqual({ aspect: '9:16', reframe: 'fit' });
+  });
+});
+
+describe('render quality and the cache key', () => {
+  const hash = 'a'.repeat(64);
+  it('a final render keeps the edit hash as its key; a preview has its own', () => {
+    expect(renderCacheKey(hash, 'final')).toBe(hash);
+    const p = renderCacheKey(hash, 'preview');
+    expect(p).toMatch(/^[0-9a-f]{64}$/);
+    expect(p).not.toBe(hash);
+    expect(renderCacheKey(hash, 'preview')).toBe(p);
+    expect(renderCacheKey('b'.repeat(64), 'preview')).not.toBe(p);
+  });
+  it('a row at 360p is a preview', () => {
+    expect(renderQuality({ outputResolution: '360p' })).toBe('preview');
+    expect(renderQuality({ outputResolution: '720p' })).toBe('final');
+    expect(renderQuality({ outputResolution: '1080p' })).toBe('final');
   });
 });

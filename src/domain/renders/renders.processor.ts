@@ -14,14 +14,16 @@ import {
   expiryFrom,
   isPermanentRenderFailure,
   renderErrorCode,
+  renderQuality,
   renderStorageKey,
+  type RenderQuality,
 } from './renders.rules.js';
 
 /** Turns an edit into an MP4 on this machine (src/adapters/media/renderer.ts, wired in src/main). */
 export interface RenderEngine {
   render(
     edit: Edit,
-    io: { inputPath: string; outputPath: string; onProgress: (pct: number) => void; timeoutMs?: number },
+    io: { inputPath: string; outputPath: string; onProgress: (pct: number) => void; timeoutMs?: number; quality?: RenderQuality },
   ): Promise<{ sizeBytes: number }>;
 }
 
@@ -78,7 +80,7 @@ export class RenderProcessor {
       try {
         const out = path.join(dir, 'render.mp4');
         const result = await this.d.storage.withLocalFile(edit.source.key, (input) =>
-          this.d.engine.render(edit, { inputPath: input, outputPath: out, onProgress: progress.report, timeoutMs: RENDER_TIMEOUT_MS }),
+          this.d.engine.render(edit, { inputPath: input, outputPath: out, onProgress: progress.report, timeoutMs: RENDER_TIMEOUT_MS, quality: renderQuality(row) }),
         );
         await progress.settle();
         await this.d.storage.putFile(key, out, 'video/mp4');

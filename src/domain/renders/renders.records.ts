@@ -47,9 +47,9 @@ export interface RendersRepository {
   get(id: string): Promise<RenderRow | undefined>;
   /** The render when it belongs to the workspace. */
   findInWorkspace(workspaceId: string, id: string): Promise<RenderRow | undefined>;
-  /** The workspace's completed, unexpired render of the edit with a file, expiring last. */
+  /** The workspace's completed, unexpired final render (not a preview) of the edit with a file, expiring last. */
   findReusable(workspaceId: string, editId: string, now: Date): Promise<RenderRow | undefined>;
-  /** The workspace's newest render of the edit that is queued or active. */
+  /** The workspace's newest final render (not a preview) of the edit that is queued or active. */
   findUnfinishedOfEdit(workspaceId: string, editId: string): Promise<{ id: string } | undefined>;
   /** The render retention (hours) of the plan of the workspace; undefined when there is no such workspace. */
   planExpiryHours(workspaceId: string): Promise<number | undefined>;

@@ -3,9 +3,29 @@
  * progress throttle, download file names and which failures are worth another attempt.
  */
 
+import { createHash } from 'node:crypto';
 import { systemErrorCode } from '../errors.js';
 
 export type RenderStatus = 'queued' | 'active' | 'completed' | 'expired' | 'failed';
+
+/** `final`: the edit at its resolution; `preview`: the same edit at 360 px on the short side, fast. */
+export type RenderQuality = 'final' | 'preview';
+export const RENDER_QUALITIES: readonly RenderQuality[] = ['final', 'preview'];
+/** `output_resolution` of a preview (its short side); it is also how a render row says it is one. */
+export const PREVIEW_RESOLUTION = '360p';
+
+/**
+ * The render cache key of an edit at a quality: a final render's is the edit's hash (as it always
+ * was), a preview's is derived from it, so the two are different files.
+ */
+export function renderCacheKey(editHash: string, quality: RenderQuality): string {
+  return quality === 'final' ? editHash : createHash('sha256').update(`cutroom-preview/v1\n${editHash}`).digest('hex');
+}
+
+/** The quality a render row was made at. */
+export function renderQuality(row: { outputResolution: string }): RenderQuality {
+  return row.outputResolution === PREVIEW_RESOLUTION ? 'preview' : 'final';
+}
 export const UNFINISHED_RENDER_STATES: readonly RenderStatus[] = ['queued', 'active'];
 
 /** `Retry-After` (seconds) of 429 RATE_LIMIT_EXCEEDED when the workspace's simultaneous renders are all in use. */

@@ -12,8 +12,12 @@ import {
   DOWNLOAD_URL_SECONDS,
   RENDER_RETRY_AFTER_SECONDS,
   effectiveStatus,
+  PREVIEW_RESOLUTION,
   expiryFrom,
+  renderCacheKey,
   renderFileName,
+  renderQuality,
+  type RenderQuality,
   type RenderStatus,
 } from './renders.rules.js';
 
@@ -26,6 +30,8 @@ export interface RenderView {
   status: RenderStatus;
   progress: number;
   output_resolution: string;
+  /** `final` or `preview` (Cutroom's addition, docs/api-decisions.md). */
+  quality: RenderQuality;
   has_watermark: boolean;
   from_cache: boolean;
   download_url: string | null;
@@ -75,19 +81,23 @@ export class RendersService {
     return this.start(ctx, edit);
   }
 
-  /** POST /renders { edit_id }: any edit of the workspace, however old. */
-  async renderEdit(ctx: WorkspaceWithPlan, editId: string): Promise<RenderStart> {
+  /**
+   * POST /renders { edit_id, quality? }: any edit of the workspace, however old; `preview` renders it
+   * at 360 px on the short side, fast, cached apart from the final file.
+   */
+  async renderEdit(ctx: WorkspaceWithPlan, editId: string, quality: RenderQuality = 'final'): Promise<RenderStart> {
     const edit = await this.d.edits.findEdit(ctx.workspace.id, editId);
     if (!edit) throw new DomainError('EDITS_NOT_FOUND', { invalid_edits: [editId] });
-    return this.start(ctx, edit);
+    return this.start(ctx, edit, quality);
   }
 
-  private async start(ctx: WorkspaceWithPlan, edit: RenderableEdit): Promise<RenderStart> {
+  private async start(ctx: WorkspaceWithPlan, edit: RenderableEdit, quality: RenderQuality = 'final'): Promise<RenderStart> {
     const ws = ctx.workspace.id;
     const spec = edit.spec as Edit;
     const watermark = spec.watermark === true || ctx.plan.forceWatermark;
-    // The file depends on the watermark the plan forces, so the cache key does too.
-    const hash = watermark === spec.watermark ? edit.hash : editHash({ ...spec, watermark });
+    // The file depends on the watermark the plan forces, so the cache key does too; and on the quality.
+    const hash = renderCacheKey(watermark === spec.watermark ? edit.hash : editHash({ ...spec, watermark }), quality);
+    const outputResolution = quality === 'preview' ? PREVIEW_RESOLUTION : spec.resolution;
     const id = newId('rnd');
     const outcome = await this.d.tx.run(async (tx) => {
       // Serialises render requests of a workspace: the allowance check and the insert are one step.
@@ -102,7 +112,7 @@ export class RendersService {
           editHash: hash,
           status: 'completed',
           progress: 100,
-          outputResolution: spec.resolution,
+          outputResolution,
           hasWatermark: watermark,
           fromCache: true,
           storageKey: hit.storageKey,
@@ -126,7 +136,7 @@ export class RendersService {
         editId: edit.id,
         editHash: hash,
         status: 'queued',
-        outputResolution: spec.resolution,
+        outputResolution,
         hasWatermark: watermark,
       });
       return { fromCache: false, row };
@@ -182,6 +192,7 @@ export class RendersService {
       status,
       progress: row.progress,
       output_resolution: row.outputResolution,
+      quality: renderQuality(row),
       has_watermark: row.hasWatermark,
       from_cache: row.fromCache,
       download_url: status === 'completed' && row.storageKey ? await this.sign(row.storageKey, renderFileName(title, row.id)) : null,

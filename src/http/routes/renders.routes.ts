@@ -71,13 +71,14 @@ export function renderRoutes(app: Api, deps: RenderRoutesDeps) {
         summary: 'Render an edit',
         description:
           `Any edit of the workspace (a clip’s \`edit_id\`, an older one, one whose file expired). ${startDescription} ` +
+          '`quality: "preview"` renders the same edit at 360 px on the short side, fast; it is cached apart from the final file. ' +
           '404 EDITS_NOT_FOUND (`extra.invalid_edits`) for an edit that is not the workspace’s.',
         body: CreateRenderSchema,
         response: { ...started, ...errorResponses('EDITS_NOT_FOUND') },
       },
     },
     async (req, reply) => {
-      const out = await deps.renders.renderEdit(callerOf(req), req.body.edit_id);
+      const out = await deps.renders.renderEdit(callerOf(req), req.body.edit_id, req.body.quality ?? 'final');
       return reply.code(out.fromCache ? 200 : 202).send(out.render);
     },
   );

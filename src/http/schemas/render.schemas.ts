@@ -10,7 +10,10 @@ export const RenderSchema = Type.Object(
       description: '`failed` (with `error_code`) is Cutroom’s failure state; see docs/api-decisions.md.',
     }),
     progress: Type.Integer({ minimum: 0, maximum: 100 }),
-    output_resolution: Type.String({ description: '`1080p` or `720p` (short side of the output).' }),
+    output_resolution: Type.String({ description: '`1080p` or `720p` (short side of the output); `360p` for a preview.' }),
+    quality: Type.Union([Type.Literal('final'), Type.Literal('preview')], {
+      description: 'Cutroom’s addition: `final` (the edit’s resolution) or `preview` (360 px on the short side, fast, cached apart from the final file).',
+    }),
     has_watermark: Type.Boolean(),
     from_cache: Type.Boolean({ description: 'True when an identical file already existed.' }),
     download_url: Type.Union([Type.String(), Type.Null()], {
@@ -40,8 +43,18 @@ export const ClipRenderPath = Type.Object({
 });
 
 export const CreateRenderSchema = Type.Object(
-  { edit_id: Type.String({ minLength: 1, maxLength: 100 }) },
-  { additionalProperties: false, examples: [{ edit_id: 'edit_p4w8n1r6t2y9u3i7o5a0' }] },
+  {
+    edit_id: Type.String({ minLength: 1, maxLength: 100 }),
+    quality: Type.Optional(
+      Type.Union([Type.Literal('final'), Type.Literal('preview')], {
+        default: 'final',
+        description:
+          'Cutroom’s addition. `final` (default): the edit at its resolution. `preview`: the same edit, framed, cut and captioned the same, at 360 px on the ' +
+          'short side (360x640 for 9:16), encoded fast; cached per edit apart from the final file.',
+      }),
+    ),
+  },
+  { additionalProperties: false, examples: [{ edit_id: 'edit_p4w8n1r6t2y9u3i7o5a0' }, { edit_id: 'edit_p4w8n1r6t2y9u3i7o5a0', quality: 'preview' }] },
 );
 
 export const DownloadSchema = Type.Object(

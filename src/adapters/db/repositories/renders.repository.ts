@@ -1,7 +1,7 @@
-import { and, count, desc, eq, gt, inArray, isNotNull, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gt, inArray, isNotNull, isNull, lt, lte, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { PageRequest } from '../../../domain/pagination.js';
 import type { NewRender, RenderCompletion, RenderRow, RendersRepository } from '../../../domain/renders/renders.records.js';
-import { UNFINISHED_RENDER_STATES, type RenderStatus } from '../../../domain/renders/renders.rules.js';
+import { PREVIEW_RESOLUTION, UNFINISHED_RENDER_STATES, type RenderStatus } from '../../../domain/renders/renders.rules.js';
 import type { Tx } from '../../../ports/transactions.js';
 import type { Db } from '../database.js';
 import { plans, renders, workspaces } from '../schema/index.js';
@@ -77,6 +77,7 @@ export class DrizzleRendersRepository implements RendersRepository {
         and(
           eq(renders.workspaceId, workspaceId),
           eq(renders.editId, editId),
+          ne(renders.outputResolution, PREVIEW_RESOLUTION),
           eq(renders.status, 'completed'),
           gt(renders.expiresAt, now),
           isNotNull(renders.storageKey),
@@ -91,7 +92,7 @@ export class DrizzleRendersRepository implements RendersRepository {
     const [row] = await this.db
       .select({ id: renders.id })
       .from(renders)
-      .where(and(eq(renders.workspaceId, workspaceId), eq(renders.editId, editId), unfinished()))
+      .where(and(eq(renders.workspaceId, workspaceId), eq(renders.editId, editId), ne(renders.outputResolution, PREVIEW_RESOLUTION), unfinished()))
       .orderBy(desc(renders.createdAt))
       .limit(1);
     return row;

@@ -54,7 +54,7 @@ export const CreateRenderSchema = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false, examples: [{ edit_id: 'edit_p4w8n1r6t2y9u3i7o5a0' }, { edit_id: 'edit_p4w8n1r6t2y9u3i7o5a0', quality: 'preview' }] },
+  { additionalProperties: false, examples: [{ edit_id: 'edit_p4w8n1r6t2y9u3i7o5a0', quality: 'final' }] },
 );
 
 export const DownloadSchema = Type.Object(

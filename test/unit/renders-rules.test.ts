@@ -84,7 +84,7 @@ describe('rebuildEdit (apply_template)', () => {
     expect(next.watermark).toBe(true);
     expect(next.captions?.words).toEqual(prev.captions?.words);
     expect(next.captions?.style).toEqual(clean.captions);
-    // The previous edit's clip-time path, shifted back to source time and sliced again, is the same path.
+    // The previous edit's source-time path, sliced again, is the same path.
     expect(next.layout.cropPath).toEqual(prev.layout.cropPath);
     expect(editHash(next)).not.toBe(editHash(prev));
     // The source's full path (from the analysis) gives the same result.

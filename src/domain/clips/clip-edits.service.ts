@@ -86,10 +86,13 @@ export class ClipEditsService {
 
 /**
  * The edit of the same stretch with another template (pure). The crop path comes from the source's
- * analysis when the submission kept it, else from the previous edit (shifted back to source time).
+ * analysis when the submission kept it, else from the previous edit (an older clip-time path shifted
+ * back to source time).
  */
 export function rebuildEdit(prev: Edit, template: EditTemplate, sourceCropPath?: readonly Keyframe[]): Edit {
-  const prevPath = prev.layout.cropPath?.map((k) => ({ ...k, t: k.t + prev.in }));
+  // Edits made before crop paths were kept in source time hold a clip-time path (starting at 0).
+  const legacy = !!prev.layout.cropPath?.length && prev.in > 0 && prev.layout.cropPath[0].t < prev.in - 0.001;
+  const prevPath = legacy ? prev.layout.cropPath?.map((k) => ({ ...k, t: k.t + prev.in })) : prev.layout.cropPath;
   const cropPath = sourceCropPath && sourceCropPath.length > 0 ? sourceCropPath : prevPath;
   const edit = buildClipEdit({
     source: { ...prev.source },

@@ -27,7 +27,8 @@ export function buildClipEdit(input: ClipEditInput): Edit {
   const words = input.words.filter((w) => w.end > start && w.start < end).map((w) => ({ start: w.start, end: w.end, text: w.text }));
   const layout: Record<string, unknown> = { aspect: template.layout.aspect, reframe: template.layout.reframe };
   if (template.layout.reframe === 'speaker' && template.layout.aspect === '9:16' && input.cropPath9x16 && input.cropPath9x16.length > 0) {
-    layout.cropPath = sliceKeyframes(input.cropPath9x16, start, end);
+    // Source time, like every time in an edit: the renderer slices it to the kept stretches.
+    layout.cropPath = sliceKeyframes(input.cropPath9x16, start, end).map((k) => ({ ...k, t: Math.round((k.t + start) * 1000) / 1000 }));
   }
   return makeEdit({
     source: input.source,

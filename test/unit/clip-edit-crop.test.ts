@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { buildClipEdit } from '../../src/domain/edits/clip-edit.js';
+import { rebuildEdit } from '../../src/domain/clips/clip-edits.service.js';
+import { getBuiltinTemplate } from '../../src/domain/edits/caption-styles.js';
+import { makeEdit } from '../../src/domain/edits/edit.js';
+import { reframeFilters } from '../../src/adapters/media/filter-graph.js';
+
+/**
+ * A clip edit's crop path is on the source timeline (as the Edit type and the renderer read it), so
+ * the speaker crop of a clip that does not start at 0 moves, and follows cuts.
+ */
+
+const tpl = getBuiltinTemplate('bold-pop')!;
+const template = { captions: tpl.captions, layout: tpl.layout };
+const source = { key: 'k', duration: 200, width: 1920, height: 1080 };
+const path = [
+  { t: 0, x: 0, y: 0, w: 606, h: 1080 },
+  { t: 200, x: 1000, y: 0, w: 606, h: 1080 },
+];
+
+describe('the crop path of a clip edit', () => {
+  it('is kept in source time, sliced to the clip', () => {
+    const e = buildClipEdit({ source, start: 100, end: 110, words: [], cropPath9x16: path, template, watermark: false });
+    expect(e.layout.cropPath).toEqual([
+      { t: 100, x: 500, y: 0, w: 606, h: 1080 },
+      { t: 110, x: 550, y: 0, w: 606, h: 1080 },
+    ]);
+    expect(reframeFilters(e)).toContain("x='if(lt(t,0),500,if(lt(t,10),500+5*(t-0),550))'");
+  });
+
+  it('apply_template keeps a source-time path, and moves an older clip-time one back to source time', () => {
+    const e = buildClipEdit({ source, start: 100, end: 110, words: [], cropPath9x16: path, template, watermark: false });
+    expect(rebuildEdit(e, template).layout.cropPath).toEqual(e.layout.cropPath);
+    const legacy = makeEdit({ ...e, layout: { ...e.layout, cropPath: [{ t: 0, x: 500, y: 0, w: 606, h: 1080 }, { t: 10, x: 550, y: 0, w: 606, h: 1080 }] } });
+    expect(rebuildEdit(legacy, template).layout.cropPath).toEqual(e.layout.cropPath);
+  });
+});

@@ -244,7 +244,12 @@ export async function createContainer(opts: ContainerOptions): Promise<Container
     media,
     credits,
     checks,
-    services: () => ({ videos, submissions, renders: rendersArea.renders, clipEdits: rendersArea.clipEdits, pipeline, workspaces }),
+    videos,
+    submissions,
+    renders: rendersArea.renders,
+    clipEdits: rendersArea.clipEdits,
+    pipeline,
+    workspaces,
     events,
   });
   const personasArea = createPersonas({

@@ -14,6 +14,7 @@ import type { ClipEditsService } from '../domain/clips/clip-edits.service.js';
 import { BroadcastEnding } from '../domain/monitors/broadcast-end.js';
 import { LiveBatchProcessor } from '../domain/monitors/live-batches.js';
 import { MonitorPoller } from '../domain/monitors/monitor-poller.js';
+import { MonitorUploads } from '../domain/monitors/monitor-uploads.js';
 import { MonitorsService } from '../domain/monitors/monitors.service.js';
 import type { RendersService } from '../domain/renders/renders.service.js';
 import type { SubmissionPipeline } from '../domain/submissions/pipeline.js';
@@ -38,15 +39,13 @@ export interface MonitorsWiring {
   checks: SubmissionChecks;
   /** Webhook events: broadcast.started, broadcast.ended, monitor.stopped. */
   events?: EventPublisher;
-  /** Late-bound: the container's services (they are built after this wiring is declared). */
-  services(): {
-    videos: Pick<VideosService, 'analyzeLink'>;
-    submissions: Pick<SubmissionsService, 'create' | 'clipView'>;
-    renders: Pick<RendersService, 'renderClip'>;
-    clipEdits: Pick<ClipEditsService, 'applyTemplate'>;
-    pipeline: Pick<SubmissionPipeline, 'run'>;
-    workspaces: Pick<WorkspacesService, 'get'>;
-  };
+  videos: Pick<VideosService, 'analyzeLink'>;
+  submissions: Pick<SubmissionsService, 'create' | 'clipView'>;
+  renders: Pick<RendersService, 'renderClip'>;
+  clipEdits: Pick<ClipEditsService, 'applyTemplate'>;
+  /** Clips the live batches (job monitor.batch). */
+  pipeline: Pick<SubmissionPipeline, 'run'>;
+  workspaces: Pick<WorkspacesService, 'get'>;
 }
 
 /** Monitors: the API's service, the poll job's watcher chain and the live batch job (docs/monitors.md). */
@@ -73,9 +72,9 @@ export function createMonitors(w: MonitorsWiring) {
     classifier: watchers.classifier,
     checks: w.checks,
     ending,
-    clipView: (row) => w.services().submissions.clipView(row),
-    renderClip: (ctx, videoId, submissionId, clipId) => w.services().renders.renderClip(ctx, videoId, submissionId, clipId),
-    applyTemplate: (ws, videoId, submissionId, templateId) => w.services().clipEdits.applyTemplate(ws, videoId, submissionId, templateId),
+    clipView: (row) => w.submissions.clipView(row),
+    renderClip: (ctx, videoId, submissionId, clipId) => w.renders.renderClip(ctx, videoId, submissionId, clipId),
+    applyTemplate: (ws, videoId, submissionId, templateId) => w.clipEdits.applyTemplate(ws, videoId, submissionId, templateId),
     batchSeconds: cfg.batchSeconds,
     events: w.events,
   });
@@ -89,24 +88,8 @@ export function createMonitors(w: MonitorsWiring) {
     ending,
     watcher: (p) => watchers.watcher(p),
     recorder,
-    workspaces: { get: (id) => w.services().workspaces.get(id) },
-    async submitUpload(ctx, monitor, entry) {
-      const { videos, submissions } = w.services();
-      const video = await videos.analyzeLink(ctx, entry.url);
-      const existing = await repo.monitorSubmissionOfVideo(monitor.id, video.id);
-      if (existing) return existing;
-      const row = await submissions.create(
-        ctx,
-        {
-          video_id: video.id,
-          ...(monitor.templateId ? { template_id: monitor.templateId } : {}),
-          ...(monitor.strategyId ? { strategy_id: monitor.strategyId } : {}),
-          source_language: monitor.sourceLanguage,
-        },
-        { monitorId: monitor.id },
-      );
-      return row.id;
-    },
+    workspaces: w.workspaces,
+    uploads: new MonitorUploads({ repo, videos: w.videos, submissions: w.submissions }),
     stopMonitor: (id, reason) => monitors.stopMonitor(id, reason),
     pollSeconds: cfg.pollSeconds,
     batchSeconds: cfg.batchSeconds,
@@ -120,11 +103,11 @@ export function createMonitors(w: MonitorsWiring) {
     credits: w.credits,
     videos: new DrizzleVideosRepository(db),
     submissions: new DrizzleSubmissionsRepository(db),
-    pipeline: { run: (id, attempt) => w.services().pipeline.run(id, attempt) },
+    pipeline: w.pipeline,
     recorder,
     ending,
     storage: w.storage,
-    workspaces: { get: (id) => w.services().workspaces.get(id) },
+    workspaces: w.workspaces,
     logger: w.logger,
     batchSeconds: cfg.batchSeconds,
   });

@@ -82,8 +82,10 @@ export function livePoller(
     watcher: () => stand.watcher,
     recorder: opts.recorder ?? stand.recorder,
     workspaces: { get: async (id) => (await workspacesRepo.findWithPlan(id))! },
-    submitUpload: async () => {
-      throw new Error('no uploads here');
+    uploads: {
+      submit: async () => {
+        throw new Error('no uploads here');
+      },
     },
     stopMonitor: (id, reason) => service.stopMonitor(id, reason),
     pollSeconds: 1,

@@ -10,6 +10,7 @@ import type { JobQueue } from '../../ports/queue.js';
 import type { Storage } from '../../ports/storage.js';
 import type { TransactionRunner } from '../../ports/transactions.js';
 import type { BroadcastEnding } from './broadcast-end.js';
+import type { MonitorUploads } from './monitor-uploads.js';
 import {
   batchJobId,
   batchPrice,
@@ -36,8 +37,8 @@ export interface MonitorPollerDeps {
   watcher(platform: ChannelPlatform): ChannelWatcher;
   recorder: LiveRecorder;
   workspaces: { get(id: string): Promise<WorkspaceWithPlan> };
-  /** An upload as an ordinary submission, as POST /clips/info + POST /clips would make it; answers its id. */
-  submitUpload(ctx: WorkspaceWithPlan, monitor: MonitorRow, entry: Pick<ChannelEntry, 'url'>): Promise<string>;
+  /** An upload as an ordinary submission, as POST /clips/info + POST /clips would make it (monitor-uploads.ts); answers its id. */
+  uploads: Pick<MonitorUploads, 'submit'>;
   /** Stops the monitor (MonitorsService.stopMonitor): INSUFFICIENT_CREDITS, SOURCE_GONE, a LiveRefusal. */
   stopMonitor(id: string, reason: string): Promise<void>;
   pollSeconds: number;
@@ -139,7 +140,7 @@ export class MonitorPoller {
     const ctx = await this.d.workspaces.get(m.workspaceId);
     for (const entry of pending) {
       try {
-        const submissionId = await this.d.submitUpload(ctx, m, entry);
+        const submissionId = await this.d.uploads.submit(ctx, m, entry);
         await this.d.repo.settleEntry(m.id, entry.entryId, { status: 'submitted', submissionId });
       } catch (err) {
         const code = errorCodeOf(err);

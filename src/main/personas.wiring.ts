@@ -91,12 +91,8 @@ export function createPersonas(w: PersonasWiring) {
     prices: () => prices.get(),
     swap,
     probe: (file) => w.media.probe(file),
-    media: {
-      createUpload: (ctx, input) => w.transcriptions.createUpload(ctx, input),
-      find: (ws, id) => w.transcriptions.getMedia(ws, id).catch(() => undefined),
-      complete: async (ws, id) => w.transcriptions.prepareMedia(await w.transcriptions.getMedia(ws, id)),
-    },
-    videos: { find: (ws, id) => w.videos.get(ws, id).catch(() => undefined) },
+    media: w.transcriptions,
+    videos: w.videos,
     maxSourceBytes: w.config.personas.sourceMaxBytes,
     events: w.events,
   });

@@ -15,32 +15,11 @@ import { measuredPrice } from '../credits/priced-charge.js';
 import type { PersonasService } from './personas.service.js';
 import { checkFeedback, type FeedbackView, type PersonaCharges } from './persona.rules.js';
 import type { PersonasRepository, PersonaVideoRow } from './personas.records.js';
+import type { TranscriptionsService } from '../transcriptions/transcriptions.service.js';
+import type { VideosService } from '../videos/videos.service.js';
 import { CHARGE_TYPE } from '../credits/charge-types.js';
 
 const URL_SECONDS = 3600;
-
-/** A media upload (the transcriptions' `media` records: one upload mechanism). */
-export interface SourceMedia {
-  id: string;
-  kind: string;
-  storageKey: string;
-  duration: number | null;
-  status: string;
-}
-
-/** A library video of the workspace (uploaded or analysed link). */
-export interface LibraryVideo {
-  id: string;
-  source: string;
-  status: string;
-  duration: number;
-  width: number;
-  height: number;
-  storageKey: string | null;
-  mediaUrl: string | null;
-  sourceUrl: string | null;
-  platform: string;
-}
 
 /** Where a swap's source bytes are. */
 export type SwapSource =
@@ -59,14 +38,10 @@ export interface PersonaVideosDeps {
   /** The swap engine's name and the replace modes it can do. */
   swap: { name: string; replaceModes: readonly string[] };
   probe(file: string): Promise<MediaInfo>;
-  /** The media uploads (src/domain/transcriptions): declare, complete on first use, find. */
-  media: {
-    createUpload(ctx: WorkspaceWithPlan, input: { file_name: string; file_size: number; content_type: string }): Promise<{ media_id: string; upload_url: string; expires_in: number }>;
-    find(workspaceId: string, id: string): Promise<SourceMedia | undefined>;
-    /** Completes the upload (first use): 404 FILE_NOT_FOUND when nothing was sent, 400 when it is not media. */
-    complete(workspaceId: string, id: string): Promise<SourceMedia>;
-  };
-  videos: { find(workspaceId: string, id: string): Promise<LibraryVideo | undefined> };
+  /** The media uploads (TranscriptionsService: one upload mechanism): declare, find, complete on first use. */
+  media: Pick<TranscriptionsService, 'createUpload' | 'getMedia' | 'prepareMedia'>;
+  /** The workspace's library videos (a library video is a media_id too). */
+  videos: Pick<VideosService, 'get'>;
   /** Largest persona source upload in bytes. */
   maxSourceBytes: number;
   /** Webhook events `persona_video.ready` / `persona_video.failed`. */
@@ -113,11 +88,21 @@ export class PersonaVideosService {
 
   /** POST /personas/sources/upload/complete: the measured source. */
   async completeSourceUpload(ctx: WorkspaceWithPlan, mediaId: string) {
-    const m = await this.d.media.find(ctx.workspace.id, mediaId);
+    const m = await this.findMedia(ctx.workspace.id, mediaId);
     if (!m || m.kind !== 'video') throw new DomainError('MEDIA_NOT_FOUND');
-    const ready = await this.d.media.complete(ctx.workspace.id, m.id);
+    const ready = await this.completeMedia(ctx.workspace.id, m.id);
     const info = await this.measureVideo(ready.storageKey);
     return { media_id: ready.id, duration: round3(ready.duration ?? info.duration), width: info.width, height: info.height, has_audio: info.hasAudio };
+  }
+
+  /** A media upload of the workspace, or undefined when there is none to use. */
+  private findMedia(workspaceId: string, id: string) {
+    return this.d.media.getMedia(workspaceId, id).catch(() => undefined);
+  }
+
+  /** Completes the upload (first use): 404 FILE_NOT_FOUND when nothing was sent, 400 when it is not media. */
+  private async completeMedia(workspaceId: string, id: string) {
+    return this.d.media.prepareMedia(await this.d.media.getMedia(workspaceId, id));
   }
 
   /** The probe of a stored source: 400 VALIDATION_ERROR (`file`, `no_video_stream`) without a picture. */
@@ -129,7 +114,7 @@ export class PersonaVideosService {
 
   /** A `media_id`: a persona source upload, or the id of a video of the workspace's library. 404 MEDIA_NOT_FOUND otherwise. */
   async source(workspaceId: string, mediaId: string): Promise<SwapSource> {
-    const video = mediaId.startsWith('vid_') ? await this.d.videos.find(workspaceId, mediaId) : undefined;
+    const video = mediaId.startsWith('vid_') ? await this.d.videos.get(workspaceId, mediaId).catch(() => undefined) : undefined;
     if (video) {
       if (video.status !== 'ready') throw new DomainError('MEDIA_NOT_FOUND');
       if (video.source === 'upload' && video.storageKey) return { kind: 'upload', id: video.id, key: video.storageKey, seconds: video.duration };
@@ -137,9 +122,9 @@ export class PersonaVideosService {
       if (!url) throw new DomainError('MEDIA_NOT_FOUND');
       return { kind: 'link', id: video.id, mediaUrl: url, platform: video.platform, seconds: video.duration };
     }
-    const m = await this.d.media.find(workspaceId, mediaId);
+    const m = await this.findMedia(workspaceId, mediaId);
     if (!m || m.kind !== 'video') throw new DomainError('MEDIA_NOT_FOUND');
-    const ready = m.status === 'ready' ? m : await this.d.media.complete(workspaceId, m.id);
+    const ready = m.status === 'ready' ? m : await this.completeMedia(workspaceId, m.id);
     return { kind: 'media', id: ready.id, key: ready.storageKey, seconds: ready.duration ?? 0 };
   }
 

@@ -106,6 +106,24 @@ describe.each(DB_KINDS)('renders and posts services on %s', (kind) => {
     await expect(service.renderEdit(ctx, 'edit_unknown')).rejects.toMatchObject({ code: 'EDITS_NOT_FOUND', extra: { invalid_edits: ['edit_unknown'] } });
   });
 
+  it('a preview is cached apart from the final file, and posts never reuse or wait for one', async () => {
+    const queue = new FakeQueue();
+    const service = rendersOf(queue);
+    const repo = new DrizzleRendersRepository(database.db);
+    const editId = editIds[2];
+    const preview = await service.renderEdit(ctx, editId, 'preview');
+    expect(preview).toMatchObject({ fromCache: false, render: { status: 'queued', quality: 'preview', output_resolution: '360p' } });
+    expect(await repo.findUnfinishedOfEdit(ctx.workspace.id, editId)).toBeUndefined();
+    expect(await repo.start(preview.render.id)).toBe(true);
+    const now = new Date();
+    expect(await repo.complete(preview.render.id, { storageKey: 'renders/p.mp4', size: 10, completedAt: now, expiresAt: new Date(now.getTime() + 3600_000) })).toBe(true);
+    expect(await repo.findReusable(ctx.workspace.id, editId, new Date())).toBeUndefined();
+    expect(await service.renderEdit(ctx, editId, 'preview')).toMatchObject({ fromCache: true, render: { quality: 'preview', download_url: 'signed:renders/p.mp4' } });
+    const final = await service.renderEdit(ctx, editId);
+    expect(final).toMatchObject({ fromCache: false, render: { status: 'queued', quality: 'final', output_resolution: '1080p' } });
+    expect(await repo.findUnfinishedOfEdit(ctx.workspace.id, editId)).toEqual({ id: final.render.id });
+  });
+
   it('a post whose jobs the queue refuses: every item still pending fails with QUEUE_UNAVAILABLE, and so does the post', async () => {
     const con = await connection();
     const queue = new FakeQueue(2);

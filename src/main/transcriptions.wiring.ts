@@ -1,11 +1,11 @@
 import os from 'node:os';
-import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Config } from '../config/env.js';
 import type { Database } from '../adapters/db/database.js';
 import { DrizzleTranscriptionsRepository } from '../adapters/db/repositories/transcriptions.repository.js';
 import { NodeLocalFiles } from '../adapters/files/local-files.js';
-import { extractWav } from '../adapters/media/audio-extract.js';
+import { FfmpegAudioExtractor, extractWav } from '../adapters/media/audio-extract.js';
+import { speechCheck } from '../adapters/vad/speech-check.js';
 import type { CreditsService } from '../domain/credits/credits.service.js';
 import { TranscriptionProcessor } from '../domain/transcriptions/transcriptions.processor.js';
 import { TranscriptionsService } from '../domain/transcriptions/transcriptions.service.js';
@@ -52,12 +52,7 @@ export function createTranscriptions(w: TranscriptionsWiring) {
     credits: w.credits,
     queue: w.queue,
     supportsLanguage: (lang) => w.asr.supportsLanguage(lang),
-    hasSpeech: (file, seconds) =>
-      files.withTempDir('vad-', async (dir) => {
-        const wav = path.join(dir, 'audio.wav');
-        if (!(await extractWav(file, wav, { start: 0, end: seconds }))) return false;
-        return (await vad.detect(wav)).length > 0;
-      }),
+    hasSpeech: speechCheck({ files, audio: new FfmpegAudioExtractor(), vad }),
     singleUploadMaxBytes: w.config.multipartThresholdBytes,
     events: w.events,
   });

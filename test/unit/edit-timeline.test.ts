@@ -112,6 +112,8 @@ describe('edits with segments', () => {
     expect(bad([{ start: 11, end: 20 }, { start: 25, end: 40.5 }])).toEqual([{ field: 'in', rule: 'equal to segments[0].start' }]);
     expect(bad([{ start: 10, end: 20 }, { start: 25, end: 40 }])).toEqual([{ field: 'out', rule: 'equal to the last segment end' }]);
     expect(bad([{ start: 10, end: 20, x: 1 }])).toEqual([{ field: 'segments[0]', rule: 'stretch {start,end}' }]);
+    // A stretch shorter than a few frames would leave the picture without a frame to join.
+    expect(bad([{ start: 10, end: 20 }, { start: 25, end: 25.05 }, { start: 30, end: 40.5 }])).toEqual([{ field: 'segments[1].end', rule: 'at least 0.1 s after start' }]);
     expect(() => makeEdit({ ...base(), segments: 'no' })).toThrow(DomainError);
   });
 });

@@ -111,6 +111,8 @@ function checkCropPath(errs: FieldError[], path: unknown, src: { width: number; 
 }
 
 const MAX_SEGMENTS = 500;
+/** Shortest kept stretch: a few frames, so every stretch has picture to join. */
+export const MIN_SEGMENT_SECONDS = 0.1;
 
 function checkSegments(errs: FieldError[], segs: unknown, input: Record<string, unknown>, duration: number): void {
   const f = 'segments';
@@ -125,6 +127,7 @@ function checkSegments(errs: FieldError[], segs: unknown, input: Record<string, 
     const { start, end } = s as unknown as Segment;
     if (start < 0) return void errs.push({ field: `${f}[${i}].start`, rule: 'number >= 0' });
     if (end <= start) return void errs.push({ field: `${f}[${i}].end`, rule: 'after start' });
+    if (end - start < MIN_SEGMENT_SECONDS - 0.0005) return void errs.push({ field: `${f}[${i}].end`, rule: `at least ${MIN_SEGMENT_SECONDS} s after start` });
     if (end > duration + 0.001) return void errs.push({ field: `${f}[${i}].end`, rule: 'within the source duration' });
     if (start < prevEnd) return void errs.push({ field: `${f}[${i}].start`, rule: 'ascending, not overlapping the stretch before' });
     prevEnd = end;

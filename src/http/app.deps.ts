@@ -11,6 +11,7 @@ import type { WorkspaceRoutesDeps } from './routes/workspace.routes.js';
 import type { BalanceRoutesDeps } from './routes/balance.routes.js';
 import type { VideoRoutesDeps } from './routes/videos.routes.js';
 import type { ClipRoutesDeps } from './routes/clips.routes.js';
+import type { EditRoutesDeps } from './routes/edits.routes.js';
 import type { TemplateRoutesDeps } from './routes/templates.routes.js';
 import type { RenderRoutesDeps } from './routes/renders.routes.js';
 import type { ConnectionRoutesDeps } from './routes/connections.routes.js';
@@ -40,6 +41,7 @@ export interface AppDeps
     BalanceRoutesDeps,
     VideoRoutesDeps,
     ClipRoutesDeps,
+    EditRoutesDeps,
     TemplateRoutesDeps,
     RenderRoutesDeps,
     ConnectionRoutesDeps,

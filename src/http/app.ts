@@ -16,6 +16,7 @@ import { workspaceRoutes } from './routes/workspace.routes.js';
 import { balanceRoutes } from './routes/balance.routes.js';
 import { videoRoutes } from './routes/videos.routes.js';
 import { clipRoutes } from './routes/clips.routes.js';
+import { editRoutes } from './routes/edits.routes.js';
 import { fileRoutes } from './routes/files.routes.js';
 import { templateRoutes } from './routes/templates.routes.js';
 import { renderRoutes } from './routes/renders.routes.js';
@@ -93,6 +94,7 @@ export async function buildApp(c: AppDeps, opts: AppOptions = {}): Promise<Fasti
       clipRoutes(api, c);
       templateRoutes(api, c);
       renderRoutes(api, c);
+      editRoutes(api, c);
       connectionRoutes(api, c);
       postRoutes(api, c);
       transcriptionRoutes(api, c);

@@ -12,6 +12,7 @@ export const TAGS = [
   { name: 'Balance', description: 'Credits and their ledger. 1 credit is 1 processed minute of video.' },
   { name: 'Videos', description: 'Uploads and public links, measured and priced before anything is charged.' },
   { name: 'Submissions', description: 'Clipping jobs: a video (or a stretch of it) in, highlight clips out. Poll every 10 to 15 seconds.' },
+  { name: 'Edits', description: 'Cutroom’s addition: an edit as a document (kept stretches, words), its versions, and new edits derived from it.' },
   { name: 'Renders', description: 'MP4 files of edits (a clip’s edit, or any older one). Poll every 5 to 10 seconds.' },
   { name: 'Templates', description: 'Caption templates (how clips look) and clipping strategies (how clips are picked).' },
   { name: 'Connections', description: 'Publishing accounts, connected by the operator outside the API.' },

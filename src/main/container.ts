@@ -38,6 +38,7 @@ import type { AsrEngine } from '../ports/asr.js';
 import { createAsrEngine, createPipeline } from './pipeline.wiring.js';
 import { createRenders } from './renders.wiring.js';
 import type { ClipEditsService } from '../domain/clips/clip-edits.service.js';
+import type { EditsService } from '../domain/edits/edits.service.js';
 import type { RendersService } from '../domain/renders/renders.service.js';
 import type { RenderProcessor } from '../domain/renders/renders.processor.js';
 import { createPosts } from './posts.wiring.js';
@@ -99,6 +100,8 @@ export interface Container {
   templates: TemplatesService;
   /** A clip's current edit and apply_template. */
   clipEdits: ClipEditsService;
+  /** Edits as documents, their versions and derived edits (/edits). */
+  edits: EditsService;
   renders: RendersService;
   /** Runs renders and the expiry sweep (used by workers). */
   renderProcessor: RenderProcessor;

@@ -9,6 +9,7 @@ import { NodeLocalFiles } from '../adapters/files/local-files.js';
 import { prepareFontsDir } from '../adapters/media/fonts.js';
 import { renderEdit } from '../adapters/media/renderer.js';
 import { ClipEditsService } from '../domain/clips/clip-edits.service.js';
+import { EditsService } from '../domain/edits/edits.service.js';
 import { RenderProcessor, type RenderEngine } from '../domain/renders/renders.processor.js';
 import { RendersService } from '../domain/renders/renders.service.js';
 import type { SubmissionsService } from '../domain/submissions/submissions.service.js';
@@ -50,7 +51,7 @@ export function createRenderEngine(config: Config): RenderEngine {
   };
 }
 
-/** Clip edits (apply_template), the renders service and the render worker. */
+/** Clip edits (apply_template), edits as documents (/edits), the renders service and the render worker. */
 export function createRenders(w: RendersWiring) {
   const db = w.database.db;
   const edits = new DrizzleClipsRepository(db);
@@ -59,6 +60,14 @@ export function createRenders(w: RendersWiring) {
     tx: w.transactions,
     getSubmission: (ws, videoId, id) => w.submissions.get(ws, videoId, id),
     getTemplate: async (ws, id) => editTemplateOf(await w.templates.getTemplate(ws, id)),
+  });
+  const editDocs = new EditsService({
+    repo: edits,
+    tx: w.transactions,
+    getTemplate: async (ws, id) => {
+      const t = await w.templates.templateOrDefault(ws, id);
+      return { id: t.id, captions: t.config.captions, title: t.config.title, layout: t.config.layout };
+    },
   });
   const repo = new DrizzleRendersRepository(db);
   const renders = new RendersService({ repo, edits, tx: w.transactions, queue: w.queue, storage: w.storage, clipEdits });
@@ -71,5 +80,5 @@ export function createRenders(w: RendersWiring) {
     logger: w.logger,
     events: w.events,
   });
-  return { clipEdits, renders, renderProcessor };
+  return { clipEdits, edits: editDocs, renders, renderProcessor };
 }

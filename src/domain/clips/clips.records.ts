@@ -38,10 +38,21 @@ export interface EditRow {
   spec: unknown;
   /** The template it was made with. */
   templateId: string | null;
+  /** The edit it was derived from (POST /edits); null for an edit the service made. */
+  parentEditId: string | null;
+  /** The first edit of its lineage; null when it is one. */
+  rootEditId: string | null;
+  /** The lineage's word list (EditWord[], src/domain/edits/edit-words.ts); null: the spec's caption words. */
+  words: unknown;
   createdAt: Date;
 }
 
-export type NewEdit = Omit<EditRow, 'createdAt'>;
+export type NewEdit = Omit<EditRow, 'createdAt' | 'parentEditId' | 'rootEditId' | 'words'> & Partial<Pick<EditRow, 'parentEditId' | 'rootEditId' | 'words'>>;
+
+/** An edit with what it belongs to: its clip's video (null for an edit of no clip). */
+export interface EditWithVideo extends EditRow {
+  videoId: string | null;
+}
 
 /** The order of a submission's clips in GET …/clips. */
 export interface ClipListOrder {
@@ -74,4 +85,11 @@ export interface ClipsRepository {
   findEdit(workspaceId: string, editId: string): Promise<EditRow | undefined>;
   /** The edits of those ids (any workspace). */
   editsByIds(tx: Tx, ids: readonly string[]): Promise<EditRow[]>;
+  /** The edit with its clip's video, when it belongs to the workspace. */
+  findEditWithVideo(workspaceId: string, editId: string): Promise<EditWithVideo | undefined>;
+  /**
+   * A page of the versions of an edit, newest first (ties by id, descending): every edit of the clip when
+   * `clipId` is given, else the lineage of `rootEditId` (the root and every edit whose root it is).
+   */
+  listVersions(workspaceId: string, of: { clipId: string } | { rootEditId: string }, page: PageRequest): Promise<{ rows: EditWithVideo[]; total: number }>;
 }

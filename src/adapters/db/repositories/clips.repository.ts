@@ -1,5 +1,5 @@
-import { and, asc, count, desc, eq, inArray } from 'drizzle-orm';
-import type { ClipListOrder, ClipRow, ClipsRepository, EditRow, NewClip, NewEdit } from '../../../domain/clips/clips.records.js';
+import { and, asc, count, desc, eq, getTableColumns, inArray, or } from 'drizzle-orm';
+import type { ClipListOrder, ClipRow, ClipsRepository, EditRow, EditWithVideo, NewClip, NewEdit } from '../../../domain/clips/clips.records.js';
 import type { PageRequest } from '../../../domain/pagination.js';
 import type { EditsReader } from '../../../domain/renders/renders.records.js';
 import type { Tx } from '../../../ports/transactions.js';
@@ -83,6 +83,30 @@ export class DrizzleClipsRepository implements ClipsRepository, EditsReader {
       .select()
       .from(edits)
       .where(inArray(edits.id, [...ids]));
+  }
+
+  /** An edit with its clip's video: edits left join clips left join submissions. */
+  private editsWithVideo() {
+    return this.db
+      .select({ ...getTableColumns(edits), videoId: submissions.videoId })
+      .from(edits)
+      .leftJoin(clips, eq(clips.id, edits.clipId))
+      .leftJoin(submissions, eq(submissions.id, clips.submissionId));
+  }
+
+  async findEditWithVideo(workspaceId: string, editId: string): Promise<EditWithVideo | undefined> {
+    const [row] = await this.editsWithVideo().where(and(eq(edits.id, editId), eq(edits.workspaceId, workspaceId)));
+    return row;
+  }
+
+  async listVersions(workspaceId: string, of: { clipId: string } | { rootEditId: string }, page: PageRequest): Promise<{ rows: EditWithVideo[]; total: number }> {
+    const lineage = 'clipId' in of ? eq(edits.clipId, of.clipId) : or(eq(edits.id, of.rootEditId), eq(edits.rootEditId, of.rootEditId));
+    const where = and(eq(edits.workspaceId, workspaceId), lineage);
+    const [rows, [{ n }]] = await Promise.all([
+      this.editsWithVideo().where(where).orderBy(desc(edits.createdAt), desc(edits.id)).limit(page.limit).offset(page.offset),
+      this.db.select({ n: count() }).from(edits).where(where),
+    ]);
+    return { rows, total: Number(n) };
   }
 
   async titleOfEdit(editId: string): Promise<string | null> {

@@ -1,4 +1,4 @@
-import { boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, doublePrecision, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt } from './columns.js';
 import { workspaceId } from './workspaces.js';
 import { submissions } from './submissions.js';
@@ -13,9 +13,20 @@ export const edits = pgTable(
     hash: text('hash').notNull(),
     spec: jsonb('spec').$type<unknown>().notNull(),
     templateId: text('template_id'),
+    /** The edit it was derived from (POST /edits); null for an edit the service made. */
+    parentEditId: text('parent_edit_id'),
+    /** The first edit of its lineage; null for a root. Versions of an edit of no clip are its root's lineage. */
+    rootEditId: text('root_edit_id'),
+    /** The lineage's word list (index, text as captioned, times, speaker); null: the spec's caption words. */
+    words: jsonb('words').$type<unknown>(),
     createdAt: createdAt(),
   },
-  (t) => [index('edits_ws_idx').on(t.workspaceId), index('edits_hash_idx').on(t.hash)],
+  (t) => [
+    index('edits_ws_idx').on(t.workspaceId),
+    index('edits_hash_idx').on(t.hash),
+    index('edits_clip_idx').on(t.clipId),
+    index('edits_root_idx').on(t.rootEditId),
+  ],
 );
 
 export const clips = pgTable(

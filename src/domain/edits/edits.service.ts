@@ -1,0 +1,90 @@
+import { newId } from '../../shared/ids.js';
+import type { TransactionRunner } from '../../ports/transactions.js';
+import type { ClipsRepository, EditWithVideo } from '../clips/clips.records.js';
+import { DomainError } from '../errors.js';
+import { listResponse, type PageRequest } from '../pagination.js';
+import { STRATEGY_LIMITS } from '../templates/templates.rules.js';
+import { deriveEdit, type DeriveTemplate, type EditChange } from './edit-changes.js';
+import { editHash, type Edit } from './edit.js';
+import { editDocument, wordsOfSpec, type EditDocument, type EditWord } from './edit-words.js';
+
+export interface EditsDeps {
+  repo: ClipsRepository;
+  tx: TransactionRunner;
+  /** A template's styles and layout (TemplatesService.templateOrDefault): the default for null; 404 TEMPLATE_NOT_FOUND for an id the workspace cannot use. */
+  getTemplate(workspaceId: string, id: string | null): Promise<DeriveTemplate & { id: string }>;
+}
+
+/** POST /edits: the base and the changes (src/http/schemas/edit.schemas.ts). */
+export interface DeriveEditInput extends EditChange {
+  base_edit_id: string;
+  template_id?: string;
+}
+
+/** The longest derived edit: the longest clip a strategy may ask for (plans set no clip length of their own). */
+export const MAX_CLIP_SECONDS = STRATEGY_LIMITS.maxSeconds;
+
+/**
+ * Edits as documents (GET /edits/{id}), their versions (GET /edits/{id}/versions) and derived edits
+ * (POST /edits). Edits never change: deriving makes a new one.
+ */
+export class EditsService {
+  constructor(private readonly d: EditsDeps) {}
+
+  /** The workspace's edit; 404 EDITS_NOT_FOUND (`extra.invalid_edits`) otherwise. */
+  private async find(workspaceId: string, editId: string): Promise<EditWithVideo> {
+    const row = await this.d.repo.findEditWithVideo(workspaceId, editId);
+    if (!row) throw new DomainError('EDITS_NOT_FOUND', { invalid_edits: [editId] });
+    return row;
+  }
+
+  /** GET /edits/{id}. */
+  async get(workspaceId: string, editId: string): Promise<EditDocument> {
+    return editDocument(await this.find(workspaceId, editId));
+  }
+
+  /**
+   * GET /edits/{id}/versions: every edit of the same clip, or of the same root for an edit of no clip,
+   * newest first (the edit the service made is the oldest, so last).
+   */
+  async versions(workspaceId: string, editId: string, page: PageRequest) {
+    const row = await this.find(workspaceId, editId);
+    const of = row.clipId ? { clipId: row.clipId } : { rootEditId: row.rootEditId ?? row.id };
+    const { rows, total } = await this.d.repo.listVersions(workspaceId, of, page);
+    return listResponse('edits', rows.map(editDocument), total, page);
+  }
+
+  /**
+   * POST /edits: a new edit derived from the base (which never changes), its parent the base. Derived from a
+   * clip's edit (any version), it becomes the clip's `edit_id`. 400 VALIDATION_ERROR naming the field
+   * (deriveEdit); 404 EDITS_NOT_FOUND, TEMPLATE_NOT_FOUND.
+   */
+  async derive(workspaceId: string, input: DeriveEditInput): Promise<EditDocument> {
+    const { base_edit_id: baseId, template_id: templateId, ...change } = input;
+    const base = await this.find(workspaceId, baseId);
+    const spec = base.spec as Edit;
+    const template =
+      templateId !== undefined
+        ? await this.d.getTemplate(workspaceId, templateId)
+        : // The base's template may be gone since; its styles are only a fallback here.
+          await this.d.getTemplate(workspaceId, base.templateId).catch(() => this.d.getTemplate(workspaceId, null));
+    const words = base.words ? (base.words as EditWord[]) : wordsOfSpec(spec);
+    const next = deriveEdit({ base: spec, words, change, template, applyTemplate: templateId !== undefined, maxSeconds: MAX_CLIP_SECONDS });
+    const id = newId('edit');
+    await this.d.tx.run(async (tx) => {
+      await this.d.repo.insertEdit(tx, {
+        id,
+        workspaceId,
+        clipId: base.clipId,
+        hash: editHash(next.spec),
+        spec: next.spec,
+        templateId: templateId !== undefined ? template.id : base.templateId,
+        parentEditId: base.id,
+        rootEditId: base.rootEditId ?? base.id,
+        words: next.words,
+      });
+      if (base.clipId) await this.d.repo.setEdit(tx, base.clipId, { editId: id });
+    });
+    return this.get(workspaceId, id);
+  }
+}

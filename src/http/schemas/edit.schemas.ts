@@ -1,0 +1,77 @@
+import { Type } from '@sinclair/typebox';
+import { IsoDate } from './common.js';
+import { PageQuery, PaginationSchema } from './pagination.schemas.js';
+
+const Seconds = Type.Number({ minimum: 0, description: 'Source seconds.' });
+
+export const SegmentSchema = Type.Object({ start: Seconds, end: Seconds }, { additionalProperties: false });
+
+export const EditWordSchema = Type.Object({
+  index: Type.Integer({ minimum: 0, description: 'The word’s number in its clip’s word list: the same in every version of the clip.' }),
+  text: Type.String({ description: 'As the captions show it; `""` when hidden from the captions (its sound is kept).' }),
+  start: Seconds,
+  end: Seconds,
+  speaker: Type.Union([Type.String(), Type.Null()], { description: 'Null when the words carry no speaker labels.' }),
+});
+
+export const EditSchema = Type.Object(
+  {
+    id: Type.String(),
+    parent_edit_id: Type.Union([Type.String(), Type.Null()], { description: 'The edit it was derived from (POST /edits); null for an edit the service made.' }),
+    video_id: Type.Union([Type.String(), Type.Null()], { description: 'The video of its clip; null for an edit of no clip.' }),
+    clip_id: Type.Union([Type.String(), Type.Null()], { description: 'Null when the edit belongs to no clip.' }),
+    created_at: IsoDate,
+    duration: Type.Number({ description: 'Output seconds: the sum of the segments.' }),
+    aspect_ratio: Type.String({ description: '`9:16`, `1:1` or `16:9`.' }),
+    reframe: Type.String({ description: '`speaker`, `center` or `fit`.' }),
+    template_id: Type.Union([Type.String(), Type.Null()]),
+    segments: Type.Array(SegmentSchema, { description: 'The kept stretches of the source, ascending, not overlapping, in play order.' }),
+    words: Type.Array(EditWordSchema, { description: 'Every recognised word inside the segments, in order.' }),
+    captions_enabled: Type.Boolean(),
+    title: Type.Union([Type.Object({ text: Type.String() }), Type.Null()]),
+  },
+  { $id: 'Edit' },
+);
+
+export const EditPath = Type.Object({ editId: Type.String({ minLength: 1, maxLength: 100 }) });
+
+export const EditVersionsQuery = PageQuery;
+
+export const EditVersionListSchema = Type.Object(
+  { edits: Type.Array(EditSchema, { description: 'Newest first; the edit the service made is last.' }), pagination: PaginationSchema },
+  { $id: 'EditVersionList' },
+);
+
+export const DeriveEditSchema = Type.Object(
+  {
+    base_edit_id: Type.String({ minLength: 1, maxLength: 100, description: 'The edit to start from; it never changes.' }),
+    segments: Type.Optional(
+      Type.Array(SegmentSchema, {
+        minItems: 1,
+        maxItems: 500,
+        description: 'Replaces the kept stretches (source seconds, ascending, not overlapping). Each boundary moves to the nearest word edge unless `snap: false`.',
+      }),
+    ),
+    trim: Type.Optional(Type.Object({ start: Seconds, end: Seconds }, { additionalProperties: false, description: 'Keeps only this stretch of the base (snapped the same way).' })),
+    snap: Type.Optional(
+      Type.Boolean({ default: true, description: 'Move each boundary into the gap beside the nearest word edge (never more than 0.25 s from it); a word is never cut in half.' }),
+    ),
+    remove_words: Type.Optional(Type.Array(Type.Integer({ minimum: 0 }), { maxItems: 5000, description: 'Indices of words whose time is cut out.' })),
+    word_text: Type.Optional(
+      Type.Array(
+        Type.Object({ index: Type.Integer({ minimum: 0 }), text: Type.String({ maxLength: 200 }) }, { additionalProperties: false }),
+        { maxItems: 5000, description: 'Caption corrections; `""` hides a word from the captions without cutting its sound.' },
+      ),
+    ),
+    remove_fillers: Type.Optional(Type.Boolean({ description: '`true` cuts "um", "uh", "er", "ah", "hmm" and the recogniser’s filler tokens.' })),
+    aspect_ratio: Type.Optional(Type.Union([Type.Literal('9:16'), Type.Literal('1:1'), Type.Literal('16:9')])),
+    reframe: Type.Optional(Type.Union([Type.Literal('speaker'), Type.Literal('center'), Type.Literal('fit')])),
+    template_id: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Its caption style, title style and layout replace the base’s.' })),
+    captions_enabled: Type.Optional(Type.Boolean()),
+    title: Type.Optional(Type.Union([Type.Object({ text: Type.String({ minLength: 1, maxLength: 300 }) }, { additionalProperties: false }), Type.Null()])),
+  },
+  {
+    additionalProperties: false,
+    examples: [{ base_edit_id: 'edit_p4w8n1r6t2y9u3i7o5a0', trim: { start: 12.4, end: 41 }, word_text: [{ index: 17, text: 'Kubernetes' }], remove_fillers: true }],
+  },
+);

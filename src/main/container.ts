@@ -22,7 +22,7 @@ import { createAccounts } from './accounts.wiring.js';
 import type { JobQueue } from '../ports/queue.js';
 import type { RateLimiter } from '../ports/rate-limiter.js';
 import type { Storage } from '../ports/storage.js';
-import { createStorage, choosePartSize } from '../adapters/storage/storage.factory.js';
+import { createStorage, partSizeFor } from '../adapters/storage/storage.factory.js';
 import { signedFilesOf } from '../adapters/storage/signed-files.js';
 import type { SignedFiles } from '../ports/signed-files.js';
 import type { MediaProbe } from '../ports/media.js';
@@ -208,7 +208,7 @@ export async function createContainer(opts: ContainerOptions): Promise<Container
     resolvers,
     limits: {
       multipartThreshold: config.multipartThresholdBytes,
-      partSize: (size) => (config.multipartPartSizeBytes ? Math.max(config.multipartPartSizeBytes, Math.ceil(size / 10_000)) : choosePartSize(size)),
+      partSize: (size) => partSizeFor(size, config.multipartPartSizeBytes),
     },
   });
   // Events are announced through the webhooks' publisher, built before the services that announce them.

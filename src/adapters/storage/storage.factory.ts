@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { StorageConfig } from '../../config/storage.env.js';
 import type { Storage } from '../../ports/storage.js';
+import { MAX_PARTS } from './storage-keys.js';
 import { LocalStorage } from './local.storage.js';
 import { S3Storage } from './s3.storage.js';
 
@@ -43,4 +44,12 @@ export const MULTIPART_THRESHOLD_BYTES = 5 * 1024 * 1024 * 1024;
 /** Part size for a multipart upload of `size` bytes: 128 MiB, larger when needed to stay within 10,000 parts. */
 export function choosePartSize(size: number): number {
   return Math.max(128 * MiB, Math.ceil(size / 10_000 / MiB) * MiB);
+}
+
+/**
+ * The part size of a multipart upload of `size` bytes: CUTROOM_MULTIPART_PART_SIZE_BYTES when set, raised
+ * when needed to stay within 10,000 parts; else choosePartSize.
+ */
+export function partSizeFor(size: number, configured?: number): number {
+  return configured ? Math.max(configured, Math.ceil(size / MAX_PARTS)) : choosePartSize(size);
 }

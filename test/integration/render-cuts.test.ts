@@ -41,15 +41,10 @@ let t: TestApp | undefined;
 export async function makeCutFixture(file: string): Promise<string> {
   await runFfmpeg([
     '-f', 'lavfi', '-i', `color=black:s=320x180:r=${FPS}:d=61`,
-    '-f', 'lavfi', '-i', 'sine=f=220:sample_rate=48000:d=61',
-    '-f', 'lavfi', '-i', 'sine=f=1000:sample_rate=48000:d=61',
-    '-filter_complex',
-    [
-      `[0:v]drawbox=x=0:y=0:w=iw:h=ih:color=white:t=fill:enable='between(t,15,15.039)',format=yuv420p[v]`,
-      `[1:a]volume=0.3,volume=0:enable='between(t,4,6)+between(t,10,12)'[base]`,
-      `[2:a]volume=0.6,volume=0:enable='lt(t,15)+gte(t,15.1)'[beep]`,
-      `[base][beep]amix=inputs=2,volume=2[a]`,
-    ].join(';'),
+    // Per-sample expressions: the pauses and the beep start exactly on time (a filter's `enable`
+    // switches per audio frame of 1024 samples).
+    '-f', 'lavfi', '-i', "aevalsrc='0.3*sin(2*PI*220*t)*(1-between(t,4,6))*(1-between(t,10,12))+0.6*sin(2*PI*1000*t)*gte(t,15)*lt(t,15.1)':s=48000:d=61",
+    '-filter_complex', `[0:v]drawbox=x=0:y=0:w=iw:h=ih:color=white:t=fill:enable='between(t,15,15.039)',format=yuv420p[v];[1:a]anull[a]`,
     '-map', '[v]', '-map', '[a]',
     '-c:v', 'libx264', '-preset', 'ultrafast', '-g', String(FPS * 2), '-c:a', 'aac', '-b:a', '96k', file,
   ]);
@@ -142,13 +137,16 @@ describe('rendering an edit with cuts', () => {
     expect((await pauses(source, 0.8)).length).toBe(2);
     const out = path.join(dir, 'cut.mp4');
     const res = await renderEdit(cutEdit(), { inputPath: source, outputPath: out, fontsDir });
-    expect(res.durationSeconds).toBeCloseTo(SUM, 3);
+    // Cut on the source's frames: within half a frame of the sum.
+    expect(Math.abs(res.durationSeconds - SUM)).toBeLessThanOrEqual(0.5 / FPS + 1e-6);
     expect(Math.abs((await probeDuration(out)) - SUM)).toBeLessThanOrEqual(0.1);
     expect(await pauses(out, 0.8)).toEqual([]);
     const flash = await flashAt(out);
     const beep = await beepAt(out);
     expect(Math.abs(flash - EVENT_AT)).toBeLessThanOrEqual(1 / FPS + 0.001);
     expect(Math.abs(beep - flash)).toBeLessThanOrEqual(1 / FPS);
+    // Cut at the source's frames, the beep starts with the flash's frame (the detector's window is 2.5 ms).
+    expect(Math.abs(beep - flash)).toBeLessThanOrEqual(0.006);
   }, 120_000);
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cutKeyframes, editSegments, keptWords, segmentsDuration, sourceToOutput } from '../../src/domain/edits/edit-timeline.js';
+import { cutKeyframes, editSegments, keptWords, segmentsDuration, snapToFrames, sourceToOutput } from '../../src/domain/edits/edit-timeline.js';
 import { clipDuration, editHash, makeEdit, validateEdit, type Edit } from '../../src/domain/edits/edit.js';
 import { getBuiltinTemplate } from '../../src/domain/edits/caption-styles.js';
 import { DomainError } from '../../src/domain/errors.js';
@@ -54,6 +54,35 @@ describe('keptWords', () => {
     expect(keptWords([{ start: 4.6, end: 8.1, text: 'y' }], segs)).toEqual([{ start: 2.6, end: 3, text: 'y' }]);
     // Partly before the first stretch.
     expect(keptWords([{ start: 1.8, end: 2.3, text: 'z' }], segs)).toEqual([{ start: 0, end: 0.3, text: 'z' }]);
+  });
+});
+
+describe('snapToFrames', () => {
+  it('moves every boundary to the first frame at or after it, so picture and sound are cut at the same instants', () => {
+    expect(snapToFrames([{ start: 0.5, end: 4.1 }, { start: 5.9, end: 10.1 }], 25)).toEqual([
+      { start: 0.52, end: 4.12 },
+      { start: 5.92, end: 10.12 },
+    ]);
+    expect(snapToFrames([{ start: 1, end: 2 }], 30)).toEqual([{ start: 1, end: 2 }]);
+    expect(snapToFrames([{ start: 0.01, end: 0.07 }], 30)).toEqual([{ start: 0.033333, end: 0.1 }]);
+  });
+  it('keeps the running output length within half a frame of the requested one over many stretches', () => {
+    const many = Array.from({ length: 40 }, (_, i) => ({ start: i * 1.013 + 0.007, end: i * 1.013 + 0.517 }));
+    const snapped = snapToFrames(many, 25);
+    let want = 0;
+    let got = 0;
+    snapped.forEach((s, i) => {
+      expect(Math.abs(s.start * 25 - Math.round(s.start * 25))).toBeLessThan(1e-4);
+      expect(Math.abs(s.end * 25 - Math.round(s.end * 25))).toBeLessThan(1e-4);
+      if (i + 1 < snapped.length) expect(s.end).toBeLessThanOrEqual(snapped[i + 1].start);
+      want += many[i].end - many[i].start;
+      got += s.end - s.start;
+      expect(Math.abs(got - want)).toBeLessThanOrEqual(0.02 + 1e-6);
+    });
+  });
+  it('leaves the stretches alone without a frame rate', () => {
+    expect(snapToFrames(segs, undefined)).toEqual(segs);
+    expect(snapToFrames(segs, 0)).toEqual(segs);
   });
 });
 

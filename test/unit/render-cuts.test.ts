@@ -46,6 +46,7 @@ describe('the final render of an edit without cuts', () => {
     const beforeSilent = ["-protocol_whitelist","file","-ss","12.5","-f","mov","-i","file:/data/in.mp4","-filter_complex","[0:v]crop=w=606:h=1080:x='if(lt(t,0),126,if(lt(t,30),126+10*(t-0),426))':y='0',scale=1080:1920,setsar=1[framed];[framed]ass=filename=\\'/tmp/r/captions.ass\\':fontsdir=\\'/data/fonts\\',drawtext=fontfile=\\'/data/fonts/Inter_800ExtraBold.ttf\\':text=Cutroom:fontsize=49:fontcolor=white@0.55:shadowcolor=black@0.35:shadowx=2:shadowy=2:x=w-tw-43:y=43,format=yuv420p[v];anullsrc=channel_layout=stereo:sample_rate=48000,atrim=duration=30,aformat=sample_fmts=fltp[a]","-map","[v]","-map","[a]","-t","30","-c:v","libx264","-profile:v","high","-pix_fmt","yuv420p","-preset","veryfast","-crf","20","-c:a","aac","-b:a","160k","-ar","48000","-ac","2","-map_metadata","-1","-map_chapters","-1","-max_muxing_queue_size","4096","-movflags","+faststart","-f","mp4","-y","file:/data/out.mp4"];
     expect(buildRenderCommand(edit(), paths, { hasAudio: true }).args).toEqual(before);
     expect(buildRenderCommand(edit(), paths, { hasAudio: true, quality: 'final' }).args).toEqual(before);
+    expect(buildRenderCommand(edit(), paths, { hasAudio: true, quality: 'final', fps: 29.97 }).args).toEqual(before);
     expect(buildRenderCommand(edit(), paths, { hasAudio: false }).args).toEqual(beforeSilent);
   });
 });
@@ -70,6 +71,17 @@ describe('an edit with segments', () => {
     expect(chain(0)).toBe('atrim=start=0:end=7.5,asetpts=PTS-STARTPTS,afade=t=out:st=7.495:d=0.005');
     expect(chain(1)).toBe('atrim=start=9.5:end=17.5,asetpts=PTS-STARTPTS,afade=t=in:st=0:d=0.005,afade=t=out:st=7.995:d=0.005');
     expect(chain(2)).toBe('atrim=start=22.5:end=30,asetpts=PTS-STARTPTS,afade=t=in:st=0:d=0.005');
+  });
+
+  it('cuts at the source frames when the frame rate is known (from -ss floored to the millisecond)', () => {
+    const e = cut({ in: 12.51, segments: [{ start: 12.51, end: 20 }, { start: 22.01, end: 30.03 }], out: 30.03 });
+    const cmd = buildRenderCommand(e, paths, { hasAudio: true, fps: 30 });
+    expect(valueAfter(cmd.args, '-ss')).toBe('12.533');
+    expect(cmd.filterComplex).toContain('[vs0]trim=start=0.000333:end=7.500333,setpts=PTS-STARTPTS[vc0]');
+    expect(cmd.filterComplex).toContain('[as0]atrim=start=0.000333:end=7.500333,asetpts=PTS-STARTPTS');
+    expect(cmd.filterComplex).toContain('[vs1]trim=start=9.500333:end=17.500333,');
+    // 7.49 s + 8.02 s asked: 225 + 240 frames, within half a frame of the sum.
+    expect(cmd.durationSeconds).toBeCloseTo(15.5, 5);
   });
 
   it('seeks to the first stretch and limits the output to the sum of the stretches', () => {

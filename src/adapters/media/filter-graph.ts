@@ -2,7 +2,7 @@ import path from 'node:path';
 import { cropFilter, sliceKeyframes } from '../../domain/reframe/crop-keyframes.js';
 import { cropSize } from '../../domain/reframe/crop-path.js';
 import { clipDuration, outputSize, type Aspect, type Edit } from '../../domain/edits/edit.js';
-import { cutKeyframes, segmentsDuration, type Segment } from '../../domain/edits/edit-timeline.js';
+import { cutKeyframes, segmentsDuration, snapToFrames, type Segment } from '../../domain/edits/edit-timeline.js';
 
 /**
  * The ffmpeg command for an edit (pure; unit-tested). One input, read from `in` with an accurate
@@ -52,6 +52,8 @@ export interface RenderCommandOptions {
   hasAudio: boolean;
   /** Default `final`. */
   quality?: RenderQuality;
+  /** The source's frame rate (ffprobe); cuts then fall on its frames (snapToFrames). */
+  fps?: number;
 }
 
 export interface RenderCommand {
@@ -95,16 +97,36 @@ export function frameSize(edit: Edit, quality: RenderQuality = 'final'): { width
   return quality === 'preview' ? previewSize(edit.layout.aspect) : outputSize(edit.layout.aspect, edit.resolution);
 }
 
-/** The kept stretches when the edit has cuts (more than one stretch); null otherwise. */
-function cuts(edit: Edit): readonly Segment[] | null {
-  return edit.segments && edit.segments.length > 1 ? edit.segments : null;
+/**
+ * The stretches an edit with cuts (more than one stretch) is rendered from: on the source's frames
+ * when the frame rate is known. Null for an edit without cuts.
+ */
+export function renderedSegments(edit: Edit, fps?: number): Segment[] | null {
+  return edit.segments && edit.segments.length > 1 ? snapToFrames(edit.segments, fps) : null;
+}
+
+/** Seconds with up to 6 decimals (cut points on frames of rates like 30000/1001). */
+function sec6(v: number): string {
+  const s = (Math.round(v * 1e6) / 1e6).toFixed(6);
+  return s.replace(/0+$/, '').replace(/\.$/, '');
+}
+
+/** Where the input is read from for a cut edit: the first stretch's start, floored to the millisecond. */
+function cutSeek(segments: readonly Segment[]): number {
+  return Math.floor(segments[0].start * 1000 + 1e-6) / 1000;
 }
 
 /**
  * The reframe part of the video chain, from `input` (the source, or the joined stretches of a cut
  * edit, whose time is output time) to a frame of the output size labelled `out`.
  */
-export function reframeFilters(edit: Edit, out = 'framed', input = '[0:v]', size = outputSize(edit.layout.aspect, edit.resolution)): string {
+export function reframeFilters(
+  edit: Edit,
+  out = 'framed',
+  input = '[0:v]',
+  size = outputSize(edit.layout.aspect, edit.resolution),
+  segs: readonly Segment[] | null = renderedSegments(edit),
+): string {
   const { width: W, height: H } = size;
   const sw = edit.source.width;
   const sh = edit.source.height;
@@ -131,7 +153,6 @@ export function reframeFilters(edit: Edit, out = 'framed', input = '[0:v]', size
   const path = edit.layout.cropPath;
   let crop: string;
   if (edit.layout.reframe === 'speaker' && path && path.length > 0) {
-    const segs = cuts(edit);
     crop = cropFilter(segs ? cutKeyframes(path, segs) : sliceKeyframes(path, edit.in, edit.out));
   } else if (w === sw && h === sh) {
     crop = '';
@@ -164,17 +185,16 @@ export function watermarkFilter(fontFile: string, width: number, height: number)
  * the first stretch because of the seek) and joined by one concat into [cutv] (and [cuta] with
  * sound), with a short fade at every joint.
  */
-export function cutFilters(segments: readonly Segment[], hasAudio: boolean): string {
+export function cutFilters(segments: readonly Segment[], hasAudio: boolean, t0 = cutSeek(segments)): string {
   const n = segments.length;
-  const t0 = segments[0].start;
   const parts: string[] = [];
   const labels = (p: string) => segments.map((_, i) => `[${p}${i}]`).join('');
   parts.push(`[0:v]split=${n}${labels('vs')}`);
   if (hasAudio) parts.push(`[0:a:0]asplit=${n}${labels('as')}`);
   const joined: string[] = [];
   segments.forEach((s, i) => {
-    const a = sec(s.start - t0);
-    const b = sec(s.end - t0);
+    const a = sec6(Math.max(0, s.start - t0));
+    const b = sec6(s.end - t0);
     // Restarted at the stretch's first frame: a stretch's picture then lasts a whole number of
     // frames ending where its sound ends, so the offset between them stays under one frame (when
     // a cut falls between frames) and never adds up across joints.
@@ -197,7 +217,7 @@ export function cutFilters(segments: readonly Segment[], hasAudio: boolean): str
 /** The whole `-filter_complex` graph with outputs [v] and [a]. */
 export function buildFilterComplex(edit: Edit, paths: RenderPaths, opts: RenderCommandOptions): string {
   const { width, height } = frameSize(edit, opts.quality);
-  const segs = cuts(edit);
+  const segs = renderedSegments(edit, opts.fps);
   const chain: string[] = [];
   if (paths.assFile) chain.push(`ass=filename=${escapeFilterValue(paths.assFile)}:fontsdir=${escapeFilterValue(paths.fontsDir)}`);
   if (edit.watermark) {
@@ -205,8 +225,8 @@ export function buildFilterComplex(edit: Edit, paths: RenderPaths, opts: RenderC
     chain.push(watermarkFilter(paths.watermarkFontFile, width, height));
   }
   chain.push('format=yuv420p');
-  const video = `${reframeFilters(edit, 'framed', segs ? '[cutv]' : '[0:v]', { width, height })};[framed]${chain.join(',')}[v]`;
-  const dur = sec(clipDuration(edit));
+  const video = `${reframeFilters(edit, 'framed', segs ? '[cutv]' : '[0:v]', { width, height }, segs)};[framed]${chain.join(',')}[v]`;
+  const dur = sec(segs ? segmentsDuration(segs) : clipDuration(edit));
   const audio = opts.hasAudio
     ? `${segs ? '[cuta]' : '[0:a:0]'}${LOUDNORM},aresample=48000,aformat=sample_fmts=fltp:sample_rates=48000:channel_layouts=stereo[a]`
     : `anullsrc=channel_layout=stereo:sample_rate=48000,atrim=duration=${dur},aformat=sample_fmts=fltp[a]`;
@@ -216,12 +236,12 @@ export function buildFilterComplex(edit: Edit, paths: RenderPaths, opts: RenderC
 /** The ffmpeg arguments (without global flags) that render `edit` from paths.input to paths.output. */
 export function buildRenderCommand(edit: Edit, paths: RenderPaths, opts: RenderCommandOptions): RenderCommand {
   const { width, height } = frameSize(edit, opts.quality);
-  const segs = cuts(edit);
+  const segs = renderedSegments(edit, opts.fps);
   const durationSeconds = segs ? segmentsDuration(segs) : clipDuration(edit);
   const filterComplex = buildFilterComplex(edit, paths, opts);
   const args = [
     '-protocol_whitelist', 'file',
-    '-ss', sec(edit.in),
+    '-ss', sec(segs ? cutSeek(segs) : edit.in),
     '-f', paths.inputFormat,
     '-i', `file:${path.resolve(paths.input)}`,
     '-filter_complex', filterComplex,

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { assFontFamilies, buildAss } from './captions.ass.js';
 import { editHash, validateEdit, type Edit } from '../../domain/edits/edit.js';
-import { buildRenderCommand, type RenderCommand, type RenderQuality } from './filter-graph.js';
+import { buildRenderCommand, renderedSegments, type RenderCommand, type RenderQuality } from './filter-graph.js';
 import type { MediaInfo } from '../../ports/media.js';
 import { FfmpegError, runFfmpeg } from './ffmpeg-run.js';
 import { probe, ProbeError } from './ffprobe.js';
@@ -129,7 +129,9 @@ export async function renderEdit(edit: Edit, opts: RenderEditOptions): Promise<R
   };
 
   try {
-    const ass = buildAss(edit);
+    // A cut edit is rendered from its stretches on the source's frames; the captions follow the same cuts.
+    const segs = renderedSegments(edit, info.fps);
+    const ass = buildAss(segs ? { ...edit, segments: segs } : edit);
     const assFile = ass ? path.join(workDir, 'captions.ass') : null;
     if (assFile && ass) fs.writeFileSync(assFile, ass, 'utf8');
     const command = buildRenderCommand(
@@ -142,7 +144,7 @@ export async function renderEdit(edit: Edit, opts: RenderEditOptions): Promise<R
         fontsDir: path.resolve(opts.fontsDir),
         watermarkFontFile: edit.watermark ? (fonts.get(WATERMARK_FONT_FAMILY) ?? null) : null,
       },
-      { hasAudio: info.hasAudio, quality: opts.quality ?? 'final' },
+      { hasAudio: info.hasAudio, quality: opts.quality ?? 'final', fps: info.fps },
     );
     report(0);
     const duration = command.durationSeconds;

@@ -37,6 +37,32 @@ export function segmentOffsets(segments: readonly Segment[]): number[] {
 }
 
 /**
+ * The stretches moved onto the source's frame grid (frames at k / fps), so a stretch holds whole
+ * frames and its sound is cut at the same instants as its picture: each start moves to the first
+ * frame at or after it; each end is the frame that keeps the output's running length within half a
+ * frame of the requested one (so the rounding never adds up over many stretches), not past the next
+ * start. Without a frame rate, unchanged.
+ */
+export function snapToFrames(segments: readonly Segment[], fps: number | undefined): Segment[] {
+  if (!fps || !(fps > 0) || !Number.isFinite(fps)) return segments.map((s) => ({ start: s.start, end: s.end }));
+  const r6 = (t: number) => Math.round(t * 1e6) / 1e6;
+  const frameAtOrAfter = (t: number) => Math.ceil(t * fps - 1e-6);
+  const out: Segment[] = [];
+  let wanted = 0; // requested output length so far, seconds
+  let frames = 0; // output length so far, frames
+  segments.forEach((s, i) => {
+    const first = frameAtOrAfter(s.start);
+    wanted += s.end - s.start;
+    let count = Math.max(1, Math.round(wanted * fps - frames));
+    const next = segments[i + 1];
+    if (next) count = Math.max(1, Math.min(count, frameAtOrAfter(next.start) - first));
+    frames += count;
+    out.push({ start: r6(first / fps), end: r6((first + count) / fps) });
+  });
+  return out;
+}
+
+/**
  * Output time of source time `t`, or null when `t` lies outside every kept stretch. A stretch's end
  * belongs to it (the end of the last stretch maps to the output's end); at a joint the later
  * stretch's start wins.

@@ -227,4 +227,50 @@ describe.each(DB_KINDS)('edits on %s', (db) => {
       expect(res.body).toEqual({ code: 'EDITS_NOT_FOUND', extra: { invalid_edits: [g.editIds[0]] } });
     });
   });
+
+  describe('clip review', () => {
+    const clipPath = (f: { videoId: string; submissionId: string }, clipId: string) => `/clips/${f.videoId}/submissions/${f.submissionId}/clips/${clipId}`;
+
+    it('PATCH sets review (kept, skipped, null) and answers the Clip; the list shows it and filters by it', async () => {
+      const ws = await t.workspace();
+      const f = await clipsFixture(t, ws.id, source, { ranges: [{ start: 0, end: 5 }, { start: 10, end: 15 }, { start: 20, end: 25 }] });
+      const list = (q = '') => t.api(ws.key, 'GET', `/clips/${f.videoId}/submissions/${f.submissionId}/clips?sort=start_time&order=asc${q}`);
+      expect((await list()).body.clips.map((c: any) => c.review)).toEqual([null, null, null]);
+
+      const kept = await t.api(ws.key, 'PATCH', clipPath(f, f.clipIds[0]), { review: 'kept' });
+      expect(kept.status).toBe(200);
+      expect(kept.body).toMatchObject({ id: f.clipIds[0], review: 'kept', edit_id: f.editIds[0] });
+      expect((await t.api(ws.key, 'PATCH', clipPath(f, f.clipIds[1]), { review: 'skipped' })).body.review).toBe('skipped');
+
+      expect((await list()).body.clips.map((c: any) => c.review)).toEqual(['kept', 'skipped', null]);
+      const only = async (q: string) => (await list(q)).body;
+      expect((await only('&review=kept')).clips.map((c: any) => c.id)).toEqual([f.clipIds[0]]);
+      expect((await only('&review=skipped')).clips.map((c: any) => c.id)).toEqual([f.clipIds[1]]);
+      const none = await only('&review=none');
+      expect(none.clips.map((c: any) => c.id)).toEqual([f.clipIds[2]]);
+      expect(none.pagination.total_count).toBe(1);
+
+      const cleared = await t.api(ws.key, 'PATCH', clipPath(f, f.clipIds[0]), { review: null });
+      expect(cleared.body.review).toBeNull();
+      expect((await only('&review=none')).clips).toHaveLength(2);
+    });
+
+    it('400 for a value not kept/skipped/null; 404 CLIP_NOT_FOUND / SUBMISSION_NOT_FOUND, also for another workspace’s ids', async () => {
+      const ws = await t.workspace();
+      const other = await t.workspace();
+      const f = await clipsFixture(t, ws.id, source, { ranges: [{ start: 0, end: 5 }] });
+      const g = await clipsFixture(t, other.id, source, { ranges: [{ start: 0, end: 5 }] });
+      const bad = await t.api(ws.key, 'PATCH', clipPath(f, f.clipIds[0]), { review: 'maybe' });
+      expect(bad.status).toBe(400);
+      expect(bad.body.code).toBe('VALIDATION_ERROR');
+      expect((await t.api(ws.key, 'PATCH', clipPath(f, 'clip_nope'), { review: 'kept' })).body.code).toBe('CLIP_NOT_FOUND');
+      expect((await t.api(ws.key, 'PATCH', clipPath(f, g.clipIds[0]), { review: 'kept' })).status).toBe(404);
+      const foreign = await t.api(ws.key, 'PATCH', clipPath(g, g.clipIds[0]), { review: 'kept' });
+      expect(foreign.status).toBe(404);
+      expect(foreign.body.code).toBe('SUBMISSION_NOT_FOUND');
+      // Nothing changed for the other workspace.
+      const theirs = await t.api(other.key, 'GET', `/clips/${g.videoId}/submissions/${g.submissionId}/clips`);
+      expect(theirs.body.clips[0].review).toBeNull();
+    });
+  });
 });

@@ -404,7 +404,7 @@ describe('the clips of a broadcast, with clipped batches', () => {
     const b1 = byRating.body.clips[1];
     expect(b1).toEqual({
       id: 'clip_b1', title: 'Clip clip_b1', rating: 7.5, start_time: 2, end_time: 6, language: 'en', play_url: '', download_url: '',
-      has_template_applied: false, edit_id: null, batch_index: 1, broadcast_offset: 22,
+      has_template_applied: false, edit_id: null, review: null, batch_index: 1, broadcast_offset: 22,
     });
     expect(byRating.body.clips[0]).toMatchObject({ batch_index: 0, start_time: 15, broadcast_offset: 15 });
     expect(await ids('?sort=rating&order=asc')).toEqual(['clip_b0_early', 'clip_b1', 'clip_b0_late']);

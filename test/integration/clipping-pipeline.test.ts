@@ -67,7 +67,7 @@ describe('clipping a talk end to end', () => {
     const ratings = clips.body.clips.map((c: any) => c.rating);
     expect(ratings).toEqual([...ratings].sort((a: number, b: number) => b - a));
     for (const c of clips.body.clips) {
-      expect(Object.keys(c).sort()).toEqual(['download_url', 'edit_id', 'end_time', 'has_template_applied', 'id', 'language', 'play_url', 'rating', 'start_time', 'title'].sort());
+      expect(Object.keys(c).sort()).toEqual(['download_url', 'edit_id', 'end_time', 'has_template_applied', 'id', 'language', 'play_url', 'rating', 'review', 'start_time', 'title'].sort());
       expect(c.rating).toBeGreaterThanOrEqual(0);
       expect(c.rating).toBeLessThanOrEqual(10);
       expect(c.language).toBe('en');

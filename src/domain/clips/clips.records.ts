@@ -18,8 +18,12 @@ export interface ClipRow {
   previewKey: string | null;
   editId: string | null;
   hasTemplateApplied: boolean;
+  /** The caller's review (PATCH …/clips/{clipId}); null when not reviewed. */
+  review: ClipReview | null;
   createdAt: Date;
 }
+
+export type ClipReview = 'kept' | 'skipped';
 
 export type NewClip = Pick<
   ClipRow,
@@ -54,10 +58,11 @@ export interface EditWithVideo extends EditRow {
   videoId: string | null;
 }
 
-/** The order of a submission's clips in GET …/clips. */
+/** The order of a submission's clips in GET …/clips, and the review filter (`none`: not reviewed). */
 export interface ClipListOrder {
   sort: 'rating' | 'start_time' | 'created_at';
   order: 'asc' | 'desc';
+  review?: ClipReview | 'none';
 }
 
 /**
@@ -74,6 +79,8 @@ export interface ClipsRepository {
   /** The clip when it belongs to the submission and the workspace. */
   findInSubmission(workspaceId: string, submissionId: string, clipId: string): Promise<ClipRow | undefined>;
   setPreview(clipId: string, previewKey: string): Promise<void>;
+  /** Sets the clip's review (null: not reviewed). */
+  setReview(clipId: string, review: ClipReview | null): Promise<void>;
   /** Forgets the preview files of the submission's clips (they were deleted). */
   clearPreviews(submissionId: string): Promise<void>;
   /** Locks the submission's row until `tx` ends: one change of its clips' edits at a time. */

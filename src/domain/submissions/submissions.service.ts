@@ -9,7 +9,7 @@ import type { VideosService } from '../videos/videos.service.js';
 import type { JobQueue } from '../../ports/queue.js';
 import type { Storage } from '../../ports/storage.js';
 import type { TransactionRunner } from '../../ports/transactions.js';
-import type { ClipListOrder, ClipRow, ClipsRepository } from '../clips/clips.records.js';
+import type { ClipListOrder, ClipReview, ClipRow, ClipsRepository } from '../clips/clips.records.js';
 import { estimateSeconds, isFinished, resolveTimeframe, type SubmissionState } from './submission.rules.js';
 import type { SubmissionFailure } from './submission-failure.js';
 import type { SubmissionRow, SubmissionsRepository } from './submissions.records.js';
@@ -51,7 +51,7 @@ export interface SubmissionView {
 
 export interface SubmissionsDeps {
   repo: SubmissionsRepository;
-  clips: Pick<ClipsRepository, 'listOfSubmission'>;
+  clips: Pick<ClipsRepository, 'listOfSubmission' | 'findInSubmission' | 'setReview'>;
   tx: TransactionRunner;
   videos: Pick<VideosService, 'get'>;
   credits: CreditsService;
@@ -186,8 +186,27 @@ export class SubmissionsService {
     return this.d.failure.fail(row, errorCode);
   }
 
-  clipsOf(workspaceId: string, submissionId: string, sort: ClipListOrder['sort'], order: ClipListOrder['order'], page: PageRequest): Promise<{ rows: ClipRow[]; total: number }> {
-    return this.d.clips.listOfSubmission(workspaceId, submissionId, { sort, order }, page);
+  clipsOf(
+    workspaceId: string,
+    submissionId: string,
+    sort: ClipListOrder['sort'],
+    order: ClipListOrder['order'],
+    page: PageRequest,
+    review?: ClipListOrder['review'],
+  ): Promise<{ rows: ClipRow[]; total: number }> {
+    return this.d.clips.listOfSubmission(workspaceId, submissionId, { sort, order, review }, page);
+  }
+
+  /**
+   * PATCH …/clips/{clipId}: sets the clip's review (`kept`, `skipped`, or null) and answers the Clip.
+   * 404 SUBMISSION_NOT_FOUND / CLIP_NOT_FOUND outside the workspace.
+   */
+  async setClipReview(workspaceId: string, videoId: string, submissionId: string, clipId: string, review: ClipReview | null) {
+    const sub = await this.get(workspaceId, videoId, submissionId);
+    const clip = await this.d.clips.findInSubmission(workspaceId, sub.id, clipId);
+    if (!clip) throw new DomainError('CLIP_NOT_FOUND');
+    await this.d.clips.setReview(clip.id, review);
+    return this.clipView({ ...clip, review });
   }
 
   /** The spec's Clip object; `play_url` and `download_url` are signed for one hour. */
@@ -205,6 +224,7 @@ export class SubmissionsService {
       download_url: key ? await this.d.storage.presignGet(key, { expiresInSeconds: 3600, contentType: 'video/mp4', downloadFilename: name }) : '',
       has_template_applied: row.hasTemplateApplied,
       edit_id: row.editId,
+      review: row.review,
     };
   }
 }

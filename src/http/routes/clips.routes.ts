@@ -10,6 +10,9 @@ import { VideoAnalysisSchema } from '../schemas/video.schemas.js';
 import {
   ClipListQuery,
   ClipListSchema,
+  ClipPath,
+  ClipReviewSchema,
+  ClipSchema,
   CreateSubmissionSchema,
   CreatedSubmissionSchema,
   SubmissionListQuery,
@@ -181,8 +184,29 @@ export function clipRoutes(app: Api, deps: ClipRoutesDeps) {
       const ws = callerOf(req).workspace.id;
       const sub = await deps.submissions.get(ws, req.params.videoId, req.params.submissionId);
       const page = pageRequest(req.query);
-      const { rows, total } = await deps.submissions.clipsOf(ws, sub.id, req.query.sort ?? 'rating', req.query.order ?? 'desc', page);
+      const { rows, total } = await deps.submissions.clipsOf(ws, sub.id, req.query.sort ?? 'rating', req.query.order ?? 'desc', page, req.query.review);
       return listResponse('clips', await Promise.all(rows.map((r) => deps.submissions.clipView(r))), total, page);
+    },
+  );
+
+  app.patch(
+    '/clips/:videoId/submissions/:submissionId/clips/:clipId',
+    {
+      schema: {
+        operationId: 'setClipReview',
+        tags,
+        summary: 'Review a clip',
+        description:
+          'Cutroom’s addition. Sets the clip’s `review`: `kept`, `skipped`, or null (not reviewed); the clip list filters by it (`review=kept|skipped|none`). ' +
+          'Answers the Clip. 404 SUBMISSION_NOT_FOUND, CLIP_NOT_FOUND.',
+        params: ClipPath,
+        body: ClipReviewSchema,
+        response: { 200: answer(ClipSchema, 'The clip.'), ...errorResponses('SUBMISSION_NOT_FOUND', 'CLIP_NOT_FOUND', 'SUBMISSION_EXPIRED') },
+      },
+    },
+    async (req) => {
+      const { videoId, submissionId, clipId } = req.params;
+      return deps.submissions.setClipReview(callerOf(req).workspace.id, videoId, submissionId, clipId, req.body.review);
     },
   );
 

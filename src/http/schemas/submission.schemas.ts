@@ -71,6 +71,9 @@ export const ClipSchema = Type.Object(
     download_url: Type.String({ description: 'Signed download URL, valid one hour.' }),
     has_template_applied: Type.Boolean(),
     edit_id: Type.Union([Type.String(), Type.Null()], { description: 'The clip’s current edit (for POST /renders and POST /posts).' }),
+    review: Type.Union([Type.Literal('kept'), Type.Literal('skipped'), Type.Null()], {
+      description: 'Cutroom’s addition: the caller’s review of the clip (PATCH …/clips/{clipId}); null when not reviewed.',
+    }),
   },
   { $id: 'Clip' },
 );
@@ -80,7 +83,17 @@ export const ClipListQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
   sort: Type.Optional(Type.Union([Type.Literal('rating'), Type.Literal('start_time'), Type.Literal('created_at')], { default: 'rating' })),
   order: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')], { default: 'desc' })),
+  review: Type.Optional(
+    Type.Union([Type.Literal('kept'), Type.Literal('skipped'), Type.Literal('none')], { description: 'Cutroom’s addition: only the clips with this review (`none`: not reviewed).' }),
+  ),
 });
+
+export const ClipReviewSchema = Type.Object(
+  { review: Type.Union([Type.Literal('kept'), Type.Literal('skipped'), Type.Null()], { description: '`kept`, `skipped`, or null to clear.' }) },
+  { additionalProperties: false, examples: [{ review: 'kept' }] },
+);
+
+export const ClipPath = Type.Object({ videoId: Type.String(), submissionId: Type.String(), clipId: Type.String() });
 
 export const ClipListSchema = Type.Object({ clips: Type.Array(ClipSchema), pagination: PaginationSchema }, { $id: 'ClipList' });
 

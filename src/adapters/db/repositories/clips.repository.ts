@@ -1,5 +1,5 @@
-import { and, asc, count, desc, eq, getTableColumns, inArray, or } from 'drizzle-orm';
-import type { ClipListOrder, ClipRow, ClipsRepository, EditRow, EditWithVideo, NewClip, NewEdit } from '../../../domain/clips/clips.records.js';
+import { and, asc, count, desc, eq, getTableColumns, inArray, isNull, or } from 'drizzle-orm';
+import type { ClipListOrder, ClipReview, ClipRow, ClipsRepository, EditRow, EditWithVideo, NewClip, NewEdit } from '../../../domain/clips/clips.records.js';
 import type { PageRequest } from '../../../domain/pagination.js';
 import type { EditsReader } from '../../../domain/renders/renders.records.js';
 import type { Tx } from '../../../ports/transactions.js';
@@ -26,7 +26,8 @@ export class DrizzleClipsRepository implements ClipsRepository, EditsReader {
   }
 
   async listOfSubmission(workspaceId: string, submissionId: string, order: ClipListOrder, page: PageRequest): Promise<{ rows: ClipRow[]; total: number }> {
-    const where = and(eq(clips.workspaceId, workspaceId), eq(clips.submissionId, submissionId));
+    const review = order.review === undefined ? undefined : order.review === 'none' ? isNull(clips.review) : eq(clips.review, order.review);
+    const where = and(eq(clips.workspaceId, workspaceId), eq(clips.submissionId, submissionId), review);
     const dir = order.order === 'asc' ? asc : desc;
     const [rows, [{ n }]] = await Promise.all([
       this.db
@@ -51,6 +52,10 @@ export class DrizzleClipsRepository implements ClipsRepository, EditsReader {
 
   async setPreview(clipId: string, previewKey: string): Promise<void> {
     await this.db.update(clips).set({ previewKey }).where(eq(clips.id, clipId));
+  }
+
+  async setReview(clipId: string, review: ClipReview | null): Promise<void> {
+    await this.db.update(clips).set({ review }).where(eq(clips.id, clipId));
   }
 
   async clearPreviews(submissionId: string): Promise<void> {

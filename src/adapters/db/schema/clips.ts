@@ -49,6 +49,8 @@ export const clips = pgTable(
     previewKey: text('preview_key'),
     editId: text('edit_id'),
     hasTemplateApplied: boolean('has_template_applied').notNull().default(false),
+    /** The caller's review: 'kept', 'skipped', or null (not reviewed). */
+    review: text('review').$type<'kept' | 'skipped'>(),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('clips_submission_position_uq').on(t.submissionId, t.position), index('clips_ws_idx').on(t.workspaceId)],

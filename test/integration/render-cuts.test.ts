@@ -175,6 +175,10 @@ describe('a preview of an edit with cuts over HTTP', () => {
     const editId = newId('edit');
     await t.c.database.db.insert(edits).values({ id: editId, workspaceId: ws.id, clipId: null, hash: editHash(edit), spec: edit, templateId: null });
 
+    const bad = await t.api(ws.key, 'POST', '/renders', { edit_id: editId, quality: 'best' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.code).toBe('VALIDATION_ERROR');
+    expect(JSON.stringify(bad.body.extra)).toContain('quality');
     const first = await t.api(ws.key, 'POST', '/renders', { edit_id: editId, quality: 'preview' });
     expect(first.status).toBe(202);
     expect(first.body).toMatchObject({ edit_id: editId, quality: 'preview', output_resolution: '360p', from_cache: false });

@@ -15,6 +15,11 @@ export type Post = Schemas['Post'];
 export type Persona = Schemas['Persona'];
 export type PersonaVideo = Schemas['PersonaVideo'];
 export type Generation = Schemas['Generation'];
+export type Edit = Schemas['Edit'];
+export type EditVersionList = Schemas['EditVersionList'];
+export type Clip = Schemas['Clip'];
+/** The body of POST /edits: the base and the changes. */
+export type DeriveEditRequest = paths['/api/v1/edits']['post']['requestBody']['content']['application/json'];
 /** An uploaded file to transcribe: `media_id` is the `media_id` of POST /transcriptions. */
 export type MediaUpload = { media_id: string; kind: 'audio' | 'video'; file_name: string; file_size: number };
 
@@ -150,6 +155,29 @@ export class Cutroom {
       sleep: this.sleep,
     });
     return { media_id: upload.media_id, kind: upload.kind, file_name: source.fileName, file_size: source.size };
+  }
+
+  /** GET /edits/{id}: the edit as a document (segments, indexed words, layout, captions, title). */
+  getEdit(editId: string, opts: { signal?: AbortSignal } = {}): Promise<Edit> {
+    return ok(this.api.GET('/api/v1/edits/{editId}', { params: { path: { editId } }, signal: opts.signal }));
+  }
+
+  /** POST /edits: a new edit derived from `base_edit_id` (which never changes); a clip's becomes its `edit_id`. */
+  deriveEdit(body: DeriveEditRequest, opts: { signal?: AbortSignal } = {}): Promise<Edit> {
+    return ok(this.api.POST('/api/v1/edits', { body, signal: opts.signal }));
+  }
+
+  /** GET /edits/{id}/versions: every version of the same clip, newest first (one page). */
+  listEditVersions(editId: string, opts: { page?: number; limit?: number; signal?: AbortSignal } = {}): Promise<EditVersionList> {
+    const { signal, ...query } = opts;
+    return ok(this.api.GET('/api/v1/edits/{editId}/versions', { params: { path: { editId }, query }, signal }));
+  }
+
+  /** PATCH …/clips/{clipId}: sets the clip's review (`kept`, `skipped`, or null to clear); answers the Clip. */
+  setClipReview(videoId: string, submissionId: string, clipId: string, review: 'kept' | 'skipped' | null, opts: { signal?: AbortSignal } = {}): Promise<Clip> {
+    return ok(
+      this.api.PATCH('/api/v1/clips/{videoId}/submissions/{submissionId}/clips/{clipId}', { params: { path: { videoId, submissionId, clipId } }, body: { review }, signal: opts.signal }),
+    );
   }
 
   /** Polls a submission until `completed` (answered); `failed` throws CutroomError `SUBMISSION_FAILED` with the submission in `extra`. */

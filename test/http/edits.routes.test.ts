@@ -145,6 +145,16 @@ describe.each(DB_KINDS)('edits on %s', (db) => {
       expect(segs.body.duration).toBeCloseTo(2.55, 3);
     });
 
+    it('a base whose template was deleted since still derives (its styles come from the default template where the base lacks them)', async () => {
+      const ws = await t.workspace();
+      const tpl = await t.c.templates.create(ws.id, { kind: 'template', name: 'Gone soon', config: { layout: { resolution: '720p', reframe: 'center' } } });
+      const f = await clipsFixture(t, ws.id, source, { ranges: [{ start: 0, end: 6 }], templateId: tpl.id });
+      await t.c.templates.delete(ws.id, tpl.id);
+      const res = await derive(ws.key, { base_edit_id: f.editIds[0], title: { text: 'Still here' } });
+      expect(res.status).toBe(201);
+      expect(res.body).toMatchObject({ template_id: tpl.id, title: { text: 'Still here' }, reframe: 'center' });
+    });
+
     it('Idempotency-Key: the same request again answers the same edit', async () => {
       const ws = await t.workspace();
       const f = await clipsFixture(t, ws.id, source, { ranges: [{ start: 0, end: 6 }] });

@@ -67,7 +67,10 @@ export class EditsService {
       templateId !== undefined
         ? await this.d.getTemplate(workspaceId, templateId)
         : // The base's template may be gone since; its styles are only a fallback here.
-          await this.d.getTemplate(workspaceId, base.templateId).catch(() => this.d.getTemplate(workspaceId, null));
+          await this.d.getTemplate(workspaceId, base.templateId).catch((err: unknown) => {
+            if (err instanceof DomainError && err.code === 'TEMPLATE_NOT_FOUND') return this.d.getTemplate(workspaceId, null);
+            throw err;
+          });
     const words = base.words ? (base.words as EditWord[]) : wordsOfSpec(spec);
     const next = deriveEdit({ base: spec, words, change, template, applyTemplate: templateId !== undefined, maxSeconds: MAX_CLIP_SECONDS });
     const id = newId('edit');

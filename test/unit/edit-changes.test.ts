@@ -71,6 +71,8 @@ describe('segments arithmetic', () => {
     expect(mergeSegments([{ start: 3, end: 4 }, { start: 1, end: 2 }, { start: 2, end: 2.5 }])).toEqual([{ start: 1, end: 2.5 }, { start: 3, end: 4 }]);
     expect(cutOut([{ start: 0, end: 10 }], { start: 2, end: 3 })).toEqual([{ start: 0, end: 2 }, { start: 3, end: 10 }]);
     expect(cutOut([{ start: 0, end: 10 }], { start: 0.02, end: 9.99 })).toEqual([]);
+    // A piece shorter than an edit's shortest stretch (MIN_SEGMENT_SECONDS, 0.1 s) is dropped, not left to fail validation.
+    expect(cutOut([{ start: 0, end: 10 }], { start: 0.06, end: 9.93 })).toEqual([]);
     expect(wordCuts(words, new Set([1, 2, 4]))).toEqual([{ start: 10.5, end: 11.4 }, { start: 12, end: 12.4 }]);
   });
 });

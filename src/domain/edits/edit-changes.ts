@@ -1,6 +1,6 @@
 import { validationError } from '../errors.js';
 import type { Aspect, CaptionStyle, FieldError, ReframeMode, Resolution, TitleStyle } from './caption-styles.js';
-import { makeEdit, type Edit } from './edit.js';
+import { makeEdit, MIN_SEGMENT_SECONDS, type Edit } from './edit.js';
 import { editSegments, segmentsDuration, type Segment } from './edit-timeline.js';
 import { wordsInSegments, type EditWord } from './edit-words.js';
 
@@ -14,8 +14,8 @@ import { wordsInSegments, type EditWord } from './edit-words.js';
 export const SNAP_PAD_SECONDS = 0.1;
 /** The farthest a snapped boundary ever sits from the word edge it was moved to (SNAP_PAD_SECONDS ≤ this). */
 export const SNAP_MAX_SECONDS = 0.25;
-/** Pieces shorter than this left between cuts are dropped (no flash frames). */
-export const MIN_PIECE_SECONDS = 0.05;
+/** Pieces shorter than an edit's shortest stretch left by cuts or a trim are dropped (no flash frames). */
+export const MIN_PIECE_SECONDS = MIN_SEGMENT_SECONDS;
 
 /** Hesitations cut by `remove_fillers`, compared without case and punctuation. */
 export const FILLER_WORDS: ReadonlySet<string> = new Set(['um', 'umm', 'uh', 'uhh', 'uhm', 'er', 'erm', 'ah', 'ahh', 'hmm', 'hm', 'mm', 'mhm']);
@@ -97,7 +97,7 @@ export function cutOut(segments: readonly Segment[], cut: Segment): Segment[] {
 
 /** The parts of the stretches inside `range`. */
 export function keepOnly(segments: readonly Segment[], range: Segment): Segment[] {
-  return segments.map((s) => ({ start: Math.max(s.start, range.start), end: Math.min(s.end, range.end) })).filter((s) => s.end - s.start > 1e-6);
+  return segments.map((s) => ({ start: Math.max(s.start, range.start), end: Math.min(s.end, range.end) })).filter((s) => s.end - s.start >= MIN_PIECE_SECONDS);
 }
 
 /**

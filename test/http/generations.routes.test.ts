@@ -9,7 +9,7 @@ import { download, multipart, pattern, uploadImage } from '../helpers/generation
  * POST /generations and every refusal before a charge (404 MODEL_NOT_FOUND, 400 VALIDATION_ERROR,
  * 404 IMAGE_NOT_FOUND, 409 PRICE_CHANGED, 402 INSUFFICIENT_CREDITS with top_up_url), free usage still
  * charged, the plan's discount, reads and lists, another workspace's ids, and the admin catalog API.
- * The runs themselves: test/integration/generations-chain.test.ts.
+ * The runs themselves: test/flows/generations-chain.test.ts.
  */
 
 const TOP_UP = 'https://shop.example.com/credits';

@@ -15,7 +15,7 @@ import { USER_EXIT, parseTimeframe, runUserCli } from '../../src/main/user-cli.j
  * The `cutroom` user commands in process against a listening test app: argument and configuration
  * errors (exit 2), the API's refusals (1), an unreachable or foreign service (3), a failed job (4), local files (5),
  * text and --json output, --timeframe and --template sent, renders get and download of a render. The
- * whole `cutroom clip` flow runs in the e2e test (test/integration/sdk-pipeline.test.ts).
+ * whole `cutroom clip` flow runs in the e2e test (test/e2e/sdk-pipeline.test.ts).
  */
 
 let t: TestApp;

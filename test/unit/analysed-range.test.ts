@@ -10,7 +10,7 @@ import { frameSamplerArgs } from '../../src/adapters/media/frame-sampler.js';
 /**
  * Security audit finding 7 (part): a submission works only on the stretch that was paid for, and
  * finding 3: never past the measured duration. These are the pure pieces; the pipeline test
- * (test/integration/clipping-pipeline.test.ts) checks a real submission with a timeframe.
+ * (test/flows/clipping-pipeline.test.ts) checks a real submission with a timeframe.
  */
 
 describe('analysedRange', () => {

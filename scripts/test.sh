@@ -3,6 +3,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
-# Layer boundaries (docs/architecture.md): a breach fails the run before any test.
+# Layer boundaries (docs/architecture.md), lint and format: a breach fails the run before any test.
 npm run --silent check:boundaries
+npm run --silent lint
+npm run --silent format:check
 exec npx vitest run "$@"

@@ -39,7 +39,10 @@ const CONNECTIONS = Math.max(1, Number(process.env.API_BENCH_CONNECTIONS ?? 32))
 const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 /** Where the PostgreSQL runs keep the rate-limit counters, one pair of runs each: redis, database. */
-const STORES = (process.env.API_BENCH_STORES ?? 'redis,database').split(',').map((s) => s.trim()).filter(Boolean) as Array<'redis' | 'database'>;
+const STORES = (process.env.API_BENCH_STORES ?? 'redis,database')
+  .split(',')
+  .map((s) => s.trim())
+  .filter(Boolean) as Array<'redis' | 'database'>;
 const ADMIN_TOKEN = randomBytes(24).toString('base64url');
 /** More Node options for the `serve` processes, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` (a profile per process, written at exit). */
 const NODE_ARGS = (process.env.API_BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
@@ -119,13 +122,17 @@ async function waitFor(url: string, child: ChildProcess, timeoutMs = 90_000): Pr
 /** Starts `cutroom serve` from the sources on a free port; resolves once /healthz answers. */
 async function serve(role: 'all' | 'api', env: Record<string, string>): Promise<{ base: string; child: ChildProcess }> {
   const port = await freePort();
-  const child = start(['src/main/cli.ts', 'serve', '--role', role], {
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    CUTROOM_ADMIN_TOKEN: ADMIN_TOKEN,
-    CUTROOM_LOG_LEVEL: 'warn',
-    ...env,
-  }, NODE_ARGS);
+  const child = start(
+    ['src/main/cli.ts', 'serve', '--role', role],
+    {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      CUTROOM_ADMIN_TOKEN: ADMIN_TOKEN,
+      CUTROOM_LOG_LEVEL: 'warn',
+      ...env,
+    },
+    NODE_ARGS,
+  );
   const base = `http://127.0.0.1:${port}`;
   await waitFor(`${base}/healthz`, child);
   return { base, child };
@@ -231,7 +238,11 @@ async function postgresRuns(store: 'redis' | 'database'): Promise<{ single: Meas
 }
 
 async function main(): Promise<void> {
-  const load = () => os.loadavg().map((l) => l.toFixed(2)).join(', ');
+  const load = () =>
+    os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(', ');
   console.log(`machine: ${os.cpus().length} cores, node ${process.version}, load average at start ${load()} (1, 5, 15 min)`);
   console.log(`${CONNECTIONS} keep-alive connections, ${SECONDS} s per run after a 1 s warm-up\n`);
   const out: Measured[] = [];
@@ -264,7 +275,7 @@ async function main(): Promise<void> {
   }
 
   for (const m of out) m.ratio_to_bare = Number((m.requests_per_s / baseline.requests_per_s).toFixed(3));
-  console.log('\nratio of requests/s to the bare route (and of its server CPU per request to each one\'s):');
+  console.log("\nratio of requests/s to the bare route (and of its server CPU per request to each one's):");
   for (const m of out) {
     const b = baseline.server_cpu_us_per_request;
     const cpuRatio = b === null || !m.server_cpu_us_per_request ? '' : (b / m.server_cpu_us_per_request).toFixed(3).padStart(8);

@@ -67,11 +67,34 @@ async function main(): Promise<void> {
     const sourceSeconds = Math.max(...LENGTHS) + 10;
     const source = path.join(dir, 'source.mp4');
     await ffmpeg([
-      '-f', 'lavfi', '-i', 'testsrc2=size=1920x1080:rate=30',
-      '-f', 'lavfi', '-i', 'sine=frequency=220:sample_rate=48000',
-      '-t', String(sourceSeconds),
-      '-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '23', '-g', '60', '-pix_fmt', 'yuv420p',
-      '-c:a', 'aac', '-b:a', '128k', '-ac', '2', '-y', source,
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc2=size=1920x1080:rate=30',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=220:sample_rate=48000',
+      '-t',
+      String(sourceSeconds),
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-crf',
+      '23',
+      '-g',
+      '60',
+      '-pix_fmt',
+      'yuv420p',
+      '-c:a',
+      'aac',
+      '-b:a',
+      '128k',
+      '-ac',
+      '2',
+      '-y',
+      source,
     ]);
     const results: Record<string, number[]> = {};
     console.log(`${os.cpus().length} cores, load average ${os.loadavg()[0].toFixed(1)} at start`);
@@ -82,10 +105,14 @@ async function main(): Promise<void> {
         for (let r = 0; r < ROUNDS; r++) {
           const res = await renderEdit(edit, { inputPath: source, outputPath: path.join(dir, `${quality}-${seconds}.mp4`), fontsDir, quality });
           times.push(res.elapsedMs);
-          console.log(`  ${seconds} s edit, ${quality} (${res.width}x${res.height}): ${(res.elapsedMs / 1000).toFixed(2)} s (ffmpeg ${(res.ffmpegMs / 1000).toFixed(2)} s)`);
+          console.log(
+            `  ${seconds} s edit, ${quality} (${res.width}x${res.height}): ${(res.elapsedMs / 1000).toFixed(2)} s (ffmpeg ${(res.ffmpegMs / 1000).toFixed(2)} s)`,
+          );
         }
         results[`${quality}_${seconds}s_ms`] = times;
-        console.log(`${seconds} s edit, ${quality}: median ${(median(times) / 1000).toFixed(2)} s, ${(seconds / (median(times) / 1000)).toFixed(2)}x real time`);
+        console.log(
+          `${seconds} s edit, ${quality}: median ${(median(times) / 1000).toFixed(2)} s, ${(seconds / (median(times) / 1000)).toFixed(2)}x real time`,
+        );
       }
     }
     const file = writeResults('edits', { rounds: ROUNDS, ...results });

@@ -112,7 +112,11 @@ function nextMessage<T>(child: ChildProcess, type: string, timeoutMs = 120_000):
 async function submit(base: string, key: string, video: TalkVideo): Promise<string> {
   const headers = { 'x-api-key': key };
   const name = path.basename(video.path);
-  const up = await json('POST', `${base}/api/v1/videos/upload`, headers, { file_name: name, file_size: fs.statSync(video.path).size, content_type: 'video/mp4' });
+  const up = await json('POST', `${base}/api/v1/videos/upload`, headers, {
+    file_name: name,
+    file_size: fs.statSync(video.path).size,
+    content_type: 'video/mp4',
+  });
   const put = await fetch(up.upload_url, { method: 'PUT', headers: { 'content-type': 'video/mp4' }, body: fs.readFileSync(video.path) });
   if (!put.ok) throw new Error(`PUT upload: ${put.status} ${await put.text()}`);
   await json('POST', `${base}/api/v1/videos/upload/complete`, headers, { video_id: up.video_id, file_name: name });
@@ -155,7 +159,7 @@ async function renderAlongside(base: string, key: string, renders: string[], sto
     if (stopped) break;
     const started = performance.now();
     const r = await json('POST', `${base}/api/v1${at}`, { 'x-api-key': key });
-    for (let status = r.status; !stopped && status !== 'completed'; ) {
+    for (let status = r.status; !stopped && status !== 'completed';) {
       if (status === 'failed') throw new Error(`render ${r.id} failed: ${r.error_code}`);
       await new Promise((res) => setTimeout(res, 500));
       status = (await json('GET', `${base}/api/v1/renders/${r.id}`, { 'x-api-key': key })).status;
@@ -205,7 +209,12 @@ function line(label: string, l: Load, loop: LoopStats): string {
 /** Starts the bare Fastify route's process on a free port; resolves with it once it listens. */
 async function startBare(): Promise<ChildProcess> {
   const port = await freePort();
-  const child = fork(path.join(here, 'bare-fastify.ts'), [], { cwd: root, execArgv: ['--import', 'tsx'], env: childEnv({ PORT: String(port) }), stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+  const child = fork(path.join(here, 'bare-fastify.ts'), [], {
+    cwd: root,
+    execArgv: ['--import', 'tsx'],
+    env: childEnv({ PORT: String(port) }),
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+  });
   await new Promise<void>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`bench/bare-fastify.ts exited (${code}) before listening`)));
     child.stdout!.once('data', () => resolve());
@@ -267,7 +276,12 @@ async function runMode(mode: string, threads: string | undefined, video: TalkVid
         `   (submission ${status} in ${seconds} s; ${renders.completed} renders completed, one running for ${renders.rendering_seconds} s of it)`,
     );
     console.log(bareLine('  bare route, same time', busyBare));
-    return { mode, compute_threads: threads ?? String(os.availableParallelism()), idle: { ...idle, loop: idleLoop, bare: idleBare }, pipeline: { ...busy, loop: busyLoop, bare: busyBare, seconds, status, renders } };
+    return {
+      mode,
+      compute_threads: threads ?? String(os.availableParallelism()),
+      idle: { ...idle, loop: idleLoop, bare: idleBare },
+      pipeline: { ...busy, loop: busyLoop, bare: busyBare, seconds, status, renders },
+    };
   } finally {
     await stop(child);
     fs.rmSync(dataDir, { recursive: true, force: true });
@@ -278,7 +292,10 @@ async function main(): Promise<void> {
   const video = await cachedTalkVideo({ minutes: MINUTES });
   const renderSource = await cachedTalkVideo({ minutes: 1 });
   console.log(
-    `machine: ${os.availableParallelism()} cores, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}; ` +
+    `machine: ${os.availableParallelism()} cores, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}; ` +
       `GET /api/v1/balance at ${RATE} requests/s over ${CONNECTIONS} connections; talk video ${video.duration.toFixed(0)} s (${video.width}x${video.height})`,
   );
   const bare = await startBare();

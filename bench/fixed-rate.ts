@@ -69,7 +69,7 @@ export async function fixedRate(opts: {
   };
   tick();
 
-  await (typeof opts.until === 'number' ? new Promise((r) => setTimeout(r, opts.until as number * 1000)) : opts.until.catch(() => {}));
+  await (typeof opts.until === 'number' ? new Promise((r) => setTimeout(r, (opts.until as number) * 1000)) : opts.until.catch(() => {}));
   stopped = true;
   clearTimeout(timer);
   const seconds = (performance.now() - started) / 1000;

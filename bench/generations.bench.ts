@@ -25,9 +25,24 @@ const CASES: Case[] = [
   { model: 'upscale-x4', label: '256×192 → 1024×768', input: { width: 256, height: 192 }, options: {} },
   { model: 'upscale-x4', label: '512×384 → 2048×1536', input: { width: 512, height: 384 }, options: {} },
   { model: 'cutout', label: '1024×768, transparent', input: { width: 1024, height: 768 }, options: { background: 'transparent' } },
-  { model: 'camera-motion', label: '5 s, 16:9, 720p, push_in', input: { width: 1024, height: 768 }, options: { duration: 5, aspect_ratio: '16:9', resolution: '720p', motion: 'push_in' } },
-  { model: 'camera-motion', label: '5 s, 9:16, 1080p, zoom_out', input: { width: 1024, height: 768 }, options: { duration: 5, aspect_ratio: '9:16', resolution: '1080p', motion: 'zoom_out' } },
-  { model: 'parallax', label: '5 s, 16:9, 720p, pan_right', input: { width: 1024, height: 768 }, options: { duration: 5, aspect_ratio: '16:9', resolution: '720p', motion: 'pan_right' } },
+  {
+    model: 'camera-motion',
+    label: '5 s, 16:9, 720p, push_in',
+    input: { width: 1024, height: 768 },
+    options: { duration: 5, aspect_ratio: '16:9', resolution: '720p', motion: 'push_in' },
+  },
+  {
+    model: 'camera-motion',
+    label: '5 s, 9:16, 1080p, zoom_out',
+    input: { width: 1024, height: 768 },
+    options: { duration: 5, aspect_ratio: '9:16', resolution: '1080p', motion: 'zoom_out' },
+  },
+  {
+    model: 'parallax',
+    label: '5 s, 16:9, 720p, pan_right',
+    input: { width: 1024, height: 768 },
+    options: { duration: 5, aspect_ratio: '16:9', resolution: '720p', motion: 'pan_right' },
+  },
 ];
 
 async function main(): Promise<void> {
@@ -61,7 +76,9 @@ async function main(): Promise<void> {
         ...(meta ? { output_bytes: fs.statSync(out.file).size } : {}),
       };
       runs.push(run);
-      console.log(`${c.model.padEnd(14)} ${c.label.padEnd(28)} ${seconds.toFixed(2).padStart(7)} s per output${out.seconds ? ` (${(seconds / out.seconds).toFixed(2)} s per second of video)` : ''}  cpu ${run.cpu_seconds} s`);
+      console.log(
+        `${c.model.padEnd(14)} ${c.label.padEnd(28)} ${seconds.toFixed(2).padStart(7)} s per output${out.seconds ? ` (${(seconds / out.seconds).toFixed(2)} s per second of video)` : ''}  cpu ${run.cpu_seconds} s`,
+      );
     }
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

@@ -42,7 +42,9 @@ async function main(): Promise<void> {
     // Portraits.
     const illustration = new IllustrationPortraitEngine(rasteriseSvg);
     await illustration.render({ chips: defaultChips(), note: null, faces: [], seed: 'warm' });
-    const ill = await timed(() => illustration.render({ chips: { ...defaultChips(), hair_color: 'red', accessory: 'glasses' }, note: null, faces: [], seed: 'b' }));
+    const ill = await timed(() =>
+      illustration.render({ chips: { ...defaultChips(), hair_color: 'red', accessory: 'glasses' }, note: null, faces: [], seed: 'b' }),
+    );
     results.portrait_illustration_seconds = ill.seconds;
 
     const mesher = await WorkerFaceMesher.create(pool);
@@ -92,13 +94,32 @@ async function main(): Promise<void> {
       const src = path.join(dir, `talk-${size.label}.mp4`);
       const base = await talkingHeadVideo(path.join(dir, `talk-base-${size.label}.mp4`), { seconds: 5, face: 220 });
       if (size.scale === 1) fs.copyFileSync(base, src);
-      else await (await import('../test/helpers/media-fixtures.js')).runFfmpeg(['-i', base, '-vf', 'scale=720:1280', '-c:v', 'libx264', '-preset', 'ultrafast', '-c:a', 'copy', src]);
+      else
+        await (
+          await import('../test/helpers/media-fixtures.js')
+        ).runFfmpeg(['-i', base, '-vf', 'scale=720:1280', '-c:v', 'libx264', '-preset', 'ultrafast', '-c:a', 'copy', src]);
       for (const persona of [
         { kind: 'photo' as const, png: facePng },
         { kind: 'illustration' as const, png: ill.value.png },
       ]) {
-        const run = await timed(() => engine(size.maxWidth).swap({ source: src, seconds: 5, portrait: persona, quality: 'standard', replace: 'head', output: path.join(dir, `out-${size.label}-${persona.kind}.mp4`) }));
-        const row = { source: size.label, persona: persona.kind, frames: run.value.frames, seconds: run.seconds, fps: Number((run.value.frames / run.seconds).toFixed(1)), faces_tracked: run.value.facesTracked };
+        const run = await timed(() =>
+          engine(size.maxWidth).swap({
+            source: src,
+            seconds: 5,
+            portrait: persona,
+            quality: 'standard',
+            replace: 'head',
+            output: path.join(dir, `out-${size.label}-${persona.kind}.mp4`),
+          }),
+        );
+        const row = {
+          source: size.label,
+          persona: persona.kind,
+          frames: run.value.frames,
+          seconds: run.seconds,
+          fps: Number((run.value.frames / run.seconds).toFixed(1)),
+          faces_tracked: run.value.facesTracked,
+        };
         swaps.push(row);
         console.log(`swap ${size.label} ${persona.kind}: ${row.frames} frames in ${row.seconds} s = ${row.fps} fps`);
       }

@@ -58,7 +58,11 @@ function mark(status: string): Mark {
   return { status, wall: performance.now() / 1000, cpu: (u.user + u.system) / 1e6, children: childCpuSeconds() };
 }
 
-const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
+const load = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 
 function cutroomEnv(): Record<string, string> {
   const skip = new Set(['CUTROOM_DATA_DIR', 'CUTROOM_ADMIN_TOKEN', 'CUTROOM_LOG_LEVEL']);
@@ -167,7 +171,14 @@ async function main(): Promise<void> {
       const [row] = await c.database.db.select().from(submissions).where(eq(submissions.id, id));
       const own = marks.get(id)!;
       const total = ends.get(id)!.wall - start.wall;
-      runs.push({ submission: id, status: row.status, total_wall_s: total, ratio_to_duration: total / d, clips: row.clipsCount, stages: stagesOf(own, ends.get(id)!) });
+      runs.push({
+        submission: id,
+        status: row.status,
+        total_wall_s: total,
+        ratio_to_duration: total / d,
+        clips: row.clipsCount,
+        stages: stagesOf(own, ends.get(id)!),
+      });
       if (row.status !== 'completed') {
         console.log(`submission ${label(id)}ended ${row.status} (${row.errorCode ?? 'no error code'}) after ${total.toFixed(1)} s`);
         process.exitCode = 1;

@@ -46,11 +46,34 @@ function ffmpeg(args: string[]): Promise<number> {
 
 async function makeSource(file: string, seconds: number): Promise<void> {
   await ffmpeg([
-    '-f', 'lavfi', '-i', 'testsrc2=size=1920x1080:rate=30',
-    '-f', 'lavfi', '-i', 'sine=frequency=220:sample_rate=48000',
-    '-t', String(seconds + 2),
-    '-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '23', '-g', '60', '-pix_fmt', 'yuv420p',
-    '-c:a', 'aac', '-b:a', '128k', '-ac', '2', '-y', file,
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc2=size=1920x1080:rate=30',
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=frequency=220:sample_rate=48000',
+    '-t',
+    String(seconds + 2),
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-crf',
+    '23',
+    '-g',
+    '60',
+    '-pix_fmt',
+    'yuv420p',
+    '-c:a',
+    'aac',
+    '-b:a',
+    '128k',
+    '-ac',
+    '2',
+    '-y',
+    file,
   ]);
 }
 
@@ -93,7 +116,11 @@ async function main(): Promise<void> {
     const assFile = path.join(dir, 'bare.ass');
     fs.writeFileSync(assFile, buildAss(edit)!);
     const bareOut = path.join(dir, 'bare.mp4');
-    const bare = buildRenderCommand(edit, { input: source, inputFormat: 'mov', output: bareOut, assFile, fontsDir, watermarkFontFile: null }, { hasAudio: true });
+    const bare = buildRenderCommand(
+      edit,
+      { input: source, inputFormat: 'mov', output: bareOut, assFile, fontsDir, watermarkFontFile: null },
+      { hasAudio: true },
+    );
 
     const service: number[] = [];
     const plain: number[] = [];
@@ -108,7 +135,9 @@ async function main(): Promise<void> {
       service.push(r.elapsedMs);
       overhead.push(r.elapsedMs - r.ffmpegMs);
       if (cpu !== null) serviceCpu.push(cpu);
-      console.log(`  service renderEdit: ${(r.elapsedMs / 1000).toFixed(1)} s wall (${(SECONDS / (r.elapsedMs / 1000)).toFixed(2)}x real time; outside ffmpeg ${r.elapsedMs - r.ffmpegMs} ms${cpuNote(cpu)})`);
+      console.log(
+        `  service renderEdit: ${(r.elapsedMs / 1000).toFixed(1)} s wall (${(SECONDS / (r.elapsedMs / 1000)).toFixed(2)}x real time; outside ffmpeg ${r.elapsedMs - r.ffmpegMs} ms${cpuNote(cpu)})`,
+      );
     };
     const runBare = async () => {
       const c0 = childCpuSeconds();
@@ -135,14 +164,20 @@ async function main(): Promise<void> {
 
     const ratio = median(service) / median(plain);
     console.log(`render ${SECONDS} s 1920x1080 -> 1080x1920 with captions (median of ${ROUNDS}):`);
-    console.log(`  wall: service ${(median(service) / 1000).toFixed(1)} s, bare ffmpeg ${(median(plain) / 1000).toFixed(1)} s, ratio ${ratio.toFixed(3)} (goal <= ${GOAL.toFixed(2)}: ${ratio <= GOAL ? 'met' : 'NOT met'})`);
+    console.log(
+      `  wall: service ${(median(service) / 1000).toFixed(1)} s, bare ffmpeg ${(median(plain) / 1000).toFixed(1)} s, ratio ${ratio.toFixed(3)} (goal <= ${GOAL.toFixed(2)}: ${ratio <= GOAL ? 'met' : 'NOT met'})`,
+    );
     if (serviceCpu.length && plainCpu.length) {
       const cpuRatio = median(serviceCpu) / median(plainCpu);
       console.log(`  CPU:  service ${median(serviceCpu).toFixed(1)} s, bare ffmpeg ${median(plainCpu).toFixed(1)} s, ratio ${cpuRatio.toFixed(3)}`);
     }
     console.log(`  service time outside ffmpeg (checks, ffprobe, ASS, rename): median ${median(overhead).toFixed(0)} ms`);
-    console.log(`  render speed ${(SECONDS / (median(service) / 1000)).toFixed(2)}x real time on ${os.cpus().length} cores (load average ${os.loadavg()[0].toFixed(1)})`);
-    console.log(`  editHash of this edit (${edit.captions!.words.length} words, ${edit.layout.cropPath!.length} keyframes): ${hashUs.toFixed(0)} µs (the engine's part of a cache hit)`);
+    console.log(
+      `  render speed ${(SECONDS / (median(service) / 1000)).toFixed(2)}x real time on ${os.cpus().length} cores (load average ${os.loadavg()[0].toFixed(1)})`,
+    );
+    console.log(
+      `  editHash of this edit (${edit.captions!.words.length} words, ${edit.layout.cropPath!.length} keyframes): ${hashUs.toFixed(0)} µs (the engine's part of a cache hit)`,
+    );
     const file = writeResults('render', {
       seconds: SECONDS,
       rounds: ROUNDS,

@@ -44,7 +44,11 @@ function mark(): Mark {
   return { wall: performance.now() / 1000, cpu: (u.user + u.system) / 1e6, children: childCpuSeconds() };
 }
 
-const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
+const load = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 
 function cutroomEnv(): Record<string, string> {
   const skip = new Set(['CUTROOM_DATA_DIR', 'CUTROOM_ADMIN_TOKEN', 'CUTROOM_LOG_LEVEL']);
@@ -73,7 +77,9 @@ async function main(): Promise<void> {
   const t0 = performance.now();
   const wav = await makeTalkWav(path.join(speechCacheDir(), `bench-talk-${MINUTES}m.wav`), { minutes: MINUTES });
   const d = wav.duration;
-  console.log(`audio: ${d.toFixed(1)} s talk WAV, ${(fs.statSync(wav.path).size / 2 ** 20).toFixed(1)} MiB, made in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  console.log(
+    `audio: ${d.toFixed(1)} s talk WAV, ${(fs.statSync(wav.path).size / 2 ** 20).toFixed(1)} MiB, made in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+  );
 
   const t = await createTestApp({ startQueue: true, env: cutroomEnv() });
   try {
@@ -93,7 +99,8 @@ async function main(): Promise<void> {
     await c.storage.putFile(m.storageKey, wav.path, 'audio/wav');
 
     const num = (v: number, n: number, digits = 1) => v.toFixed(digits).padStart(n);
-    const cpu = (a: Mark, b: Mark) => `CPU ${(b.cpu - a.cpu).toFixed(1)} s node${a.children === null || b.children === null ? '' : ` + ${(b.children - a.children).toFixed(1)} s children`}`;
+    const cpu = (a: Mark, b: Mark) =>
+      `CPU ${(b.cpu - a.cpu).toFixed(1)} s node${a.children === null || b.children === null ? '' : ` + ${(b.children - a.children).toFixed(1)} s children`}`;
     const results: Array<{ labels: boolean; job: number; create: number }> = [];
     for (const labels of [false, true]) {
       steps.clear();
@@ -125,7 +132,9 @@ async function main(): Promise<void> {
     }
     console.log(`\ntranscription wall time ÷ audio duration (${d.toFixed(0)} s of audio, job + creation):`);
     for (const r of results) {
-      console.log(`  ${r.labels ? 'with speaker labels   ' : 'without speaker labels'}  ${num(r.job / d, 6, 3)} (job)  ${num((r.job + r.create) / d, 6, 3)} (job + POST)  = ${(d / (r.job + r.create)).toFixed(2)}x real time`);
+      console.log(
+        `  ${r.labels ? 'with speaker labels   ' : 'without speaker labels'}  ${num(r.job / d, 6, 3)} (job)  ${num((r.job + r.create) / d, 6, 3)} (job + POST)  = ${(d / (r.job + r.create)).toFixed(2)}x real time`,
+      );
     }
   } finally {
     await t.close();

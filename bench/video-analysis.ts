@@ -34,12 +34,38 @@ async function makeSource(file: string, seconds: number, height: number): Promis
   const width = Math.round((height * 16) / 9 / 2) * 2;
   const face = Math.round(height / 3.6 / 2) * 2;
   await runFfmpeg([
-    '-i', photo,
-    '-f', 'lavfi', '-i', `testsrc2=size=${width}x${height}:rate=30`,
-    '-f', 'lavfi', '-i', 'sine=frequency=300:sample_rate=44100',
-    '-filter_complex', `[0:v]crop=140:140:14:142,scale=${face}:${face}[f];[1:v][f]overlay=x='(W-w)/2+(W-w)/2*sin(t/6)':y=(H-h)/3,format=yuv420p[v]`,
-    '-map', '[v]', '-map', '2:a', '-t', String(seconds),
-    '-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '26', '-g', '60', '-c:a', 'aac', '-b:a', '64k', '-y', file,
+    '-i',
+    photo,
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc2=size=${width}x${height}:rate=30`,
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=frequency=300:sample_rate=44100',
+    '-filter_complex',
+    `[0:v]crop=140:140:14:142,scale=${face}:${face}[f];[1:v][f]overlay=x='(W-w)/2+(W-w)/2*sin(t/6)':y=(H-h)/3,format=yuv420p[v]`,
+    '-map',
+    '[v]',
+    '-map',
+    '2:a',
+    '-t',
+    String(seconds),
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-crf',
+    '26',
+    '-g',
+    '60',
+    '-c:a',
+    'aac',
+    '-b:a',
+    '64k',
+    '-y',
+    file,
   ]);
 }
 
@@ -82,7 +108,15 @@ export async function benchVideoAnalysis(opts: { seconds?: number; height?: numb
       const r = await analyzeVideo(file, deps, { fps: 1, concurrent: mode.concurrent, scenePass: mode.scenePass });
       const wall = (performance.now() - t0) / 1000;
       if (!mode.concurrent) stages.framePass = wall - (stages.scenes ?? 0) - (stages.loudness ?? 0) - (stages.probe ?? 0);
-      results.push({ videoSeconds: r.duration, height, backend: detector.name, mode: mode.name, wallSeconds: wall, perMinute: (wall / r.duration) * 60, stages });
+      results.push({
+        videoSeconds: r.duration,
+        height,
+        backend: detector.name,
+        mode: mode.name,
+        wallSeconds: wall,
+        perMinute: (wall / r.duration) * 60,
+        stages,
+      });
     }
     return results;
   } finally {
@@ -99,7 +133,11 @@ if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.ar
     backend: backend === 'cpu' ? 'cpu' : 'wasm',
   });
   for (const r of results) {
-    const stages = Object.entries(r.stages).map(([k, v]) => `${k} ${v.toFixed(1)}s`).join(', ');
-    console.log(`video analysis ${r.height}p ${r.videoSeconds.toFixed(0)}s ${r.backend} ${r.mode}: ${r.wallSeconds.toFixed(1)} s wall = ${r.perMinute.toFixed(1)} s per minute of video (${stages})`);
+    const stages = Object.entries(r.stages)
+      .map(([k, v]) => `${k} ${v.toFixed(1)}s`)
+      .join(', ');
+    console.log(
+      `video analysis ${r.height}p ${r.videoSeconds.toFixed(0)}s ${r.backend} ${r.mode}: ${r.wallSeconds.toFixed(1)} s wall = ${r.perMinute.toFixed(1)} s per minute of video (${stages})`,
+    );
   }
 }

@@ -32,9 +32,27 @@ function ffmpeg(args: string[]): Promise<void> {
 
 async function makeSource(file: string, seconds: number): Promise<void> {
   await ffmpeg([
-    '-f', 'lavfi', '-i', 'testsrc2=size=1920x1080:rate=30',
-    '-f', 'lavfi', '-i', 'sine=frequency=300:sample_rate=48000',
-    '-t', String(seconds), '-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '22', '-pix_fmt', 'yuv420p', '-c:a', 'aac', file,
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc2=size=1920x1080:rate=30',
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=frequency=300:sample_rate=48000',
+    '-t',
+    String(seconds),
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-crf',
+    '22',
+    '-pix_fmt',
+    'yuv420p',
+    '-c:a',
+    'aac',
+    file,
   ]);
 }
 

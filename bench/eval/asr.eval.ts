@@ -9,7 +9,16 @@ import type { SileroVad } from '../../src/adapters/vad/silero.vad.js';
 import { loadAsrConfig } from '../../src/config/asr.env.js';
 import { STOPWORDS } from '../../src/domain/highlights/lexicon.js';
 import type { AsrWord } from '../../src/ports/asr.js';
-import { makeSpeechWav, TALK_SENTENCES, TESTDATA_CLIPS, TESTDATA_SETS, VOICES, type SpeechPart, type TestdataClipName, type Voice } from '../../test/helpers/speech-fixtures.js';
+import {
+  makeSpeechWav,
+  TALK_SENTENCES,
+  TESTDATA_CLIPS,
+  TESTDATA_SETS,
+  VOICES,
+  type SpeechPart,
+  type TestdataClipName,
+  type Voice,
+} from '../../test/helpers/speech-fixtures.js';
 import { correctWords, errorRate, wordErrors, type WordErrors } from '../../test/helpers/wer.js';
 
 /**
@@ -46,13 +55,20 @@ const hyp = (words: readonly { text: string }[]) => words.map((w) => w.text).joi
 /** pocketsphinx_continuous's hypothesis of a file: the text lines of its stdout. */
 async function continuous(file: string): Promise<string> {
   const { stdout } = await exec('pocketsphinx_continuous', ['-infile', file], { maxBuffer: 1 << 26 });
-  return stdout.split('\n').filter((l) => l.trim() && !/^INFO|^ERROR|^WARN/.test(l)).join(' ');
+  return stdout
+    .split('\n')
+    .filter((l) => l.trim() && !/^INFO|^ERROR|^WARN/.test(l))
+    .join(' ');
 }
 
 /** pocketsphinx_batch on whole files (44-byte WAV headers) of one folder: words per file. */
 async function batch(folder: string, names: readonly string[]): Promise<Map<string, string>> {
   fs.writeFileSync(path.join(folder, 'ctl'), names.map((n) => `${n}\n`).join(''));
-  await exec('pocketsphinx_batch', ['-adcin', 'yes', '-adchdr', '44', '-cepdir', folder, '-cepext', '.wav', '-ctl', path.join(folder, 'ctl'), '-ctm', path.join(folder, 'ctm')], { maxBuffer: 1 << 26 });
+  await exec(
+    'pocketsphinx_batch',
+    ['-adcin', 'yes', '-adchdr', '44', '-cepdir', folder, '-cepext', '.wav', '-ctl', path.join(folder, 'ctl'), '-ctm', path.join(folder, 'ctm')],
+    { maxBuffer: 1 << 26 },
+  );
   const out = new Map(names.map((n) => [n, [] as string[]]));
   for (const w of parseCtm(fs.readFileSync(path.join(folder, 'ctm'), 'utf8'))) out.get(w.utterance)?.push(w.text);
   return new Map([...out].map(([n, ws]) => [n, ws.join(' ')]));
@@ -75,7 +91,8 @@ export async function evalAsr(dir: string, vad: SileroVad, log: (line: string) =
     // Each recording alone, `shift` samples of silence before it; and all of them in one file, each
     // starting `shift` samples after a 10 ms frame boundary.
     const lengths: number[] = [];
-    for (const c of CLIPS) lengths.push(Math.round((await makeSpeechWav(path.join(folder, `${c}.wav`), [{ silence: shift / RATE }, { testdata: c }])).duration * RATE) - shift);
+    for (const c of CLIPS)
+      lengths.push(Math.round((await makeSpeechWav(path.join(folder, `${c}.wav`), [{ silence: shift / RATE }, { testdata: c }])).duration * RATE) - shift);
     const joined = await makeSpeechWav(path.join(folder, 'all.wav'), [
       { silence: 0.5 + shift / RATE },
       ...CLIPS.flatMap((c, i): SpeechPart[] => [{ testdata: c }, { silence: 1 + ((FRAME - (lengths[i] % FRAME)) % FRAME) / RATE }]),
@@ -89,7 +106,10 @@ export async function evalAsr(dir: string, vad: SileroVad, log: (line: string) =
     CLIPS.forEach((c, i) => {
       const said = r.words.filter((w) => (w.start + w.end) / 2 >= spans[i].start - 0.3 && (w.start + w.end) / 2 < spans[i].end + 0.3);
       engineErrs.set(c, wordErrors(TESTDATA_CLIPS[c].text, hyp(said)));
-      const right = correctWords(TESTDATA_CLIPS[c].text, said.map((w) => w.text));
+      const right = correctWords(
+        TESTDATA_CLIPS[c].text,
+        said.map((w) => w.text),
+      );
       said.forEach((w, k) => {
         if (!STOPWORDS.has(w.text) && w.confidence !== undefined) sure.push({ right: right[k], confidence: w.confidence });
       });
@@ -111,21 +131,34 @@ export async function evalAsr(dir: string, vad: SileroVad, log: (line: string) =
   // The issue's upload: the five librivox clips joined with 1 s gaps and looped to 89 s.
   const librivox: SpeechPart[] = TESTDATA_SETS.librivox.flatMap((c): SpeechPart[] => [{ testdata: c }, { silence: 1 }]);
   const loopedFile = await makeSpeechWav(path.join(dir, 'looped.wav'), [...librivox, ...librivox, ...librivox]);
-  const loopedRef = Array(3).fill(TESTDATA_SETS.librivox.map((c) => TESTDATA_CLIPS[c].text).join(' ')).join(' ');
+  const loopedRef = Array(3)
+    .fill(TESTDATA_SETS.librivox.map((c) => TESTDATA_CLIPS[c].text).join(' '))
+    .join(' ');
   const looped = await engine.transcribe(loopedFile.path, { language: 'en' });
   const loopedErr = wordErrors(loopedRef, hyp(looped.words));
   log(`  librivox looped (${loopedFile.duration.toFixed(0)} s): engine ${(100 * errorRate([loopedErr])).toFixed(1)} %`);
 
-  const voices: Array<[string, Voice]> = [['klatt male (VOICES.male)', VOICES.male], ['klatt2 female (VOICES.female)', VOICES.female], ['m3', VOICES.male3], ['f3', VOICES.female3], ['en-us', { voice: 'en-us', speed: 150 }]];
+  const voices: Array<[string, Voice]> = [
+    ['klatt male (VOICES.male)', VOICES.male],
+    ['klatt2 female (VOICES.female)', VOICES.female],
+    ['m3', VOICES.male3],
+    ['f3', VOICES.female3],
+    ['en-us', { voice: 'en-us', speed: 150 }],
+  ];
   const espeak: AsrEvalResult['espeak'] = [];
   for (const [name, v] of voices) {
-    const parts: SpeechPart[] = [{ silence: 0.5 }, ...TALK_SENTENCES.flatMap((say): SpeechPart[] => [{ say, voice: v.voice, pitch: v.pitch, speed: v.speed }, { silence: 1.2 }])];
+    const parts: SpeechPart[] = [
+      { silence: 0.5 },
+      ...TALK_SENTENCES.flatMap((say): SpeechPart[] => [{ say, voice: v.voice, pitch: v.pitch, speed: v.speed }, { silence: 1.2 }]),
+    ];
     const fx = await makeSpeechWav(path.join(dir, `espeak-${v.voice.replace(/\W/g, '_')}.wav`), parts);
     const ref = TALK_SENTENCES.join(' ');
     const words: AsrWord[] = (await engine.transcribe(fx.path, { language: 'en' })).words;
     const e = wordErrors(ref, hyp(words));
     espeak.push({ voice: name, words: e.words, engine: errorRate([e]), continuous: errorRate([wordErrors(ref, await continuous(fx.path))]) });
-    log(`  espeak-ng ${name}: engine ${(100 * espeak[espeak.length - 1].engine).toFixed(1)} %, continuous ${(100 * espeak[espeak.length - 1].continuous).toFixed(1)} %`);
+    log(
+      `  espeak-ng ${name}: engine ${(100 * espeak[espeak.length - 1].engine).toFixed(1)} %, continuous ${(100 * espeak[espeak.length - 1].continuous).toFixed(1)} %`,
+    );
   }
 
   const threshold = 0.5;

@@ -56,11 +56,13 @@ function talk(): SpeechPart[] {
 
 /** The exact words of the talk, each sentence's words spread evenly over its stretch. */
 function referenceWords(parts: readonly PlacedPart[]): TimedWord[] {
-  return parts.filter((p) => p.kind === 'say').flatMap((p) => {
-    const words = p.text!.split(/\s+/);
-    const step = (p.end - p.start) / words.length;
-    return words.map((text, i) => ({ start: p.start + i * step, end: p.start + (i + 0.9) * step, text }));
-  });
+  return parts
+    .filter((p) => p.kind === 'say')
+    .flatMap((p) => {
+      const words = p.text!.split(/\s+/);
+      const step = (p.end - p.start) / words.length;
+      return words.map((text, i) => ({ start: p.start + i * step, end: p.start + (i + 0.9) * step, text }));
+    });
 }
 
 /** Recall@3 and boundary precision of `clips` (best first) on the talk `parts` (pure). */
@@ -92,6 +94,9 @@ export async function evalClips(dir: string, vad: SileroVad, log: (line: string)
   runs.push(pickQuality('exact words', pickHighlights({ words: exact, duration: fx.duration }), fx.parts));
   const asr = await createAsrEngine(loadAsrConfig({}), { vad }).transcribe(fx.path, { language: 'en' });
   runs.push(pickQuality('pocketsphinx', pickHighlights({ words: asr.words, duration: fx.duration }), fx.parts));
-  for (const r of runs) log(`  ${r.transcript}: recall@3 ${(100 * r.recall_at_3).toFixed(0)} %, boundary precision ${(100 * r.boundary_precision).toFixed(0)} % (${r.clips} clips); top: ${r.top_titles.join(' | ')}`);
+  for (const r of runs)
+    log(
+      `  ${r.transcript}: recall@3 ${(100 * r.recall_at_3).toFixed(0)} %, boundary precision ${(100 * r.boundary_precision).toFixed(0)} % (${r.clips} clips); top: ${r.top_titles.join(' | ')}`,
+    );
   return { seconds: Math.round(fx.duration), highlights: 2, runs };
 }

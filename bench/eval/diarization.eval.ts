@@ -70,7 +70,14 @@ export function diarizationErrorRate(ref: readonly Turn[], hyp: readonly Turn[],
     else if (r !== undefined && h !== undefined && best.get(h) !== r) confusion++;
   }
   const rate = (x: number) => (speech ? x / speech : 0);
-  return { speakers: speakers.length, labels: labels.length, der: rate(missed + falseAlarm + confusion), missed: rate(missed), false_alarm: rate(falseAlarm), confusion: rate(confusion) };
+  return {
+    speakers: speakers.length,
+    labels: labels.length,
+    der: rate(missed + falseAlarm + confusion),
+    missed: rate(missed),
+    false_alarm: rate(falseAlarm),
+    confusion: rate(confusion),
+  };
 }
 
 const SENTENCES = [
@@ -98,7 +105,8 @@ export function conversations(): Array<{ name: string; parts: SpeechPart[] }> {
   ];
 }
 
-const turnsOf = (parts: readonly PlacedPart[]): Turn[] => parts.filter((p) => p.kind !== 'silence').map((p) => ({ start: p.start, end: p.end, speaker: p.speaker! }));
+const turnsOf = (parts: readonly PlacedPart[]): Turn[] =>
+  parts.filter((p) => p.kind !== 'silence').map((p) => ({ start: p.start, end: p.end, speaker: p.speaker! }));
 
 export async function evalDiarization(t: TestApp, dir: string, log: (line: string) => void): Promise<DerResult[]> {
   const ws = await t.workspace({ credits: 1000 });
@@ -106,13 +114,17 @@ export async function evalDiarization(t: TestApp, dir: string, log: (line: strin
   for (const [i, conv] of conversations().entries()) {
     const fx = await makeSpeechWav(path.join(dir, `conversation-${i}.wav`), conv.parts);
     const bytes = fs.readFileSync(fx.path);
-    const up = await t.api(ws.key, 'POST', '/transcriptions/upload', { file_name: `conversation-${i}.wav`, file_size: bytes.length, content_type: 'audio/wav' });
+    const up = await t.api(ws.key, 'POST', '/transcriptions/upload', {
+      file_name: `conversation-${i}.wav`,
+      file_size: bytes.length,
+      content_type: 'audio/wav',
+    });
     const u = new URL(up.body.upload_url);
     await t.app.inject({ method: 'PUT', url: `${u.pathname}${u.search}`, headers: { 'content-type': 'audio/wav' }, payload: bytes });
     const created = await t.api(ws.key, 'POST', '/transcriptions', { media_id: up.body.media_id, source_language: 'en', speaker_labels: true });
     if (created.status !== 202 && created.status !== 200) throw new Error(`POST /transcriptions answered ${created.status}: ${created.text}`);
     let row = created.body;
-    for (const deadline = Date.now() + 600_000; row.status === 'processing' && Date.now() < deadline; ) {
+    for (const deadline = Date.now() + 600_000; row.status === 'processing' && Date.now() < deadline;) {
       await new Promise((r) => setTimeout(r, 500));
       row = (await t.api(ws.key, 'GET', `/transcriptions/${created.body.id}`)).body;
     }

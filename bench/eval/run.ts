@@ -21,18 +21,54 @@ const span = (r: RateRange) => `${pct(r.wer)} (${pct(r.min)}–${pct(r.max)})`;
 
 function tables(asr: AsrEvalResult, der: DerResult[], clips: ClipsEvalResult): string {
   const lines: string[] = [];
-  lines.push(`Human recordings of pocketsphinx-testdata (${asr.human.words} words), each decoded at ${asr.human.shifts.length} sub-frame shifts (${asr.human.shifts.join(', ')} samples): word error rate over all shifts (lowest–highest shift).`, '');
-  lines.push('| set | engine (VAD + batch decode) | `pocketsphinx_batch`, whole files | `pocketsphinx_continuous`, whole files (the engine before) |', '|---|---|---|---|');
+  lines.push(
+    `Human recordings of pocketsphinx-testdata (${asr.human.words} words), each decoded at ${asr.human.shifts.length} sub-frame shifts (${asr.human.shifts.join(', ')} samples): word error rate over all shifts (lowest–highest shift).`,
+    '',
+  );
+  lines.push(
+    '| set | engine (VAD + batch decode) | `pocketsphinx_batch`, whole files | `pocketsphinx_continuous`, whole files (the engine before) |',
+    '|---|---|---|---|',
+  );
   for (const [set, r] of Object.entries(asr.human.sets)) lines.push(`| ${set} | ${span(r.engine)} | ${span(r.batch)} | ${span(r.continuous)} |`);
-  lines.push('', `The five librivox clips joined with 1 s gaps and looped to ${asr.looped.seconds} s (${asr.looped.words} words): engine ${pct(asr.looped.engine)}. Engine speed on the human recordings: RTF ${asr.engine_rtf.toFixed(2)}.`, '');
-  lines.push('espeak-ng voices, the nine talk sentences (`TALK_SENTENCES`) with 1.2 s pauses:', '', '| voice | words | engine | `pocketsphinx_continuous` |', '|---|---|---|---|');
+  lines.push(
+    '',
+    `The five librivox clips joined with 1 s gaps and looped to ${asr.looped.seconds} s (${asr.looped.words} words): engine ${pct(asr.looped.engine)}. Engine speed on the human recordings: RTF ${asr.engine_rtf.toFixed(2)}.`,
+    '',
+  );
+  lines.push(
+    'espeak-ng voices, the nine talk sentences (`TALK_SENTENCES`) with 1.2 s pauses:',
+    '',
+    '| voice | words | engine | `pocketsphinx_continuous` |',
+    '|---|---|---|---|',
+  );
   for (const e of asr.espeak) lines.push(`| ${e.voice} | ${e.words} | ${pct(e.engine)} | ${pct(e.continuous)} |`);
   const c = asr.confidence;
-  lines.push('', `Confidence as an error signal (engine, human recordings, ${c.content_words} content words): ${c.low} under ${c.threshold}; wrong under it ${pct(c.wrong_when_low)}, wrong at or above it ${pct(c.wrong_when_high)}; ${pct(c.wrong_flagged)} of the wrong content words are under it.`, '');
-  lines.push('Diarization error rate of the speaker labels (POST /transcriptions with `speaker_labels`, 0.25 s collar):', '', '| conversation | seconds | speakers | labels | DER | missed | false alarm | confusion |', '|---|---|---|---|---|---|---|---|');
-  for (const d of der) lines.push(`| ${d.conversation} | ${d.seconds} | ${d.speakers} | ${d.labels} | ${pct(d.der)} | ${pct(d.missed)} | ${pct(d.false_alarm)} | ${pct(d.confusion)} |`);
-  lines.push('', `Clip picks on the labelled talk (${clips.seconds} s, ${clips.highlights} highlight passages among narration, default strategy):`, '', '| transcript | clips | recall@3 | boundary precision | best three titles |', '|---|---|---|---|---|');
-  for (const r of clips.runs) lines.push(`| ${r.transcript} | ${r.clips} | ${pct(r.recall_at_3)} | ${pct(r.boundary_precision)} | ${r.top_titles.map((t) => t.replace(/\|/g, '\\|')).join(' · ')} |`);
+  lines.push(
+    '',
+    `Confidence as an error signal (engine, human recordings, ${c.content_words} content words): ${c.low} under ${c.threshold}; wrong under it ${pct(c.wrong_when_low)}, wrong at or above it ${pct(c.wrong_when_high)}; ${pct(c.wrong_flagged)} of the wrong content words are under it.`,
+    '',
+  );
+  lines.push(
+    'Diarization error rate of the speaker labels (POST /transcriptions with `speaker_labels`, 0.25 s collar):',
+    '',
+    '| conversation | seconds | speakers | labels | DER | missed | false alarm | confusion |',
+    '|---|---|---|---|---|---|---|---|',
+  );
+  for (const d of der)
+    lines.push(
+      `| ${d.conversation} | ${d.seconds} | ${d.speakers} | ${d.labels} | ${pct(d.der)} | ${pct(d.missed)} | ${pct(d.false_alarm)} | ${pct(d.confusion)} |`,
+    );
+  lines.push(
+    '',
+    `Clip picks on the labelled talk (${clips.seconds} s, ${clips.highlights} highlight passages among narration, default strategy):`,
+    '',
+    '| transcript | clips | recall@3 | boundary precision | best three titles |',
+    '|---|---|---|---|---|',
+  );
+  for (const r of clips.runs)
+    lines.push(
+      `| ${r.transcript} | ${r.clips} | ${pct(r.recall_at_3)} | ${pct(r.boundary_precision)} | ${r.top_titles.map((t) => t.replace(/\|/g, '\\|')).join(' · ')} |`,
+    );
   return lines.join('\n');
 }
 

@@ -176,13 +176,18 @@ export class Cutroom {
   /** PATCH …/clips/{clipId}: sets the clip's review (`kept`, `skipped`, or null to clear); answers the Clip. */
   setClipReview(videoId: string, submissionId: string, clipId: string, review: 'kept' | 'skipped' | null, opts: { signal?: AbortSignal } = {}): Promise<Clip> {
     return ok(
-      this.api.PATCH('/api/v1/clips/{videoId}/submissions/{submissionId}/clips/{clipId}', { params: { path: { videoId, submissionId, clipId } }, body: { review }, signal: opts.signal }),
+      this.api.PATCH('/api/v1/clips/{videoId}/submissions/{submissionId}/clips/{clipId}', {
+        params: { path: { videoId, submissionId, clipId } },
+        body: { review },
+        signal: opts.signal,
+      }),
     );
   }
 
   /** Polls a submission until `completed` (answered); `failed` throws CutroomError `SUBMISSION_FAILED` with the submission in `extra`. */
   waitForSubmission(videoId: string, submissionId: string, opts: WaitOptions<Submission> = {}): Promise<Submission> {
-    const get = () => ok(this.api.GET('/api/v1/clips/{videoId}/submissions/{submissionId}', { params: { path: { videoId, submissionId } }, signal: opts.signal }));
+    const get = () =>
+      ok(this.api.GET('/api/v1/clips/{videoId}/submissions/{submissionId}', { params: { path: { videoId, submissionId } }, signal: opts.signal }));
     return this.poll('submission', get, (s) => (s.status === 'completed' ? 'done' : s.status === 'failed' ? 'SUBMISSION_FAILED' : 'wait'), opts);
   }
 

@@ -1,5 +1,23 @@
 export { Cutroom, ok, defaultPollIntervalMs } from './client.js';
-export type { CutroomOptions, JobKind, WaitOptions, Schemas, VideoAnalysis, Submission, Render, Transcription, Post, Persona, PersonaVideo, Generation, MediaUpload, Edit, EditVersionList, Clip, DeriveEditRequest } from './client.js';
+export type {
+  CutroomOptions,
+  JobKind,
+  WaitOptions,
+  Schemas,
+  VideoAnalysis,
+  Submission,
+  Render,
+  Transcription,
+  Post,
+  Persona,
+  PersonaVideo,
+  Generation,
+  MediaUpload,
+  Edit,
+  EditVersionList,
+  Clip,
+  DeriveEditRequest,
+} from './client.js';
 export { CutroomConfigError, CutroomError } from './errors.js';
 export { backoffMs, retryAfterMs } from './retry.js';
 export type { RetryOptions, Sleep } from './retry.js';

@@ -66,11 +66,7 @@ async function retryDelay(response: Response, policy: RetryPolicy, attempt: numb
  * failure, `policy.retries` times at most. Safe for POSTs because the client gives each one an
  * `Idempotency-Key` that every try repeats. An abort of the request's signal stops it at once.
  */
-export function retryingFetch(
-  base: (request: Request) => Promise<Response>,
-  policy: RetryPolicy,
-  sleep: Sleep,
-): (request: Request) => Promise<Response> {
+export function retryingFetch(base: (request: Request) => Promise<Response>, policy: RetryPolicy, sleep: Sleep): (request: Request) => Promise<Response> {
   return async (request) => {
     for (let attempt = 0; ; attempt++) {
       const last = attempt >= policy.retries;

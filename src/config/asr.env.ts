@@ -60,7 +60,8 @@ export function parseAsrRoutes(raw: string[], fallback: AsrEngineName): { routes
     const engine = m[2].toLowerCase();
     if (!(ASR_ENGINES as readonly string[]).includes(engine)) throw new ConfigError(`${name}: unknown engine "${m[2]}" (${ASR_ENGINES.join(' or ')})`);
     if (routes.some((r) => r.language === language)) throw new ConfigError(`${name}: ${language} is routed twice`);
-    if (engine === 'pocketsphinx' && language !== 'en' && language !== '*') throw new ConfigError(`${name}: pocketsphinx transcribes English only (route ${language} to openai)`);
+    if (engine === 'pocketsphinx' && language !== 'en' && language !== '*')
+      throw new ConfigError(`${name}: pocketsphinx transcribes English only (route ${language} to openai)`);
     routes.push({ language, engine: engine as AsrEngineName });
   }
   return { routes: routes.filter((r) => r.language !== '*'), rest: routes.find((r) => r.language === '*')?.engine ?? fallback };
@@ -82,7 +83,9 @@ export function loadAsrConfig(env: Env): AsrConfig {
     const rawUrl = text(env, 'CUTROOM_ASR_URL');
     const apiKey = secret(env, 'CUTROOM_ASR_API_KEY');
     if (!rawUrl && !apiKey) {
-      throw new ConfigError('the openai ASR engine needs CUTROOM_ASR_URL (a local server such as http://localhost:8000/v1) or CUTROOM_ASR_API_KEY (for OpenAI itself)');
+      throw new ConfigError(
+        'the openai ASR engine needs CUTROOM_ASR_URL (a local server such as http://localhost:8000/v1) or CUTROOM_ASR_API_KEY (for OpenAI itself)',
+      );
     }
     const model = text(env, 'CUTROOM_ASR_MODEL') ?? 'whisper-1';
     if (/\s/.test(model)) throw new ConfigError(`CUTROOM_ASR_MODEL must not contain spaces (got "${model}")`);

@@ -71,7 +71,11 @@ export function loadPersonasConfig(env: Env): PersonasConfig {
     const modes = list(env, 'CUTROOM_PERSONA_SWAP_REPLACE');
     const replace = (modes.length ? modes : ['person', 'head']).map((m) => m.toLowerCase());
     for (const m of replace) if (m !== 'person' && m !== 'head') throw new ConfigError(`CUTROOM_PERSONA_SWAP_REPLACE lists person and/or head (got "${m}")`);
-    swap = { ...swapBase, replace: [...new Set(replace)] as Array<'person' | 'head'>, videoField: text(env, 'CUTROOM_PERSONA_SWAP_VIDEO_FIELD') ?? 'video_url' };
+    swap = {
+      ...swapBase,
+      replace: [...new Set(replace)] as Array<'person' | 'head'>,
+      videoField: text(env, 'CUTROOM_PERSONA_SWAP_VIDEO_FIELD') ?? 'video_url',
+    };
   }
   return {
     photoMaxBytes: int(env, 'CUTROOM_PERSONA_PHOTO_MAX_BYTES', { fallback: 10 * 1024 * 1024, min: 1024, max: 100 * 1024 * 1024 }),

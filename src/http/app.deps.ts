@@ -32,7 +32,8 @@ import type { AdminConnectionRoutesDeps } from './admin/connections.admin.routes
 
 /** Everything the HTTP app runs on: the plugins' and routes' deps. src/main's Container is one. */
 export interface AppDeps
-  extends AuthDeps,
+  extends
+    AuthDeps,
     HealthRoutesDeps,
     MetricsRoutesDeps,
     AdminBackupRoutesDeps,

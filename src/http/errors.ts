@@ -13,7 +13,10 @@ export function statusOf(code: ErrorCode): number {
 }
 
 export function sendError(reply: FastifyReply, code: ErrorCode, extra?: Record<string, unknown>) {
-  return reply.code(statusOf(code)).type('application/json; charset=utf-8').send(extra ? { code, extra } : { code });
+  return reply
+    .code(statusOf(code))
+    .type('application/json; charset=utf-8')
+    .send(extra ? { code, extra } : { code });
 }
 
 type AjvError = { instancePath: string; keyword: string; params: { missingProperty?: string; additionalProperty?: string } & Record<string, unknown> };

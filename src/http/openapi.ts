@@ -17,10 +17,24 @@ export const TAGS = [
   { name: 'Templates', description: 'Caption templates (how clips look) and clipping strategies (how clips are picked).' },
   { name: 'Connections', description: 'Publishing accounts, connected by the operator outside the API.' },
   { name: 'Posts', description: 'Publishing rendered edits to connected accounts, now or on a schedule. Poll every 5 to 10 seconds.' },
-  { name: 'Transcriptions', description: 'Standalone transcription of an audio or video file into timed cues or SRT, VTT and TXT files. Poll every 5 to 10 seconds.' },
-  { name: 'Monitors', description: 'Channel monitors: live broadcasts clipped in batches while they air, new uploads turned into submissions; docs/monitors.md. Poll every 5 to 10 seconds.' },
-  { name: 'Personas', description: 'AI personas from trait chips or own-face photos, their versions and presets, and persona videos (swaps) priced per second; docs/personas.md.' },
-  { name: 'Generations', description: 'AI images and videos with the models the service lists (embedded or hosted), priced per image or per second, charged even under free usage and refunded on failure. Poll every 5 to 10 seconds; docs/generations.md.' },
+  {
+    name: 'Transcriptions',
+    description: 'Standalone transcription of an audio or video file into timed cues or SRT, VTT and TXT files. Poll every 5 to 10 seconds.',
+  },
+  {
+    name: 'Monitors',
+    description:
+      'Channel monitors: live broadcasts clipped in batches while they air, new uploads turned into submissions; docs/monitors.md. Poll every 5 to 10 seconds.',
+  },
+  {
+    name: 'Personas',
+    description: 'AI personas from trait chips or own-face photos, their versions and presets, and persona videos (swaps) priced per second; docs/personas.md.',
+  },
+  {
+    name: 'Generations',
+    description:
+      'AI images and videos with the models the service lists (embedded or hosted), priced per image or per second, charged even under free usage and refunded on failure. Poll every 5 to 10 seconds; docs/generations.md.',
+  },
   { name: 'Webhooks', description: 'Endpoints that receive signed events (Standard Webhooks) when work finishes, instead of polling; docs/webhooks.md.' },
 ];
 

@@ -112,7 +112,12 @@ export async function runAdmin(args: string[], io: Partial<AdminIo> = {}): Promi
     json = parsed.values.json === true;
     const positionals = parsed.positionals.map(unescapePositional);
     if (positionals.length < command.args.length) {
-      throw new UsageError(`missing ${command.args.slice(positionals.length).map((a) => `<${a}>`).join(' ')}`);
+      throw new UsageError(
+        `missing ${command.args
+          .slice(positionals.length)
+          .map((a) => `<${a}>`)
+          .join(' ')}`,
+      );
     }
     if (positionals.length > command.args.length) {
       throw new UsageError(`unexpected argument "${positionals[command.args.length]}"`);

@@ -178,17 +178,29 @@ export async function createContainer(opts: ContainerOptions): Promise<Container
     supervise: opts.role !== 'api',
     pollingIntervalSeconds: opts.queuePollingSeconds,
   });
-  const metrics = new PrometheusMetrics({ queueDepth: () => readQueueDepth(database), onCollectError: (err) => logger.warn({ err }, 'queue depth for metrics') });
+  const metrics = new PrometheusMetrics({
+    queueDepth: () => readQueueDepth(database),
+    onCollectError: (err) => logger.warn({ err }, 'queue depth for metrics'),
+  });
   const stopFfmpegReports = reportFfmpegRuns(metrics);
   const transactions = createTransactionRunner(db);
   const credits = new CreditsService({ repo: new DrizzleCreditsRepository(db), tx: transactions, metrics });
   // Distributed mode: auth changes reach the other processes over LISTEN/NOTIFY (embedded: one process).
   const authChanges = database.connectionString
-    ? new PgNotifyAuthChanges({ connectionString: database.connectionString, sql: database.sql, onError: (err) => logger.warn({ err }, 'auth change listener') })
+    ? new PgNotifyAuthChanges({
+        connectionString: database.connectionString,
+        sql: database.sql,
+        onError: (err) => logger.warn({ err }, 'auth change listener'),
+      })
     : undefined;
   const { signingSecret, authCache, ...accounts } = createAccounts(database, transactions, credits, { ttlMs: config.authCacheMs, bus: authChanges });
   if (opts.role !== 'worker') await authCache.listen();
-  const rateLimits = createRateLimiter({ store: config.rateLimitStore, redisUrl: config.redisUrl, db, onError: (err) => logger.warn({ err }, 'rate-limit store') });
+  const rateLimits = createRateLimiter({
+    store: config.rateLimitStore,
+    redisUrl: config.redisUrl,
+    db,
+    onError: (err) => logger.warn({ err }, 'rate-limit store'),
+  });
   const storage = await createStorage({
     storage: config.storage,
     dataDir: config.dataDir,
@@ -231,10 +243,38 @@ export async function createContainer(opts: ContainerOptions): Promise<Container
   });
   const { workspaces } = accounts;
   const idempotency = new IdempotencyService({ repo: new DrizzleIdempotencyRepository(db), owner: heartbeat.id });
-  const pipeline = createPipeline({ config, logger, database, storage, queue, transactions, media, asr, failure: submissionFailure, templates, workspaces, faces: compute.faces, highlights: compute.highlights, events });
+  const pipeline = createPipeline({
+    config,
+    logger,
+    database,
+    storage,
+    queue,
+    transactions,
+    media,
+    asr,
+    failure: submissionFailure,
+    templates,
+    workspaces,
+    faces: compute.faces,
+    highlights: compute.highlights,
+    events,
+  });
   const rendersArea = createRenders({ config, logger, database, storage, queue, transactions, submissions, templates, events });
   const postsArea = createPosts({ config, logger, database, storage, queue, transactions, renders: rendersArea.renders, workspaces, events });
-  const transcriptionsArea = createTranscriptions({ config, logger, database, storage, queue, transactions, media, credits, asr, vad: compute.vad, diarizer: compute.diarizer, events });
+  const transcriptionsArea = createTranscriptions({
+    config,
+    logger,
+    database,
+    storage,
+    queue,
+    transactions,
+    media,
+    credits,
+    asr,
+    vad: compute.vad,
+    diarizer: compute.diarizer,
+    events,
+  });
   const generationsArea = createGenerations({ config, logger, database, storage, queue, transactions, media, credits, pool: compute.pool, events });
   const submissionRetention = createRetention({ database, storage, transactions, logger });
   const monitorsArea = createMonitors({

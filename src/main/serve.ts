@@ -72,10 +72,13 @@ export async function startService(role: Role, config: Config): Promise<RunningS
  * longer answers) without end.
  */
 async function closeHttp(app: FastifyInstance, timeoutMs: number, logger: pino.Logger): Promise<void> {
-  const force = setTimeout(() => {
-    logger.warn('requests still running at the shutdown deadline: closing their connections');
-    app.server.closeAllConnections();
-  }, Math.max(0, timeoutMs));
+  const force = setTimeout(
+    () => {
+      logger.warn('requests still running at the shutdown deadline: closing their connections');
+      app.server.closeAllConnections();
+    },
+    Math.max(0, timeoutMs),
+  );
   try {
     await app.close();
   } finally {
@@ -103,10 +106,13 @@ export async function serve(role: Role): Promise<void> {
   }
   const onSignal = (signal: string) => {
     // The last tenth of the limit (at most a second) is left for the exit itself.
-    setTimeout(() => {
-      process.stderr.write(`cutroom: shutdown after ${signal} did not finish within ${timeoutMs} ms (CUTROOM_SHUTDOWN_TIMEOUT_MS); exiting\n`);
-      process.exit(1);
-    }, timeoutMs - Math.min(1000, timeoutMs / 10)).unref();
+    setTimeout(
+      () => {
+        process.stderr.write(`cutroom: shutdown after ${signal} did not finish within ${timeoutMs} ms (CUTROOM_SHUTDOWN_TIMEOUT_MS); exiting\n`);
+        process.exit(1);
+      },
+      timeoutMs - Math.min(1000, timeoutMs / 10),
+    ).unref();
     service.shutdown().then(
       () => process.exit(0),
       (err) => {

@@ -117,10 +117,12 @@ export function failureOf(err: unknown): { exitCode: number; message: string; bo
     const extra = err.extra ? ` ${JSON.stringify(err.extra)}` : '';
     if (err.status === null) {
       const local = err.code === 'UPLOAD_STREAM_TOO_SHORT';
-      const what = err.extra && typeof err.extra.id === 'string' ? ` (${err.extra.id}${typeof err.extra.error_code === 'string' ? `: ${err.extra.error_code}` : ''})` : '';
+      const what =
+        err.extra && typeof err.extra.id === 'string' ? ` (${err.extra.id}${typeof err.extra.error_code === 'string' ? `: ${err.extra.error_code}` : ''})` : '';
       return { exitCode: local ? USER_EXIT.file : USER_EXIT.jobFailed, message: `${err.code}${what}`, body };
     }
-    if (err.code.startsWith('HTTP_')) return { exitCode: USER_EXIT.connection, message: `the service answered HTTP ${err.status}, not like Cutroom (is CUTROOM_URL right?)`, body };
+    if (err.code.startsWith('HTTP_'))
+      return { exitCode: USER_EXIT.connection, message: `the service answered HTTP ${err.status}, not like Cutroom (is CUTROOM_URL right?)`, body };
     return { exitCode: USER_EXIT.apiError, message: `${err.code} (HTTP ${err.status})${extra}`, body };
   }
   const code = (err as NodeJS.ErrnoException)?.code;

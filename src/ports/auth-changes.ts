@@ -3,11 +3,7 @@
  * workspace's plan or free usage changed, a plan's limits changed. `all`: anything may have changed
  * (a listener that lost its connection may have missed changes).
  */
-export type AuthChange =
-  | { kind: 'key'; id: string }
-  | { kind: 'workspace'; id: string }
-  | { kind: 'plan'; name: string }
-  | { kind: 'all' };
+export type AuthChange = { kind: 'key'; id: string } | { kind: 'workspace'; id: string } | { kind: 'plan'; name: string } | { kind: 'all' };
 
 /**
  * Carries auth changes between the processes of a distributed deployment (PostgreSQL LISTEN/NOTIFY:

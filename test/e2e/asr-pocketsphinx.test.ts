@@ -13,8 +13,16 @@ import { loadAsrConfig } from '../../src/config/asr.env.js';
 import { AsrError, type AsrWord } from '../../src/ports/asr.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import {
-  makeSpeechWav, makeTalkVideo, TALK_SENTENCES, TESTDATA_SETS, VOICES, wordErrorRate,
-  type PlacedPart, type SpeechFixture, type SpeechPart, type TestdataClipName,
+  makeSpeechWav,
+  makeTalkVideo,
+  TALK_SENTENCES,
+  TESTDATA_SETS,
+  VOICES,
+  wordErrorRate,
+  type PlacedPart,
+  type SpeechFixture,
+  type SpeechPart,
+  type TestdataClipName,
 } from '../helpers/speech-fixtures.js';
 import { errorRate, normalizeWords, wordErrors, type WordErrors } from '../helpers/wer.js';
 
@@ -69,9 +77,10 @@ function matchWords<A extends { text: string }, B extends { text: string }>(a: r
   const na = a.map((w) => normalizeWords(w.text).join(' '));
   const nb = b.map((w) => normalizeWords(w.text).join(' '));
   const L = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
-  for (let i = a.length - 1; i >= 0; i--) for (let j = b.length - 1; j >= 0; j--) L[i][j] = na[i] === nb[j] ? L[i + 1][j + 1] + 1 : Math.max(L[i + 1][j], L[i][j + 1]);
+  for (let i = a.length - 1; i >= 0; i--)
+    for (let j = b.length - 1; j >= 0; j--) L[i][j] = na[i] === nb[j] ? L[i + 1][j + 1] + 1 : Math.max(L[i + 1][j], L[i][j + 1]);
   const pairs: Array<[A, B]> = [];
-  for (let i = 0, j = 0; i < a.length && j < b.length; ) {
+  for (let i = 0, j = 0; i < a.length && j < b.length;) {
     if (na[i] === nb[j]) pairs.push([a[i++], b[j++]]);
     else if (L[i + 1][j] >= L[i][j + 1]) i++;
     else j++;
@@ -100,9 +109,17 @@ beforeAll(async () => {
     ...CLIPS.flatMap((c, i): SpeechPart[] => [{ testdata: c }, { silence: 1 + ((FRAME - (lengths[i] % FRAME)) % FRAME) / RATE }]),
   ]);
   fs.writeFileSync(path.join(files, 'ctl'), CLIPS.map((c) => `${c}\n`).join(''));
-  await exec('pocketsphinx_batch', ['-adcin', 'yes', '-adchdr', '44', '-cepdir', files, '-cepext', '.wav', '-ctl', path.join(files, 'ctl'), '-ctm', path.join(files, 'ctm')], { maxBuffer: 1 << 26 });
+  await exec(
+    'pocketsphinx_batch',
+    ['-adcin', 'yes', '-adchdr', '44', '-cepdir', files, '-cepext', '.wav', '-ctl', path.join(files, 'ctl'), '-ctm', path.join(files, 'ctm')],
+    { maxBuffer: 1 << 26 },
+  );
   const starts = new Map(human.parts.filter((p) => p.kind === 'testdata').map((p, i) => [CLIPS[i] as string, p.start]));
-  batch = parseCtm(fs.readFileSync(path.join(files, 'ctm'), 'utf8')).map((w) => ({ start: starts.get(w.utterance)! + w.start, end: starts.get(w.utterance)! + w.end, text: w.text }));
+  batch = parseCtm(fs.readFileSync(path.join(files, 'ctm'), 'utf8')).map((w) => ({
+    start: starts.get(w.utterance)! + w.start,
+    end: starts.get(w.utterance)! + w.end,
+    text: w.text,
+  }));
 }, 300_000);
 
 afterAll(async () => {
@@ -155,7 +172,12 @@ describe('pocketsphinx engine (real)', () => {
       all: setRate(errs, CLIPS),
     };
     const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
-    report('human recordings', human.duration, Date.now() - t0, `, WER librivox ${pct(rates.librivox)}, cards ${pct(rates.cards)}, goforward ${pct(rates.goforward)}, all ${pct(rates.all)}; batch mode all ${pct(setRate(base, CLIPS))}`);
+    report(
+      'human recordings',
+      human.duration,
+      Date.now() - t0,
+      `, WER librivox ${pct(rates.librivox)}, cards ${pct(rates.cards)}, goforward ${pct(rates.goforward)}, all ${pct(rates.all)}; batch mode all ${pct(setRate(base, CLIPS))}`,
+    );
     expectSaneTimes(r.words, human.duration);
     for (const k of Object.keys(CEILINGS) as Array<keyof typeof CEILINGS>) expect(rates[k], k).toBeLessThanOrEqual(CEILINGS[k]);
     expect(rates.all).toBeLessThanOrEqual(setRate(base, CLIPS));
@@ -190,7 +212,11 @@ describe('pocketsphinx engine (real)', () => {
     expect(might).toBeDefined();
     expect(might!.start).toBeGreaterThan(human3.start);
     // every spoken sentence's words stay inside its stretch
-    for (const w of r.words) expect(fx.parts.some((p) => p.kind !== 'silence' && w.start >= p.start - 0.3 && w.end <= p.end + 0.3), `${w.text} at ${w.start}`).toBe(true);
+    for (const w of r.words)
+      expect(
+        fx.parts.some((p) => p.kind !== 'silence' && w.start >= p.start - 0.3 && w.end <= p.end + 0.3),
+        `${w.text} at ${w.start}`,
+      ).toBe(true);
   }, 300_000);
 
   it('transcribes the sound of a generated talk video', async () => {
@@ -242,7 +268,9 @@ describe('the human recordings through the API (POST /transcriptions)', () => {
     const up = await t.api(ws.key, 'POST', '/transcriptions/upload', { file_name: 'human.wav', file_size: bytes.length, content_type: 'audio/wav' });
     expect(up.status).toBe(200);
     const u = new URL(up.body.upload_url);
-    expect((await t.app.inject({ method: 'PUT', url: `${u.pathname}${u.search}`, headers: { 'content-type': 'audio/wav' }, payload: bytes })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'PUT', url: `${u.pathname}${u.search}`, headers: { 'content-type': 'audio/wav' }, payload: bytes })).statusCode).toBe(
+      200,
+    );
     const created = await t.api(ws.key, 'POST', '/transcriptions', { media_id: up.body.media_id, source_language: 'en' });
     expect(created.status).toBe(202);
     const deadline = Date.now() + 240_000;
@@ -259,7 +287,12 @@ describe('the human recordings through the API (POST /transcriptions)', () => {
     // A cue's words spread evenly over it are enough to tell which recording they belong to.
     const words = cues.flatMap((c) => {
       const texts = c.text.split(/\s+/).filter(Boolean);
-      return texts.map((text, i) => ({ text, first: i === 0, start: c.start + ((c.end - c.start) * i) / texts.length, end: c.start + ((c.end - c.start) * (i + 1)) / texts.length }));
+      return texts.map((text, i) => ({
+        text,
+        first: i === 0,
+        start: c.start + ((c.end - c.start) * i) / texts.length,
+        end: c.start + ((c.end - c.start) * (i + 1)) / texts.length,
+      }));
     });
     const api = errorRate([...errorsByClip(words, human.parts).values()]);
     const base = errorRate([...errorsByClip(batch, human.parts).values()]);
@@ -270,6 +303,10 @@ describe('the human recordings through the API (POST /transcriptions)', () => {
     const firsts = matchWords(words, batch).filter(([w]) => w.first);
     expect(firsts.length).toBeGreaterThanOrEqual(cues.length * 0.7);
     for (const [w, b] of firsts) expect(Math.abs(w.start - b.start), `cue starting "${w.text}" at ${w.start}`).toBeLessThanOrEqual(0.3);
-    for (const c of cues) expect(human.parts.some((p) => p.kind === 'testdata' && c.start >= p.start - 0.3 && c.start <= p.end), `cue "${c.text}" at ${c.start}`).toBe(true);
+    for (const c of cues)
+      expect(
+        human.parts.some((p) => p.kind === 'testdata' && c.start >= p.start - 0.3 && c.start <= p.end),
+        `cue "${c.text}" at ${c.start}`,
+      ).toBe(true);
   }, 300_000);
 });

@@ -38,7 +38,13 @@ const streams: ChildProcess[] = [];
 async function startWorker(): Promise<Container> {
   // Another process's view of the same database: its own heartbeat, queue runner and handlers.
   const database = { ...t.c.database, close: async () => {} };
-  const c = await createContainer({ config: t.c.config, logger: pino({ level: process.env.LIVE_TEST_LOG ?? 'silent' }), role: 'worker', database, queuePollingSeconds: 0.5 });
+  const c = await createContainer({
+    config: t.c.config,
+    logger: pino({ level: process.env.LIVE_TEST_LOG ?? 'silent' }),
+    role: 'worker',
+    database,
+    queuePollingSeconds: 0.5,
+  });
   await c.queue.start();
   await registerHandlers(c.queue, buildHandlers(c), c.config.workerConcurrency);
   workers.push(c);
@@ -52,8 +58,26 @@ function air(name: string): { url: string; done: Promise<void> } {
   const proc = spawn(
     ffmpegPath(),
     [
-      '-hide_banner', '-nostdin', '-v', 'error', '-re', '-i', source, '-c', 'copy', '-f', 'hls', '-hls_time', String(SEGMENT), '-hls_list_size', '10',
-      '-hls_flags', 'delete_segments+temp_file', '-hls_segment_filename', path.join(out, 'seg%03d.ts'), path.join(out, 'live.m3u8'),
+      '-hide_banner',
+      '-nostdin',
+      '-v',
+      'error',
+      '-re',
+      '-i',
+      source,
+      '-c',
+      'copy',
+      '-f',
+      'hls',
+      '-hls_time',
+      String(SEGMENT),
+      '-hls_list_size',
+      '10',
+      '-hls_flags',
+      'delete_segments+temp_file',
+      '-hls_segment_filename',
+      path.join(out, 'seg%03d.ts'),
+      path.join(out, 'live.m3u8'),
     ],
     { stdio: 'ignore' },
   );
@@ -80,14 +104,49 @@ beforeAll(async () => {
   const wav = await makeSpeechWav(path.join(dir, 'talk.wav'), [...talkScript(40), { silence: 24 }]);
   source = path.join(dir, 'broadcast.ts');
   await runFfmpeg([
-    '-f', 'lavfi', '-i', 'testsrc2=size=160x90:rate=10', '-i', wav.path, '-map', '0:v', '-map', '1:a', '-t', String(wav.duration),
-    '-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '35', '-pix_fmt', 'yuv420p', '-g', '20', '-sc_threshold', '0',
-    '-c:a', 'aac', '-b:a', '48k', '-ac', '1', '-f', 'mpegts', source,
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc2=size=160x90:rate=10',
+    '-i',
+    wav.path,
+    '-map',
+    '0:v',
+    '-map',
+    '1:a',
+    '-t',
+    String(wav.duration),
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-crf',
+    '35',
+    '-pix_fmt',
+    'yuv420p',
+    '-g',
+    '20',
+    '-sc_threshold',
+    '0',
+    '-c:a',
+    'aac',
+    '-b:a',
+    '48k',
+    '-ac',
+    '1',
+    '-f',
+    'mpegts',
+    source,
   ]);
   srv = await startStaticServer(dir);
   t = await createTestApp({
     startQueue: true,
-    env: { CUTROOM_ALLOW_PRIVATE_SOURCES: 'true', CUTROOM_MONITOR_POLL_SECONDS: '1', CUTROOM_LIVE_BATCH_SECONDS: String(BATCH), CUTROOM_LIVE_STALL_SECONDS: '30' },
+    env: {
+      CUTROOM_ALLOW_PRIVATE_SOURCES: 'true',
+      CUTROOM_MONITOR_POLL_SECONDS: '1',
+      CUTROOM_LIVE_BATCH_SECONDS: String(BATCH),
+      CUTROOM_LIVE_STALL_SECONDS: '30',
+    },
   });
 }, 300_000);
 
@@ -105,7 +164,11 @@ afterAll(async () => {
 describe('a live monitor records a real broadcast in batches', () => {
   it('records, survives a worker restart, bills per batch with clips, ends on ENDLIST; a stopped monitor records nothing more', async () => {
     const ws = await t.workspace({ credits: 20 });
-    const strategy = await t.admin('POST', `/workspaces/${ws.id}/templates`, { kind: 'strategy', name: 'Live short', config: { min_seconds: 5, max_seconds: 15, max_clips: 3 } });
+    const strategy = await t.admin('POST', `/workspaces/${ws.id}/templates`, {
+      kind: 'strategy',
+      name: 'Live short',
+      config: { min_seconds: 5, max_seconds: 15, max_clips: 3 },
+    });
     expect(strategy.status, JSON.stringify(strategy.body)).toBe(201);
     const w1 = await startWorker();
 
@@ -199,7 +262,9 @@ describe('a live monitor records a real broadcast in batches', () => {
     expect(again.status).toBe(200);
     expect(again.body).toMatchObject({ from_cache: true, status: 'completed', edit_id: first.body.edit_id });
     const con = await t.admin('POST', `/workspaces/${ws.id}/connections`, { platform: 'local', account_name: 'live-site' });
-    const post = await t.api(ws.key, 'POST', '/posts', { videos: [{ edit_id: first.body.edit_id, targets: [{ connection_id: con.body.id, metadata: { local: { title: 'Live clip' } } }] }] });
+    const post = await t.api(ws.key, 'POST', '/posts', {
+      videos: [{ edit_id: first.body.edit_id, targets: [{ connection_id: con.body.id, metadata: { local: { title: 'Live clip' } } }] }],
+    });
     expect(post.status).toBe(201);
     const done = await until('the post', async () => {
       const p = (await t.api(ws.key, 'GET', `/posts/${post.body.id}`)).body;

@@ -45,7 +45,12 @@ interface Answer {
   body: any;
   headers: Headers;
 }
-async function call(base: string, method: string, url: string, opts: { key?: string; admin?: boolean; body?: unknown; headers?: Record<string, string> } = {}): Promise<Answer> {
+async function call(
+  base: string,
+  method: string,
+  url: string,
+  opts: { key?: string; admin?: boolean; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<Answer> {
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.key) headers['x-api-key'] = opts.key;
   if (opts.admin) headers.authorization = `Bearer ${ADMIN}`;
@@ -126,7 +131,10 @@ describe('two api and two worker processes on PostgreSQL and S3, with a worker a
     const prober = (async () => {
       while (probing) {
         probes++;
-        const r = await fetch(`${base2}/readyz`).then((x) => x.status, (e: Error) => e.message);
+        const r = await fetch(`${base2}/readyz`).then(
+          (x) => x.status,
+          (e: Error) => e.message,
+        );
         if (r !== 200) outages.push(`${new Date().toISOString()} ${r}`);
         await sleep(250);
       }
@@ -135,7 +143,8 @@ describe('two api and two worker processes on PostgreSQL and S3, with a worker a
     // A workspace, a key and a `local` account, through both api nodes.
     const ws = (await call(base1, 'POST', '/admin/v1/workspaces', { admin: true, body: { name: 'Faults', credits: 20 } })).body;
     const key = (await call(base2, 'POST', '/admin/v1/keys', { admin: true, body: { workspace_ids: [ws.id] } })).body.key as string;
-    const con = (await call(base1, 'POST', `/admin/v1/workspaces/${ws.id}/connections`, { admin: true, body: { platform: 'local', account_name: 'faults' } })).body;
+    const con = (await call(base1, 'POST', `/admin/v1/workspaces/${ws.id}/connections`, { admin: true, body: { platform: 'local', account_name: 'faults' } }))
+      .body;
 
     // The rate-limit counter is shared by the api nodes.
     const r1 = await call(base1, 'GET', '/api/v1/balance', { key });
@@ -163,7 +172,12 @@ describe('two api and two worker processes on PostgreSQL and S3, with a worker a
       (a) => `answered ${a.status}`,
       (e: Error) => `no answer (${e.message})`,
     );
-    const claim = await until('the claim of api 1', async () => (await q(`select owner, status_code from idempotency_keys where key = $1`, [idemKey]))[0], 10_000, 20);
+    const claim = await until(
+      'the claim of api 1',
+      async () => (await q(`select owner, status_code from idempotency_keys where key = $1`, [idemKey]))[0],
+      10_000,
+      20,
+    );
     expect(claim).toEqual({ owner: api1Id, status_code: null });
     api1.child.kill('SIGKILL');
     const apiKilledAt = Date.now();
@@ -190,7 +204,12 @@ describe('two api and two worker processes on PostgreSQL and S3, with a worker a
     log(`the retry on api 2 was answered 201 ${apiRecovery} ms after the kill (${conflicts} × 409 REQUEST_IN_PROGRESS before); a second retry replayed it`);
 
     // A standalone transcription of 15 s of speech, running beside the submission.
-    const media = (await call(base2, 'POST', '/api/v1/transcriptions/upload', { key, body: { file_name: 'speech.wav', file_size: fs.statSync(speech).size, content_type: 'audio/wav' } })).body;
+    const media = (
+      await call(base2, 'POST', '/api/v1/transcriptions/upload', {
+        key,
+        body: { file_name: 'speech.wav', file_size: fs.statSync(speech).size, content_type: 'audio/wav' },
+      })
+    ).body;
     expect((await fetch(media.upload_url, { method: 'PUT', headers: { 'content-type': 'audio/wav' }, body: fs.readFileSync(speech) })).status).toBe(200);
     const trn = (await call(base2, 'POST', '/api/v1/transcriptions', { key, body: { media_id: media.media_id, source_language: 'en' } })).body;
     expect(trn.status).toBe('processing');
@@ -214,7 +233,8 @@ describe('two api and two worker processes on PostgreSQL and S3, with a worker a
       100,
     );
     log(`submission stages so far: ${stages.join(' → ')} (${Date.now() - started} ms into the run)`);
-    const lease = async () => (await q(`select l.process_id, p.pid from job_leases l left join processes p on p.id = l.process_id where l.job_name = 'submission.process'`))[0];
+    const lease = async () =>
+      (await q(`select l.process_id, p.pid from job_leases l left join processes p on p.id = l.process_id where l.job_name = 'submission.process'`))[0];
     const holder = await lease();
     const victim = workers.find((w) => w.child.pid === holder.pid)!;
     expect(victim).toBeDefined();
@@ -225,7 +245,12 @@ describe('two api and two worker processes on PostgreSQL and S3, with a worker a
     const workerKilledAt = Date.now();
     await victim.exited;
     log(`killed the worker (pid ${victim.child.pid}) running the submission at stage ${stage}; it held: ${taken.join(', ')}`);
-    await until('the submission leased by the surviving worker', async () => ((await lease())?.process_id === survivorId ? true : undefined), LEASE_SECONDS * 1000 + 5000, 100);
+    await until(
+      'the submission leased by the surviving worker',
+      async () => ((await lease())?.process_id === survivorId ? true : undefined),
+      LEASE_SECONDS * 1000 + 5000,
+      100,
+    );
     const workerRecovery = Date.now() - workerKilledAt;
     log(`the surviving worker took the submission over ${workerRecovery} ms after the kill`);
     expect(workerRecovery).toBeLessThanOrEqual(LEASE_SECONDS * 1000);
@@ -239,7 +264,9 @@ describe('two api and two worker processes on PostgreSQL and S3, with a worker a
       240_000,
       500,
     ).catch(async (err) => {
-      log(`the submission did not finish: ${JSON.stringify(await q(`select name, state, retry_count, output from pgboss.job where name = 'submission.process'`))}\n${survivor.output().slice(-4000)}`);
+      log(
+        `the submission did not finish: ${JSON.stringify(await q(`select name, state, retry_count, output from pgboss.job where name = 'submission.process'`))}\n${survivor.output().slice(-4000)}`,
+      );
       throw err;
     });
     expect(done).toMatchObject({ status: 'completed', error_code: null, credits_charged: video.body.credits_cost });
@@ -255,22 +282,40 @@ describe('two api and two worker processes on PostgreSQL and S3, with a worker a
     const best = clips.clips[0];
     const render = await call(base2, 'POST', '/api/v1/renders', { key, body: { edit_id: best.edit_id } });
     expect([200, 202]).toContain(render.status);
-    const rendered = await until('the render', async () => {
-      const r = (await call(base2, 'GET', `/api/v1/renders/${render.body.id}`, { key })).body;
-      return r.status === 'completed' || r.status === 'failed' ? r : undefined;
-    }, 120_000, 500);
+    const rendered = await until(
+      'the render',
+      async () => {
+        const r = (await call(base2, 'GET', `/api/v1/renders/${render.body.id}`, { key })).body;
+        return r.status === 'completed' || r.status === 'failed' ? r : undefined;
+      },
+      120_000,
+      500,
+    );
     expect(rendered.status).toBe('completed');
-    const post = await call(base2, 'POST', '/api/v1/posts', { key, body: { videos: [{ edit_id: best.edit_id, targets: [{ connection_id: con.id, metadata: { local: { title: 'Faults' } } }] }] } });
+    const post = await call(base2, 'POST', '/api/v1/posts', {
+      key,
+      body: { videos: [{ edit_id: best.edit_id, targets: [{ connection_id: con.id, metadata: { local: { title: 'Faults' } } }] }] },
+    });
     expect(post.status).toBe(201);
-    const posted = await until('the post', async () => {
-      const p = (await call(base2, 'GET', `/api/v1/posts/${post.body.id}`, { key })).body;
-      return p.items.every((i: any) => i.status === 'published' || i.status === 'failed') ? p : undefined;
-    }, 120_000, 500);
+    const posted = await until(
+      'the post',
+      async () => {
+        const p = (await call(base2, 'GET', `/api/v1/posts/${post.body.id}`, { key })).body;
+        return p.items.every((i: any) => i.status === 'published' || i.status === 'failed') ? p : undefined;
+      },
+      120_000,
+      500,
+    );
     expect(posted.items.map((i: any) => [i.status, i.render_id])).toEqual([['published', render.body.id]]);
-    const transcription = await until('the transcription', async () => {
-      const t = (await call(base2, 'GET', `/api/v1/transcriptions/${trn.id}`, { key })).body;
-      return t.status === 'processing' ? undefined : t;
-    }, 120_000, 500);
+    const transcription = await until(
+      'the transcription',
+      async () => {
+        const t = (await call(base2, 'GET', `/api/v1/transcriptions/${trn.id}`, { key })).body;
+        return t.status === 'processing' ? undefined : t;
+      },
+      120_000,
+      500,
+    );
     expect(transcription.status).toBe('ready');
 
     // Exactly one charge per job and no refund; no duplicate files.
@@ -280,7 +325,12 @@ describe('two api and two worker processes on PostgreSQL and S3, with a worker a
     expect(charges.filter((e) => e.job_id === sub.body.id).map((e) => e.amount)).toEqual([-video.body.credits_cost]);
     expect(charges.filter((e) => e.job_id === trn.id)).toHaveLength(1);
     expect(new Set(charges.map((e) => e.job_id)).size).toBe(charges.length);
-    const s3 = new S3Client({ region: 'us-east-1', endpoint: `http://127.0.0.1:${s3port}`, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+    const s3 = new S3Client({
+      region: 'us-east-1',
+      endpoint: `http://127.0.0.1:${s3port}`,
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+    });
     const keys = ((await s3.send(new ListObjectsV2Command({ Bucket: BUCKET }))).Contents ?? []).map((o) => o.Key!);
     s3.destroy();
     expect(keys.filter((k) => k.startsWith(`previews/${ws.id}/`))).toHaveLength(done.clips_count);

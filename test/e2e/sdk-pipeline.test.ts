@@ -23,7 +23,13 @@ beforeAll(async () => {
   const dataDir = path.join(dir, 'data');
   // The embedded service as a real process: it makes a workspace and prints (and stores) its API key.
   // Webhooks go to a receiver on this machine: the operator allows private addresses.
-  server = runCli(['serve'], { CUTROOM_DATA_DIR: dataDir, PORT: String(port), PUBLIC_BASE_URL: base, CUTROOM_ADMIN_TOKEN: '', CUTROOM_WEBHOOKS_ALLOW_PRIVATE: 'true' });
+  server = runCli(['serve'], {
+    CUTROOM_DATA_DIR: dataDir,
+    PORT: String(port),
+    PUBLIC_BASE_URL: base,
+    CUTROOM_ADMIN_TOKEN: '',
+    CUTROOM_WEBHOOKS_ALLOW_PRIVATE: 'true',
+  });
   receiver = await startReceiver();
   // A first start from source (tsx) with a fresh database takes a while on a busy 2-core machine.
   await waitForHttp(`${base}/readyz`, 180_000);

@@ -53,7 +53,13 @@ describe('SIGTERM to a busy embedded process', () => {
     // An upload that trickles in and would take minutes: before, it held the shutdown (and the process) forever.
     const slow = await call('POST', '/videos/upload', { file_name: 'slow.mp4', file_size: 5_000_000, content_type: 'video/mp4' });
     const url = new URL(slow.upload_url);
-    const req = http.request({ host: url.hostname, port: url.port, path: url.pathname + url.search, method: 'PUT', headers: { 'content-type': 'video/mp4', 'content-length': 5_000_000 } });
+    const req = http.request({
+      host: url.hostname,
+      port: url.port,
+      path: url.pathname + url.search,
+      method: 'PUT',
+      headers: { 'content-type': 'video/mp4', 'content-length': 5_000_000 },
+    });
     req.on('error', () => {});
     const trickle = setInterval(() => req.write(Buffer.alloc(1000)), 100);
     await new Promise((r) => setTimeout(r, 500));
@@ -64,7 +70,9 @@ describe('SIGTERM to a busy embedded process', () => {
     const took = Date.now() - t0;
     clearInterval(trickle);
     req.destroy();
-    process.stdout.write(`shutdown: a busy embedded process (submission ${status}, upload in flight) ended ${took} ms after SIGTERM with status ${code} (limit ${SHUTDOWN_MS} ms)\n`);
+    process.stdout.write(
+      `shutdown: a busy embedded process (submission ${status}, upload in flight) ended ${took} ms after SIGTERM with status ${code} (limit ${SHUTDOWN_MS} ms)\n`,
+    );
     // The graceful path finished (status 0), within the limit (plus the signal's and the exit's delivery).
     expect(code).toBe(0);
     expect(took).toBeLessThan(SHUTDOWN_MS + 250);

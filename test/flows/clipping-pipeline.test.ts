@@ -67,7 +67,9 @@ describe('clipping a talk end to end', () => {
     const ratings = clips.body.clips.map((c: any) => c.rating);
     expect(ratings).toEqual([...ratings].sort((a: number, b: number) => b - a));
     for (const c of clips.body.clips) {
-      expect(Object.keys(c).sort()).toEqual(['download_url', 'edit_id', 'end_time', 'has_template_applied', 'id', 'language', 'play_url', 'rating', 'review', 'start_time', 'title'].sort());
+      expect(Object.keys(c).sort()).toEqual(
+        ['download_url', 'edit_id', 'end_time', 'has_template_applied', 'id', 'language', 'play_url', 'rating', 'review', 'start_time', 'title'].sort(),
+      );
       expect(c.rating).toBeGreaterThanOrEqual(0);
       expect(c.rating).toBeLessThanOrEqual(10);
       expect(c.language).toBe('en');
@@ -151,7 +153,13 @@ describe('a submission with a timeframe works only on that stretch', () => {
     expect(Math.min(...words.map((w) => w.start))).toBeGreaterThanOrEqual(timeframe.start);
     expect(Math.max(...words.map((w) => w.end))).toBeLessThanOrEqual(timeframe.end + 0.05);
     // The video analysis read a cut of the stretch: nothing measured before it (silence), nothing after it.
-    const analysis = row.analysis as { range: { start: number; end: number }; duration: number; loudness: number[]; sceneCuts: number[]; cropPath9x16: Array<{ t: number }> };
+    const analysis = row.analysis as {
+      range: { start: number; end: number };
+      duration: number;
+      loudness: number[];
+      sceneCuts: number[];
+      cropPath9x16: Array<{ t: number }>;
+    };
     expect(analysis.range).toEqual(timeframe);
     expect(analysis.duration).toBeCloseTo(timeframe.end, 0);
     expect(analysis.loudness.slice(0, timeframe.start).every((v) => v === -70)).toBe(true);

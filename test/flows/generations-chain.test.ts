@@ -32,10 +32,16 @@ let fakeImage: Buffer;
 beforeAll(async () => {
   fx = tempDir('cutroom-gen-');
   scene = await portraitScene(256, 192);
-  fakeImage = await sharp({ create: { width: 320, height: 240, channels: 3, background: '#2a7f62' } }).png().toBuffer();
+  fakeImage = await sharp({ create: { width: 320, height: 240, channels: 3, background: '#2a7f62' } })
+    .png()
+    .toBuffer();
   fakeVideo = fs.readFileSync(await makeVideo(path.join(fx, 'provider.mp4'), { seconds: 2, width: 320, height: 240, audio: false }));
   // The hosted video models render the duration they are asked for, as real ones do.
-  for (const seconds of [4, 5]) videosOfSeconds.set(seconds, fs.readFileSync(await makeVideo(path.join(fx, `provider-${seconds}s.mp4`), { seconds, width: 320, height: 240, audio: false })));
+  for (const seconds of [4, 5])
+    videosOfSeconds.set(
+      seconds,
+      fs.readFileSync(await makeVideo(path.join(fx, `provider-${seconds}s.mp4`), { seconds, width: 320, height: 240, audio: false })),
+    );
   const outputs = { image: fakeImage, video: fakeVideo, videoOfSeconds: (s: number) => videosOfSeconds.get(s) };
   [fal, replicate, openai] = await Promise.all([new FakeFal(outputs).start(), new FakeReplicate(outputs).start(), new FakeOpenAi(outputs).start()]);
   t = await createTestApp({ workers: true, env: { CUTROOM_GENERATION_POLL_MS: '20', CUTROOM_COMPUTE_THREADS: '1' } });
@@ -50,7 +56,9 @@ afterAll(async () => {
 
 function probe(file: string): Promise<any> {
   return new Promise((resolve, reject) =>
-    execFile(ffprobePath(), ['-v', 'error', '-show_streams', '-show_format', '-count_frames', '-of', 'json', file], (err, out) => (err ? reject(err) : resolve(JSON.parse(out)))),
+    execFile(ffprobePath(), ['-v', 'error', '-show_streams', '-show_format', '-count_frames', '-of', 'json', file], (err, out) =>
+      err ? reject(err) : resolve(JSON.parse(out)),
+    ),
   );
 }
 
@@ -139,7 +147,12 @@ describe('embedded chain', () => {
     // …and is sharper than a plain bicubic enlargement would be (more high-frequency energy).
     const cubic = await sharp(scene).resize(1024, 768, { kernel: 'cubic' }).png().toBuffer();
     expect(await laplacianEnergy(bytes)).toBeGreaterThan(1.8 * (await laplacianEnergy(cubic)));
-    const motion = await generate({ model_id: 'camera-motion', image_ids: [up.output.image_id], options: { duration: 2, aspect_ratio: '9:16', resolution: '360p', motion: 'push_in' }, credits: 2 });
+    const motion = await generate({
+      model_id: 'camera-motion',
+      image_ids: [up.output.image_id],
+      options: { duration: 2, aspect_ratio: '9:16', resolution: '360p', motion: 'push_in' },
+      credits: 2,
+    });
     await checkVideo(motion, 'camera-motion', 2, 360, 640);
     expect(motion.output.seconds).toBeCloseTo(2, 1);
     expect(await balance()).toBe(before - 4);
@@ -204,7 +217,16 @@ describe('hosted chain (configured with the admin API)', () => {
   }
 
   it('fal: upload → image from it → video of that image, outputs stored by the service', async () => {
-    await configure('fal-image', { name: 'fal image', kind: 'image', provider: 'fal', provider_model: 'fal-ai/flux/dev', base_url: fal.url, api_key: fal.key, price: { per_image: 3 }, inputs: { prompt: 'required', image_ids: { min: 0, max: 1 } } });
+    await configure('fal-image', {
+      name: 'fal image',
+      kind: 'image',
+      provider: 'fal',
+      provider_model: 'fal-ai/flux/dev',
+      base_url: fal.url,
+      api_key: fal.key,
+      price: { per_image: 3 },
+      inputs: { prompt: 'required', image_ids: { min: 0, max: 1 } },
+    });
     await configure('fal-video', {
       name: 'fal video',
       kind: 'video',
@@ -225,7 +247,13 @@ describe('hosted chain (configured with the admin API)', () => {
     expect(decodeDataUri(first.json.image_url)?.bytes).toEqual(scene);
     expect(image.output.url).not.toContain(fal.url);
     expect(await download(t, image.output.url)).toEqual(fakeImage);
-    const video = await generate({ model_id: 'fal-video', image_ids: [image.output.image_id], prompt: 'the camera flies over', options: { duration: 5 }, credits: 10 });
+    const video = await generate({
+      model_id: 'fal-video',
+      image_ids: [image.output.image_id],
+      prompt: 'the camera flies over',
+      options: { duration: 5 },
+      credits: 10,
+    });
     expect(video.status, video.error_code).toBe('ready');
     expect(video.output).toMatchObject({ content_type: 'video/mp4', width: 320, height: 240 });
     expect(await download(t, video.output.url)).toEqual(videosOfSeconds.get(5));
@@ -238,8 +266,28 @@ describe('hosted chain (configured with the admin API)', () => {
   }, 120_000);
 
   it('Replicate: upload → image from it → video of that image', async () => {
-    await configure('rep-image', { name: 'rep image', kind: 'image', provider: 'replicate', provider_model: 'black-forest-labs/flux-schnell', base_url: replicate.url, api_key: replicate.key, price: { per_image: 2 }, inputs: { prompt: 'required', image_ids: { min: 0, max: 1 } } });
-    await configure('rep-video', { name: 'rep video', kind: 'video', provider: 'replicate', provider_model: 'acme/video-maker', base_url: replicate.url, api_key: replicate.key, price: { per_second: 1 }, max_seconds: 8, image_field: 'start_image', inputs: { prompt: 'optional', image_ids: { min: 1, max: 1 } } });
+    await configure('rep-image', {
+      name: 'rep image',
+      kind: 'image',
+      provider: 'replicate',
+      provider_model: 'black-forest-labs/flux-schnell',
+      base_url: replicate.url,
+      api_key: replicate.key,
+      price: { per_image: 2 },
+      inputs: { prompt: 'required', image_ids: { min: 0, max: 1 } },
+    });
+    await configure('rep-video', {
+      name: 'rep video',
+      kind: 'video',
+      provider: 'replicate',
+      provider_model: 'acme/video-maker',
+      base_url: replicate.url,
+      api_key: replicate.key,
+      price: { per_second: 1 },
+      max_seconds: 8,
+      image_field: 'start_image',
+      inputs: { prompt: 'optional', image_ids: { min: 1, max: 1 } },
+    });
     const upload = await uploadImage(t, ws.key, scene);
     const image = await generate({ model_id: 'rep-image', prompt: 'a field [slow]', image_ids: [upload.id], credits: 2 });
     expect(image.status, image.error_code).toBe('ready');
@@ -256,7 +304,16 @@ describe('hosted chain (configured with the admin API)', () => {
   }, 120_000);
 
   it('an OpenAI-compatible server: an image from a prompt', async () => {
-    await configure('oai-image', { name: 'oai', kind: 'image', provider: 'openai', provider_model: 'gpt-image-1', base_url: openai.url, api_key: openai.key, price: { per_image: 5 }, inputs: { prompt: 'required', image_ids: { min: 0, max: 2 } } });
+    await configure('oai-image', {
+      name: 'oai',
+      kind: 'image',
+      provider: 'openai',
+      provider_model: 'gpt-image-1',
+      base_url: openai.url,
+      api_key: openai.key,
+      price: { per_image: 5 },
+      inputs: { prompt: 'required', image_ids: { min: 0, max: 2 } },
+    });
     const g = await generate({ model_id: 'oai-image', prompt: 'a lamp', credits: 5 });
     expect(g.status, g.error_code).toBe('ready');
     expect(await download(t, g.output.url)).toEqual(fakeImage);

@@ -72,7 +72,12 @@ describe('jobs cut their input at the measured duration', () => {
     const videoId = await readyVideo(t, ws.id, f.shortTalk);
     const video = await t.c.videos.get(ws.id, videoId);
     expect(video.duration).toBeCloseTo(70, 0);
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/clips', headers: { 'x-api-key': ws.key }, payload: { video_id: videoId, source_language: 'en' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/clips',
+      headers: { 'x-api-key': ws.key },
+      payload: { video_id: videoId, source_language: 'en' },
+    });
     expect(res.statusCode).toBe(201);
     const subId = res.json().id as string;
     await t.c.storage.putFile(video.storageKey!, f.longTalk, 'video/mp4');
@@ -83,7 +88,13 @@ describe('jobs cut their input at the measured duration', () => {
     const words = (row.transcript as { words: Array<{ start: number; end: number }> }).words;
     expect(words.length).toBeGreaterThan(0);
     for (const w of words) expect(w.end).toBeLessThanOrEqual(video.duration + 0.05);
-    const analysis = row.analysis as { range: { start: number; end: number }; duration: number; loudness: number[]; sceneCuts: number[]; cropPath9x16: Array<{ t: number }> };
+    const analysis = row.analysis as {
+      range: { start: number; end: number };
+      duration: number;
+      loudness: number[];
+      sceneCuts: number[];
+      cropPath9x16: Array<{ t: number }>;
+    };
     expect(analysis.range.end).toBeLessThanOrEqual(video.duration);
     expect(analysis.duration).toBeLessThanOrEqual(video.duration + 0.5);
     expect(analysis.loudness.length).toBeLessThanOrEqual(Math.ceil(video.duration) + 1);

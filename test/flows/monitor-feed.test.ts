@@ -99,8 +99,18 @@ describe.each(DB_KINDS)('a video monitor on a feed (%s)', (db) => {
     await new Promise((r) => setTimeout(r, 2500));
     expect((await t.api(ws.key, 'GET', `/clips?monitor_id=${m.id}`)).body.submissions).toHaveLength(2);
     const entries = (await t.c.database.db.select().from(monitorEntries)).filter((r) => r.monitorId === m.id);
-    expect(entries.filter((e) => e.status === 'submitted').map((e) => e.entryId).sort()).toEqual(['new1', 'new2']);
-    expect(entries.filter((e) => e.baseline).map((e) => e.entryId).sort()).toEqual(['new3', 'old1', 'old2']);
+    expect(
+      entries
+        .filter((e) => e.status === 'submitted')
+        .map((e) => e.entryId)
+        .sort(),
+    ).toEqual(['new1', 'new2']);
+    expect(
+      entries
+        .filter((e) => e.baseline)
+        .map((e) => e.entryId)
+        .sort(),
+    ).toEqual(['new3', 'old1', 'old2']);
     await t.api(ws.key, 'POST', `/monitors/${m.id}/stop`);
   }, 600_000);
 

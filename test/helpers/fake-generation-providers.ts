@@ -180,16 +180,33 @@ export class FakeFal extends FakeProvider {
       }
       if (m[3] === '/status' && r.method === 'GET') {
         job.seen++;
-        if (job.seen <= job.plan.polls) return { status: 200, body: job.seen === 1 ? { status: 'IN_QUEUE', queue_position: 2 } : { status: 'IN_PROGRESS', logs: [] } };
+        if (job.seen <= job.plan.polls)
+          return { status: 200, body: job.seen === 1 ? { status: 'IN_QUEUE', queue_position: 2 } : { status: 'IN_PROGRESS', logs: [] } };
         return { status: 200, body: { status: 'COMPLETED', logs: [] } };
       }
       if (!m[3] && r.method === 'GET') {
         if (job.seen <= job.plan.polls) return { status: 400, body: { detail: 'Request is still in progress' } };
         if (job.plan.course === 'refuse') {
-          return { status: 422, body: { detail: [{ loc: ['body', 'prompt'], msg: 'The content could not be processed because it contained material flagged by a content checker.', type: 'content_policy_violation' }] } };
+          return {
+            status: 422,
+            body: {
+              detail: [
+                {
+                  loc: ['body', 'prompt'],
+                  msg: 'The content could not be processed because it contained material flagged by a content checker.',
+                  type: 'content_policy_violation',
+                },
+              ],
+            },
+          };
         }
         if (job.plan.course === 'fail') return { status: 500, body: { detail: 'Internal error while running the model' } };
-        return { status: 200, body: this.isVideo(job.model) ? { video: { url: this.fileUrl('video', job), content_type: 'video/mp4' } } : { images: [{ url: this.fileUrl('image'), content_type: 'image/png' }], has_nsfw_concepts: [false] } };
+        return {
+          status: 200,
+          body: this.isVideo(job.model)
+            ? { video: { url: this.fileUrl('video', job), content_type: 'video/mp4' } }
+            : { images: [{ url: this.fileUrl('image'), content_type: 'image/png' }], has_nsfw_concepts: [false] },
+        };
       }
     }
     if (r.method === 'POST') {
@@ -198,7 +215,10 @@ export class FakeFal extends FakeProvider {
         return { status: 422, body: { detail: [{ type: 'missing', msg: 'input' }] } };
       }
       const job = this.newJob(r.path.slice(1), r.json);
-      return { status: 200, body: { request_id: job.id, status: 'IN_QUEUE', queue_position: 2, response_url: `${this.url}/${FakeFalApp(job.model)}/requests/${job.id}` } };
+      return {
+        status: 200,
+        body: { request_id: job.id, status: 'IN_QUEUE', queue_position: 2, response_url: `${this.url}/${FakeFalApp(job.model)}/requests/${job.id}` },
+      };
     }
     return { status: 404, body: { detail: 'Not found' } };
   }
@@ -224,11 +244,20 @@ export class FakeReplicate extends FakeProvider {
         error = job.plan.course === 'refuse' ? 'NSFW content detected. Try running it again, or try a different prompt.' : 'CUDA out of memory';
       }
     } else if (job.seen > 1) status = 'processing';
-    return { id: job.id, model: job.model, input: job.input, status, output, error, urls: { get: `${this.url}/v1/predictions/${job.id}`, cancel: `${this.url}/v1/predictions/${job.id}/cancel` } };
+    return {
+      id: job.id,
+      model: job.model,
+      input: job.input,
+      status,
+      output,
+      error,
+      urls: { get: `${this.url}/v1/predictions/${job.id}`, cancel: `${this.url}/v1/predictions/${job.id}/cancel` },
+    };
   }
 
   protected handle(r: FakeRequest): { status: number; body: unknown } {
-    if (!this.authorized(r, 'Bearer')) return { status: 401, body: { title: 'Unauthenticated', detail: 'You did not pass a valid authentication token', status: 401 } };
+    if (!this.authorized(r, 'Bearer'))
+      return { status: 401, body: { title: 'Unauthenticated', detail: 'You did not pass a valid authentication token', status: 401 } };
     const official = /^\/v1\/models\/([^/]+)\/([^/]+)\/predictions$/.exec(r.path);
     if (r.method === 'POST' && (official || r.path === '/v1/predictions')) {
       if (!r.json || typeof r.json.input !== 'object') {
@@ -260,7 +289,8 @@ export class FakeOpenAi extends FakeProvider {
   answerUrls = false;
 
   protected handle(r: FakeRequest): { status: number; body: unknown } {
-    if (!this.authorized(r, 'Bearer')) return { status: 401, body: { error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' } } };
+    if (!this.authorized(r, 'Bearer'))
+      return { status: 401, body: { error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' } } };
     let input: any;
     if (r.method === 'POST' && r.path === '/v1/images/generations') input = r.json;
     else if (r.method === 'POST' && r.path === '/v1/images/edits') {
@@ -270,21 +300,42 @@ export class FakeOpenAi extends FakeProvider {
         return { status: 400, body: { error: { message: 'multipart required', type: 'invalid_request_error' } } };
       }
       input = parseMultipart(r.body, type);
-      if (!input.files.length) return { status: 400, body: { error: { message: "Missing required parameter: 'image'.", type: 'invalid_request_error', param: 'image' } } };
+      if (!input.files.length)
+        return { status: 400, body: { error: { message: "Missing required parameter: 'image'.", type: 'invalid_request_error', param: 'image' } } };
       input = { ...input.fields, images: input.files };
     } else return { status: 404, body: { error: { message: 'Not found' } } };
     const job = this.newJob(String(input?.model ?? ''), input);
     job.seen = job.plan.polls + 1;
     if (job.plan.course === 'refuse') {
-      return { status: 400, body: { error: { message: 'Your request was rejected as a result of our safety system.', type: 'image_generation_user_error', param: null, code: 'content_policy_violation' } } };
+      return {
+        status: 400,
+        body: {
+          error: {
+            message: 'Your request was rejected as a result of our safety system.',
+            type: 'image_generation_user_error',
+            param: null,
+            code: 'content_policy_violation',
+          },
+        },
+      };
     }
-    if (job.plan.course === 'fail') return { status: 500, body: { error: { message: 'The server had an error processing your request.', type: 'server_error' } } };
-    return { status: 200, body: { created: Math.floor(Date.now() / 1000), data: [this.answerUrls ? { url: this.fileUrl('image') } : { b64_json: this.outputs.image.toString('base64') }] } };
+    if (job.plan.course === 'fail')
+      return { status: 500, body: { error: { message: 'The server had an error processing your request.', type: 'server_error' } } };
+    return {
+      status: 200,
+      body: {
+        created: Math.floor(Date.now() / 1000),
+        data: [this.answerUrls ? { url: this.fileUrl('image') } : { b64_json: this.outputs.image.toString('base64') }],
+      },
+    };
   }
 }
 
 /** A small multipart/form-data reader (fields as text, files with their bytes). */
-export function parseMultipart(body: Buffer, contentType: string): { fields: Record<string, string>; files: Array<{ name: string; fileName: string; contentType: string; bytes: Buffer }> } {
+export function parseMultipart(
+  body: Buffer,
+  contentType: string,
+): { fields: Record<string, string>; files: Array<{ name: string; fileName: string; contentType: string; bytes: Buffer }> } {
   const boundary = /boundary=(?:"([^"]+)"|([^;]+))/.exec(contentType);
   const fields: Record<string, string> = {};
   const files: Array<{ name: string; fileName: string; contentType: string; bytes: Buffer }> = [];

@@ -57,9 +57,13 @@ export class FakeYouTube extends FakeServer {
     const f = this.form(r);
     if (f.get('grant_type') !== 'refresh_token') return this.violation(`oauth grant_type ${f.get('grant_type')}`);
     if (f.get('client_id') !== this.clientId || f.get('client_secret') !== this.clientSecret) return { status: 401, body: { error: 'invalid_client' } };
-    if (f.get('refresh_token') !== this.refreshToken) return { status: 400, body: { error: 'invalid_grant', error_description: 'Token has been expired or revoked.' } };
+    if (f.get('refresh_token') !== this.refreshToken)
+      return { status: 400, body: { error: 'invalid_grant', error_description: 'Token has been expired or revoked.' } };
     this.refreshes++;
-    return { status: 200, body: { access_token: this.issueToken('ya29'), expires_in: 3599, scope: 'https://www.googleapis.com/auth/youtube.upload', token_type: 'Bearer' } };
+    return {
+      status: 200,
+      body: { access_token: this.issueToken('ya29'), expires_in: 3599, scope: 'https://www.googleapis.com/auth/youtube.upload', token_type: 'Bearer' },
+    };
   }
 
   private unauthorized(): Answer {
@@ -67,7 +71,8 @@ export class FakeYouTube extends FakeServer {
   }
 
   private init(r: Req): Answer {
-    if (r.url.searchParams.get('uploadType') !== 'resumable' || r.url.searchParams.get('part') !== 'snippet,status') return this.violation(`init query ${r.url.search}`);
+    if (r.url.searchParams.get('uploadType') !== 'resumable' || r.url.searchParams.get('part') !== 'snippet,status')
+      return this.violation(`init query ${r.url.search}`);
     if (!this.bearer(r)) return this.unauthorized();
     const failed = this.injected('init');
     if (failed) return failed;
@@ -78,7 +83,10 @@ export class FakeYouTube extends FakeServer {
     const body = this.json(r);
     const title = body?.snippet?.title;
     if (typeof title !== 'string' || !title.trim() || title.length > 100 || /[<>]/.test(title)) {
-      return { status: 400, body: { error: { code: 400, message: 'The request metadata specifies an invalid video title.', errors: [{ reason: 'invalidTitle' }] } } };
+      return {
+        status: 400,
+        body: { error: { code: 400, message: 'The request metadata specifies an invalid video title.', errors: [{ reason: 'invalidTitle' }] } },
+      };
     }
     if (!['public', 'unlisted', 'private'].includes(body?.status?.privacyStatus)) return this.violation(`privacyStatus ${body?.status?.privacyStatus}`);
     this.inits++;
@@ -184,7 +192,18 @@ export class FakeTikTok extends FakeServer {
     }
     this.refreshes++;
     this.refreshToken = `rft.tt-${this.refreshes + 1}`; // TikTok rotates refresh tokens
-    return { status: 200, body: { access_token: this.issueToken('act'), expires_in: 86400, open_id: this.openId, refresh_expires_in: 31536000, refresh_token: this.refreshToken, scope: 'video.publish', token_type: 'Bearer' } };
+    return {
+      status: 200,
+      body: {
+        access_token: this.issueToken('act'),
+        expires_in: 86400,
+        open_id: this.openId,
+        refresh_expires_in: 31536000,
+        refresh_token: this.refreshToken,
+        scope: 'video.publish',
+        token_type: 'Bearer',
+      },
+    };
   }
 
   private authed(r: Req, step: string): Answer | undefined {
@@ -201,7 +220,8 @@ export class FakeTikTok extends FakeServer {
     const si = b?.source_info ?? {};
     if (!TT_PRIVACY.includes(pi.privacy_level)) return { status: 400, body: this.err('invalid_params', 'privacy_level') };
     if (pi.title !== undefined && (typeof pi.title !== 'string' || pi.title.length > 2200)) return { status: 400, body: this.err('invalid_params', 'title') };
-    for (const k of ['disable_comment', 'disable_duet', 'disable_stitch']) if (pi[k] !== undefined && typeof pi[k] !== 'boolean') return this.violation(`post_info.${k}`);
+    for (const k of ['disable_comment', 'disable_duet', 'disable_stitch'])
+      if (pi[k] !== undefined && typeof pi[k] !== 'boolean') return this.violation(`post_info.${k}`);
     if (si.source !== 'FILE_UPLOAD') return this.violation(`source ${si.source}`);
     const { video_size: size, chunk_size: cs, total_chunk_count: n } = si;
     if (!Number.isSafeInteger(size) || size <= 0) return this.violation('video_size');
@@ -211,9 +231,27 @@ export class FakeTikTok extends FakeServer {
     }
     this.inits++;
     const publishId = `v_pub_file~v2-1.${7300000000000000000n + BigInt(this.inits)}`;
-    const post: TtPost = { publishId, postInfo: pi, size, chunkSize: cs, chunkCount: n, uploadToken: crypto.randomBytes(6).toString('hex'), parts: [], received: 0, nextChunk: 0, status: 'PROCESSING_UPLOAD', polls: 0 };
+    const post: TtPost = {
+      publishId,
+      postInfo: pi,
+      size,
+      chunkSize: cs,
+      chunkCount: n,
+      uploadToken: crypto.randomBytes(6).toString('hex'),
+      parts: [],
+      received: 0,
+      nextChunk: 0,
+      status: 'PROCESSING_UPLOAD',
+      polls: 0,
+    };
     this.posts.set(publishId, post);
-    return { status: 200, body: { data: { publish_id: publishId, upload_url: `${this.url}/upload/?upload_id=${this.inits}&upload_token=${post.uploadToken}` }, error: { code: 'ok', message: '', log_id: 'x' } } };
+    return {
+      status: 200,
+      body: {
+        data: { publish_id: publishId, upload_url: `${this.url}/upload/?upload_id=${this.inits}&upload_token=${post.uploadToken}` },
+        error: { code: 'ok', message: '', log_id: 'x' },
+      },
+    };
   }
 
   private chunk(r: Req): Answer {
@@ -226,7 +264,8 @@ export class FakeTikTok extends FakeServer {
     const i = post.nextChunk;
     const start = i * post.chunkSize;
     const end = i === post.chunkCount - 1 ? post.size - 1 : start + post.chunkSize - 1;
-    if (!cr || cr.total !== post.size || cr.start !== start || cr.end !== end) return this.violation(`chunk ${i}: Content-Range ${r.headers['content-range']}, expected bytes ${start}-${end}/${post.size}`);
+    if (!cr || cr.total !== post.size || cr.start !== start || cr.end !== end)
+      return this.violation(`chunk ${i}: Content-Range ${r.headers['content-range']}, expected bytes ${start}-${end}/${post.size}`);
     if (r.body.length !== end - start + 1) return this.violation(`chunk ${i} has ${r.body.length} bytes`);
     post.parts.push(r.body);
     post.received += r.body.length;
@@ -298,7 +337,8 @@ export class FakeInstagram extends FakeServer {
     const params = r.method === 'POST' ? this.form(r) : r.url.searchParams;
     for (const [k, v] of r.url.searchParams) if (!params.has(k)) params.set(k, v);
     if (edge === 'media' && r.method === 'POST') return this.create(params);
-    if (edge === 'media' && r.method === 'GET') return { status: 200, body: { data: [...this.media].reverse().map(({ id: mid, caption, timestamp }) => ({ id: mid, caption, timestamp })) } };
+    if (edge === 'media' && r.method === 'GET')
+      return { status: 200, body: { data: [...this.media].reverse().map(({ id: mid, caption, timestamp }) => ({ id: mid, caption, timestamp })) } };
     if (edge === 'media_publish' && r.method === 'POST') return this.publish(params);
     if (!edge && r.method === 'GET') return this.read(id, params);
     return { status: 400, body: this.err(100, 'Unsupported request') };
@@ -311,7 +351,8 @@ export class FakeInstagram extends FakeServer {
   private create(p: URLSearchParams): Answer {
     const failed = this.injected('container');
     if (failed) return failed;
-    if (p.get('media_type') !== 'REELS' || p.get('upload_type') !== 'resumable') return this.violation(`container media_type ${p.get('media_type')} upload_type ${p.get('upload_type')}`);
+    if (p.get('media_type') !== 'REELS' || p.get('upload_type') !== 'resumable')
+      return this.violation(`container media_type ${p.get('media_type')} upload_type ${p.get('upload_type')}`);
     const caption = p.get('caption') ?? '';
     if (caption.length > 2200 || (caption.match(/#\w+/g) ?? []).length > 30) return { status: 400, body: this.err(100, 'Invalid parameter: caption', 2207028) };
     const sf = p.get('share_to_feed');
@@ -329,9 +370,11 @@ export class FakeInstagram extends FakeServer {
     if (failed) return failed;
     const offset = Number(r.headers.offset);
     const size = Number(r.headers.file_size);
-    if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(size) || offset !== 0) return this.violation(`upload headers offset=${r.headers.offset} file_size=${r.headers.file_size}`);
+    if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(size) || offset !== 0)
+      return this.violation(`upload headers offset=${r.headers.offset} file_size=${r.headers.file_size}`);
     if (r.body.length !== size - offset) return this.violation(`upload of ${r.body.length} bytes, file_size ${size}`);
-    if (c.status !== 'IN_PROGRESS' || c.polls > 0) return { status: 400, body: { debug_info: { retriable: false, type: 'ProcessingFailedError', message: 'already uploaded' } } };
+    if (c.status !== 'IN_PROGRESS' || c.polls > 0)
+      return { status: 400, body: { debug_info: { retriable: false, type: 'ProcessingFailedError', message: 'already uploaded' } } };
     this.uploads++;
     c.bytes = r.body;
     return { status: 200, body: { success: true, message: 'Upload successful.' } };
@@ -363,7 +406,13 @@ export class FakeInstagram extends FakeServer {
     c.status = 'PUBLISHED';
     const id = String(++this.seq);
     c.mediaId = id;
-    this.media.push({ id, caption: c.params.get('caption') ?? '', permalink: `https://www.instagram.com/reel/C${id.slice(-8)}/`, timestamp: new Date().toISOString().replace('Z', '+0000'), containerId: c.id });
+    this.media.push({
+      id,
+      caption: c.params.get('caption') ?? '',
+      permalink: `https://www.instagram.com/reel/C${id.slice(-8)}/`,
+      timestamp: new Date().toISOString().replace('Z', '+0000'),
+      containerId: c.id,
+    });
     return { status: 200, body: { id } };
   }
 }

@@ -37,7 +37,9 @@ export async function pattern(width: number, height: number, format: 'png' | 'jp
 
 /** The portrait on a wider scene (a person with room around them), as PNG. */
 export async function portraitScene(width = 640, height = 480): Promise<Buffer> {
-  const face = await sharp(PORTRAIT).resize(Math.round(height * 0.8), Math.round(height * 0.8)).toBuffer();
+  const face = await sharp(PORTRAIT)
+    .resize(Math.round(height * 0.8), Math.round(height * 0.8))
+    .toBuffer();
   const scene = await pattern(width, height, 'png');
   return sharp(scene)
     .composite([{ input: face, top: Math.round(height * 0.2), left: Math.round((width - height * 0.8) / 2) }])
@@ -46,16 +48,31 @@ export async function portraitScene(width = 640, height = 480): Promise<Buffer> 
 }
 
 /** A multipart/form-data body with one file field (and text fields). */
-export function multipart(field: string, fileName: string, contentType: string, bytes: Buffer, fields: Record<string, string> = {}): { body: Buffer; headers: Record<string, string> } {
+export function multipart(
+  field: string,
+  fileName: string,
+  contentType: string,
+  bytes: Buffer,
+  fields: Record<string, string> = {},
+): { body: Buffer; headers: Record<string, string> } {
   const boundary = `----cutroom${Math.random().toString(16).slice(2)}`;
   const parts: Buffer[] = [];
   for (const [k, v] of Object.entries(fields)) parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
-  parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${fileName}"\r\nContent-Type: ${contentType}\r\n\r\n`), bytes, Buffer.from(`\r\n--${boundary}--\r\n`));
+  parts.push(
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${fileName}"\r\nContent-Type: ${contentType}\r\n\r\n`),
+    bytes,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  );
   return { body: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }
 
 /** POST /generations/images with `bytes`; expects 201 and answers the image. */
-export async function uploadImage(t: TestApp, key: string, bytes: Buffer, name = 'image.png'): Promise<{ id: string; width: number; height: number; content_type: string; url: string }> {
+export async function uploadImage(
+  t: TestApp,
+  key: string,
+  bytes: Buffer,
+  name = 'image.png',
+): Promise<{ id: string; width: number; height: number; content_type: string; url: string }> {
   const m = multipart('image', name, 'image/png', bytes);
   const res = await t.api(key, 'POST', '/generations/images', m.body, m.headers);
   expect(res.status, JSON.stringify(res.body)).toBe(201);

@@ -22,12 +22,19 @@ export function claimedPng(w: number, h: number): Buffer {
   ihdr.writeUInt32BE(h, 4);
   ihdr[8] = 8;
   ihdr[9] = 2;
-  return Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), chunk('IHDR', ihdr), chunk('IDAT', zlib.deflateSync(Buffer.alloc(1024))), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from('89504e470d0a1a0a', 'hex'),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', zlib.deflateSync(Buffer.alloc(1024))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 /** A real `w`×`h` PNG of one colour: every pixel decodes, in about 3 KB per megapixel. */
 export function solidPng(w: number, h: number, colour = '#7a8a90'): Promise<Buffer> {
-  return sharp({ create: { width: w, height: h, channels: 3, background: colour } }).png({ compressionLevel: 9 }).toBuffer();
+  return sharp({ create: { width: w, height: h, channels: 3, background: colour } })
+    .png({ compressionLevel: 9 })
+    .toBuffer();
 }
 
 /**

@@ -21,7 +21,10 @@ export class LiveStand {
   /** The stream's address the channel answers (a loopback server's, with a real recorder). */
   playlistUrl = 'https://live.example/stream.m3u8';
   /** What a stored chunk measures: by default what its segments declare (an honest stream), 1 byte. */
-  measure: (segments: readonly LiveSegment[]) => { seconds: number; bytes: number } = (segments) => ({ seconds: segments.reduce((s, x) => s + x.duration, 0), bytes: 1 });
+  measure: (segments: readonly LiveSegment[]) => { seconds: number; bytes: number } = (segments) => ({
+    seconds: segments.reduce((s, x) => s + x.duration, 0),
+    bytes: 1,
+  });
 
   constructor(readonly title = 'Show') {}
 
@@ -61,7 +64,14 @@ export interface LiveWorld {
 export function livePoller(
   world: LiveWorld,
   stand: LiveStand,
-  opts: { batchSeconds?: number; stallSeconds?: number; maxBatchBytes?: number; events?: EventPublisher; recorder?: LiveRecorder; storage?: Pick<Storage, 'delete'> } = {},
+  opts: {
+    batchSeconds?: number;
+    stallSeconds?: number;
+    maxBatchBytes?: number;
+    events?: EventPublisher;
+    recorder?: LiveRecorder;
+    storage?: Pick<Storage, 'delete'>;
+  } = {},
 ) {
   const { repo, runner, credits, database } = world;
   const events = opts.events ? { events: opts.events } : {};
@@ -105,8 +115,16 @@ export async function insertLiveMonitor(
 ): Promise<{ ws: string; id: string }> {
   await db.insert(workspaces).values({ id: ids.ws, name: ids.ws, planName: o.plan ?? 'svc', credits: o.balance, unlimited: o.unlimited ?? false });
   await db.insert(monitors).values({
-    id: ids.id, workspaceId: ids.ws, type: 'live', name: 'm', url: 'https://live.example/stream.m3u8', platform: 'hls', watchUrl: 'https://live.example/stream.m3u8',
-    status: 'watching', pollSeq: 1, startedAt: new Date(),
+    id: ids.id,
+    workspaceId: ids.ws,
+    type: 'live',
+    name: 'm',
+    url: 'https://live.example/stream.m3u8',
+    platform: 'hls',
+    watchUrl: 'https://live.example/stream.m3u8',
+    status: 'watching',
+    pollSeq: 1,
+    startedAt: new Date(),
   });
   return ids;
 }

@@ -52,10 +52,15 @@ export interface HlsFixture {
 export function runFfmpeg(args: string[], timeoutMs = 120_000): Promise<void> {
   return new Promise((resolve, reject) => {
     const bin = ffmpegPath();
-    execFile(bin, ['-hide_banner', '-nostdin', '-v', 'error', '-y', ...args], { env: process.env, timeout: timeoutMs, maxBuffer: 4 << 20 }, (err, _out, stderr) => {
-      if (err) reject(new Error(`ffmpeg ${args.join(' ')} failed: ${stderr || err.message}`));
-      else resolve();
-    });
+    execFile(
+      bin,
+      ['-hide_banner', '-nostdin', '-v', 'error', '-y', ...args],
+      { env: process.env, timeout: timeoutMs, maxBuffer: 4 << 20 },
+      (err, _out, stderr) => {
+        if (err) reject(new Error(`ffmpeg ${args.join(' ')} failed: ${stderr || err.message}`));
+        else resolve();
+      },
+    );
   });
 }
 
@@ -78,7 +83,26 @@ function sourceArgs(o: { seconds: number; width?: number; height?: number; fps?:
 
 function videoCodecArgs(ext: string, fps: number): string[] {
   if (ext === '.webm') return ['-c:v', 'libvpx', '-deadline', 'realtime', '-cpu-used', '8', '-b:v', '200k', '-c:a', 'libvorbis', '-ac', '1'];
-  return ['-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '35', '-pix_fmt', 'yuv420p', '-g', String(fps * 2), '-sc_threshold', '0', '-c:a', 'aac', '-b:a', '32k', '-ac', '1'];
+  return [
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-crf',
+    '35',
+    '-pix_fmt',
+    'yuv420p',
+    '-g',
+    String(fps * 2),
+    '-sc_threshold',
+    '0',
+    '-c:a',
+    'aac',
+    '-b:a',
+    '32k',
+    '-ac',
+    '1',
+  ];
 }
 
 /** Writes a test-pattern video (with a sine tone unless `audio: false`). The container follows the extension: .mp4 .mov .mkv .m4v .webm. */
@@ -136,11 +160,16 @@ export async function makeHls(dir: string, o: HlsOptions): Promise<HlsFixture> {
   const args = [
     ...sourceArgs(o),
     ...videoCodecArgs('.ts', fps),
-    '-force_key_frames', `expr:gte(t,n_forced*${seg})`,
-    '-f', 'hls',
-    '-hls_time', String(seg),
-    '-hls_playlist_type', 'vod',
-    '-hls_segment_filename', path.join(dir, 'seg%03d.ts'),
+    '-force_key_frames',
+    `expr:gte(t,n_forced*${seg})`,
+    '-f',
+    'hls',
+    '-hls_time',
+    String(seg),
+    '-hls_playlist_type',
+    'vod',
+    '-hls_segment_filename',
+    path.join(dir, 'seg%03d.ts'),
     path.join(dir, 'index.m3u8'),
   ];
   await runFfmpeg(args);
@@ -155,7 +184,10 @@ export async function makeHls(dir: string, o: HlsOptions): Promise<HlsFixture> {
         .join('\n'),
     );
   }
-  const segments = fs.readdirSync(dir).filter((f) => f.endsWith('.ts')).sort();
+  const segments = fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.ts'))
+    .sort();
   const out: HlsFixture = { dir, playlist: 'index.m3u8', segments };
   if (o.master) {
     const w = o.width ?? 320;

@@ -22,16 +22,30 @@ export function syntheticFace(n: 42 | 44 | 45 | 49 | 53 | 55 = 42): string {
 export async function facePhoto(out: string, opts: { n?: 42 | 44 | 45 | 49 | 53 | 55; face?: number; canvas?: number } = {}): Promise<string> {
   const face = opts.face ?? 320;
   const canvas = opts.canvas ?? 640;
-  await runFfmpeg(['-i', syntheticFace(opts.n), '-vf', `scale=${face}:${face},pad=${canvas}:${canvas}:(ow-iw)/2:(oh-ih)/3:color=0x808890`, '-frames:v', '1', out]);
+  await runFfmpeg([
+    '-i',
+    syntheticFace(opts.n),
+    '-vf',
+    `scale=${face}:${face},pad=${canvas}:${canvas}:(ow-iw)/2:(oh-ih)/3:color=0x808890`,
+    '-frames:v',
+    '1',
+    out,
+  ]);
   return out;
 }
 
 /** Two different synthetic faces side by side on one photo. */
 export async function twoFacesPhoto(out: string): Promise<string> {
   await runFfmpeg([
-    '-i', syntheticFace(44), '-i', syntheticFace(53),
-    '-filter_complex', '[0]scale=280:280,pad=360:480:40:100:color=0x808890[a];[1]scale=280:280,pad=360:480:40:100:color=0x808890[b];[a][b]hstack=inputs=2',
-    '-frames:v', '1', out,
+    '-i',
+    syntheticFace(44),
+    '-i',
+    syntheticFace(53),
+    '-filter_complex',
+    '[0]scale=280:280,pad=360:480:40:100:color=0x808890[a];[1]scale=280:280,pad=360:480:40:100:color=0x808890[b];[a][b]hstack=inputs=2',
+    '-frames:v',
+    '1',
+    out,
   ]);
   return out;
 }
@@ -53,15 +67,49 @@ export async function talkingHeadVideo(out: string, opts: { seconds?: number; n?
   const face = opts.face ?? 220;
   const dir = path.dirname(out);
   const wav = path.join(dir, `${path.basename(out, path.extname(out))}.speech.wav`);
-  await makeSpeechWav(wav, [{ silence: 0.3 }, { say: 'Hello, I am a person who does not exist, and this is a short test of the head swap.' }, { silence: 0.5 }]);
+  await makeSpeechWav(wav, [
+    { silence: 0.3 },
+    { say: 'Hello, I am a person who does not exist, and this is a short test of the head swap.' },
+    { silence: 0.5 },
+  ]);
   await runFfmpeg([
-    '-f', 'lavfi', '-i', `testsrc2=size=360x640:rate=15,hue=s=0.35`,
-    '-loop', '1', '-framerate', '15', '-i', syntheticFace(opts.n ?? 53),
-    '-i', wav,
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc2=size=360x640:rate=15,hue=s=0.35`,
+    '-loop',
+    '1',
+    '-framerate',
+    '15',
+    '-i',
+    syntheticFace(opts.n ?? 53),
+    '-i',
+    wav,
     '-filter_complex',
     `[1]scale=${face}:${face},format=rgb24[f];[0][f]overlay=x='(W-w)/2+12*sin(t*1.3)':y='150+8*sin(t*0.9)':shortest=1,format=yuv420p[v]`,
-    '-map', '[v]', '-map', '2:a', '-af', 'apad', '-t', String(seconds),
-    '-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '23', '-c:a', 'aac', '-b:a', '64k', '-ac', '1', '-movflags', '+faststart', out,
+    '-map',
+    '[v]',
+    '-map',
+    '2:a',
+    '-af',
+    'apad',
+    '-t',
+    String(seconds),
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-crf',
+    '23',
+    '-c:a',
+    'aac',
+    '-b:a',
+    '64k',
+    '-ac',
+    '1',
+    '-movflags',
+    '+faststart',
+    out,
   ]);
   return out;
 }
@@ -69,8 +117,33 @@ export async function talkingHeadVideo(out: string, opts: { seconds?: number; n?
 /** A video without a face: a test pattern with a tone. */
 export async function noFaceVideo(out: string, seconds = 3): Promise<string> {
   await runFfmpeg([
-    '-f', 'lavfi', '-i', 'testsrc2=size=360x640:rate=15', '-f', 'lavfi', '-i', 'sine=frequency=330:sample_rate=22050', '-t', String(seconds),
-    '-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '30', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-b:a', '32k', '-ac', '1', '-movflags', '+faststart', out,
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc2=size=360x640:rate=15',
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=frequency=330:sample_rate=22050',
+    '-t',
+    String(seconds),
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-crf',
+    '30',
+    '-pix_fmt',
+    'yuv420p',
+    '-c:a',
+    'aac',
+    '-b:a',
+    '32k',
+    '-ac',
+    '1',
+    '-movflags',
+    '+faststart',
+    out,
   ]);
   return out;
 }

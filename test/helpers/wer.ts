@@ -13,9 +13,35 @@
  * WER = (substitutions + deletions + insertions) / reference words, by Levenshtein alignment of words.
  */
 
-const ONES = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen'];
+const ONES = [
+  'zero',
+  'one',
+  'two',
+  'three',
+  'four',
+  'five',
+  'six',
+  'seven',
+  'eight',
+  'nine',
+  'ten',
+  'eleven',
+  'twelve',
+  'thirteen',
+  'fourteen',
+  'fifteen',
+  'sixteen',
+  'seventeen',
+  'eighteen',
+  'nineteen',
+];
 const TENS = ['', '', 'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety'];
-const SCALES: Array<[number, string]> = [[1e9, 'billion'], [1e6, 'million'], [1e3, 'thousand'], [100, 'hundred']];
+const SCALES: Array<[number, string]> = [
+  [1e9, 'billion'],
+  [1e6, 'million'],
+  [1e3, 'thousand'],
+  [100, 'hundred'],
+];
 const ORDINALS: Record<string, string> = { one: 'first', two: 'second', three: 'third', five: 'fifth', eight: 'eighth', nine: 'ninth', twelve: 'twelfth' };
 
 export const ABBREVIATIONS: Readonly<Record<string, string>> = { mr: 'mister', mrs: 'missus', dr: 'doctor', ok: 'okay', vs: 'versus', etc: 'etcetera' };
@@ -97,9 +123,10 @@ export function correctWords(ref: string, hyp: readonly string[]): boolean[] {
   const h: string[] = [];
   hyp.forEach((w, i) => normalizeWords(w).forEach((t) => (h.push(t), owner.push(i))));
   const d = Array.from({ length: r.length + 1 }, (_, i) => Array.from({ length: h.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
-  for (let i = 1; i <= r.length; i++) for (let j = 1; j <= h.length; j++) d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (r[i - 1] === h[j - 1] ? 0 : 1));
+  for (let i = 1; i <= r.length; i++)
+    for (let j = 1; j <= h.length; j++) d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (r[i - 1] === h[j - 1] ? 0 : 1));
   const right = new Array<boolean>(h.length).fill(false);
-  for (let i = r.length, j = h.length; i > 0 && j > 0; ) {
+  for (let i = r.length, j = h.length; i > 0 && j > 0;) {
     if (d[i][j] === d[i - 1][j - 1] + (r[i - 1] === h[j - 1] ? 0 : 1)) {
       right[j - 1] = r[i - 1] === h[j - 1];
       i--;

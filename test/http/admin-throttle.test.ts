@@ -28,8 +28,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-const from = (ip: string, url: string, token: string) =>
-  t.app.inject({ method: 'GET', url, remoteAddress: ip, headers: { authorization: `Bearer ${token}` } });
+const from = (ip: string, url: string, token: string) => t.app.inject({ method: 'GET', url, remoteAddress: ip, headers: { authorization: `Bearer ${token}` } });
 
 /** Runs `fn` until it runs inside one rate-limit window (a minute boundary resets the counts). */
 async function inOneWindow(fn: (attempt: number) => Promise<void>): Promise<void> {

@@ -151,4 +151,3 @@ describe('POST /clips/info', () => {
     expect((await t.c.plans.get('default')).analysisRateLimitPerMinute).toBe(10);
   });
 });
-

@@ -28,7 +28,9 @@ afterAll(async () => {
 
 function durationOf(file: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    execFile(ffprobePath(), ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', file], (err, out) => (err ? reject(err) : resolve(Number(out.trim()))));
+    execFile(ffprobePath(), ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', file], (err, out) =>
+      err ? reject(err) : resolve(Number(out.trim())),
+    );
   });
 }
 
@@ -54,7 +56,10 @@ describe('rendering derived edits', () => {
     const f = await clipsFixture(t, ws.id, source, { ranges: [{ start: 10, end: 17 }] });
     const derived = await t.api(ws.key, 'POST', '/edits', {
       base_edit_id: f.editIds[0],
-      segments: [{ start: 10.2, end: 12.5 }, { start: 14.2, end: 16.4 }],
+      segments: [
+        { start: 10.2, end: 12.5 },
+        { start: 14.2, end: 16.4 },
+      ],
       remove_words: [4],
       word_text: [{ index: 1, text: 'CUT' }],
     });

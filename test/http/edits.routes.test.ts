@@ -95,12 +95,21 @@ describe.each(DB_KINDS)('edits on %s', (db) => {
         base_edit_id: f.editIds[0],
         trim: { start: 11.3, end: 16.3 },
         remove_words: [3],
-        word_text: [{ index: 2, text: 'LONG' }, { index: 5, text: '' }],
+        word_text: [
+          { index: 2, text: 'LONG' },
+          { index: 5, text: '' },
+        ],
         title: { text: 'Short clips' },
       });
       expect(res.status).toBe(201);
       expect(Object.keys(res.body).sort()).toEqual(EDIT_KEYS);
-      expect(res.body).toMatchObject({ parent_edit_id: f.editIds[0], clip_id: f.clipIds[0], video_id: f.videoId, title: { text: 'Short clips' }, captions_enabled: true });
+      expect(res.body).toMatchObject({
+        parent_edit_id: f.editIds[0],
+        clip_id: f.clipIds[0],
+        video_id: f.videoId,
+        title: { text: 'Short clips' },
+        captions_enabled: true,
+      });
       // 11.3 is inside "cut" (11.0–11.9), nearer its start: kept whole from the gap before it; 16.3 inside "clips" (16–16.9): cut before it.
       // "videos" (13–13.9) is cut out.
       expect(res.body.segments).toEqual([
@@ -136,7 +145,14 @@ describe.each(DB_KINDS)('edits on %s', (db) => {
       expect(cut.status).toBe(201);
       expect(cut.body).toMatchObject({ parent_edit_id: fixed.body.id, aspect_ratio: '1:1', reframe: 'center', captions_enabled: false });
       expect(cut.body.words.map((w: any) => w.index)).toEqual([0, 2, 3, 4, 5, 6]);
-      const segs = await derive(ws.key, { base_edit_id: cut.body.id, segments: [{ start: 20.2, end: 21.3 }, { start: 22.05, end: 23.5 }], snap: false });
+      const segs = await derive(ws.key, {
+        base_edit_id: cut.body.id,
+        segments: [
+          { start: 20.2, end: 21.3 },
+          { start: 22.05, end: 23.5 },
+        ],
+        snap: false,
+      });
       expect(segs.status).toBe(201);
       expect(segs.body.segments).toEqual([
         { start: 20.2, end: 21.3 },
@@ -171,8 +187,24 @@ describe.each(DB_KINDS)('edits on %s', (db) => {
       const base = f.editIds[0];
       const cases: Array<[object, string]> = [
         [{ segments: [{ start: 50, end: 200 }] }, 'segments[0].end'],
-        [{ segments: [{ start: 12, end: 14 }, { start: 13, end: 15 }] }, 'segments[1].start'],
-        [{ segments: [{ start: 14, end: 15 }, { start: 11, end: 12 }] }, 'segments[1].start'],
+        [
+          {
+            segments: [
+              { start: 12, end: 14 },
+              { start: 13, end: 15 },
+            ],
+          },
+          'segments[1].start',
+        ],
+        [
+          {
+            segments: [
+              { start: 14, end: 15 },
+              { start: 11, end: 12 },
+            ],
+          },
+          'segments[1].start',
+        ],
         [{ trim: { start: 5, end: 4 } }, 'trim.end'],
         [{ remove_words: [99] }, 'remove_words[0]'],
         [{ word_text: [{ index: 42, text: 'x' }] }, 'word_text[0].index'],
@@ -183,7 +215,10 @@ describe.each(DB_KINDS)('edits on %s', (db) => {
         const res = await derive(ws.key, { base_edit_id: base, ...change });
         expect(res.status, JSON.stringify(change)).toBe(400);
         expect(res.body.code).toBe('VALIDATION_ERROR');
-        expect(res.body.extra.errors.map((e: any) => e.field), JSON.stringify(change)).toContain(field);
+        expect(
+          res.body.extra.errors.map((e: any) => e.field),
+          JSON.stringify(change),
+        ).toContain(field);
       }
       const bad = await derive(ws.key, { base_edit_id: base, segments: [] });
       expect(bad.status).toBe(400);
@@ -208,7 +243,12 @@ describe.each(DB_KINDS)('edits on %s', (db) => {
   describe('GET /edits/{id}/versions', () => {
     it('every edit of the clip newest first, the service’s last; paginated; from any version', async () => {
       const ws = await t.workspace();
-      const f = await clipsFixture(t, ws.id, source, { ranges: [{ start: 10, end: 17 }, { start: 30, end: 35 }] });
+      const f = await clipsFixture(t, ws.id, source, {
+        ranges: [
+          { start: 10, end: 17 },
+          { start: 30, end: 35 },
+        ],
+      });
       const v2 = (await derive(ws.key, { base_edit_id: f.editIds[0], trim: { start: 11, end: 16 } })).body;
       const v3 = (await derive(ws.key, { base_edit_id: v2.id, remove_words: [2] })).body;
       // Going back: deriving from the first version with no change is a new edit, and the clip's.
@@ -243,7 +283,13 @@ describe.each(DB_KINDS)('edits on %s', (db) => {
 
     it('PATCH sets review (kept, skipped, null) and answers the Clip; the list shows it and filters by it', async () => {
       const ws = await t.workspace();
-      const f = await clipsFixture(t, ws.id, source, { ranges: [{ start: 0, end: 5 }, { start: 10, end: 15 }, { start: 20, end: 25 }] });
+      const f = await clipsFixture(t, ws.id, source, {
+        ranges: [
+          { start: 0, end: 5 },
+          { start: 10, end: 15 },
+          { start: 20, end: 25 },
+        ],
+      });
       const list = (q = '') => t.api(ws.key, 'GET', `/clips/${f.videoId}/submissions/${f.submissionId}/clips?sort=start_time&order=asc${q}`);
       expect((await list()).body.clips.map((c: any) => c.review)).toEqual([null, null, null]);
 

@@ -57,7 +57,10 @@ describe('error bodies', () => {
       payload: { credits: -1, is_personal: 'maybe' },
     });
     expect(res.statusCode).toBe(400);
-    const fields = res.json().extra.errors.map((e: any) => e.field).sort();
+    const fields = res
+      .json()
+      .extra.errors.map((e: any) => e.field)
+      .sort();
     expect(fields).toEqual(['credits', 'is_personal', 'name']);
     expect(Object.keys(res.json())).toEqual(['code', 'extra']);
   });
@@ -111,8 +114,7 @@ describe('text in requests: NUL and invalid UTF-8, on every registered route', (
   }
   const paramsOf = (url: string) => [...url.matchAll(/:(\w+)|\*/g)].map((m) => m[1] ?? '*');
   /** `url` with `value` for the parameter `name` and a harmless id for the others. */
-  const fill = (url: string, name?: string, value?: string) =>
-    url.replace(/:(\w+)|\*/g, (_m, p: string | undefined) => ((p ?? '*') === name ? value! : 'x1'));
+  const fill = (url: string, name?: string, value?: string) => url.replace(/:(\w+)|\*/g, (_m, p: string | undefined) => ((p ?? '*') === name ? value! : 'x1'));
   const pathField = (name: string) => (name === '*' ? 'path' : `path.${name}`);
 
   async function expectRefused(req: InjectOptions, errors: Array<{ field: string; rule: string }>) {
@@ -141,7 +143,10 @@ describe('text in requests: NUL and invalid UTF-8, on every registered route', (
       '/files/',
       '/published/',
     ]) {
-      expect(urls.some((u) => u.startsWith(family)), family).toBe(true);
+      expect(
+        urls.some((u) => u.startsWith(family)),
+        family,
+      ).toBe(true);
     }
     expect(routes.filter((r) => paramsOf(r.url).length > 0).length).toBeGreaterThan(15);
   });

@@ -66,7 +66,12 @@ describe('PUT /files/*', () => {
   });
 
   it('answers 403 SIGNATURE_EXPIRED to an expired URL', async () => {
-    const res = await t.app.inject({ method: 'PUT', url: await putUrl('videos/e.mp4', 4, 'video/mp4', -5), headers: { 'content-type': 'video/mp4' }, payload: 'abcd' });
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: await putUrl('videos/e.mp4', 4, 'video/mp4', -5),
+      headers: { 'content-type': 'video/mp4' },
+      payload: 'abcd',
+    });
     expect(res.statusCode).toBe(403);
     expect(res.json()).toEqual({ code: 'SIGNATURE_EXPIRED' });
   });
@@ -107,10 +112,16 @@ describe('PUT /files/*', () => {
     const { port } = t.app.server.address() as AddressInfo;
     const send = (url: string, chunks: string[]) =>
       new Promise<{ status: number; body: string }>((resolve, reject) => {
-        const req = http.request({ host: '127.0.0.1', port, method: 'PUT', path: url, headers: { 'content-type': 'video/mp4', 'transfer-encoding': 'chunked' } }, (res) => {
-          let body = '';
-          res.setEncoding('utf8').on('data', (c) => (body += c)).on('end', () => resolve({ status: res.statusCode!, body }));
-        });
+        const req = http.request(
+          { host: '127.0.0.1', port, method: 'PUT', path: url, headers: { 'content-type': 'video/mp4', 'transfer-encoding': 'chunked' } },
+          (res) => {
+            let body = '';
+            res
+              .setEncoding('utf8')
+              .on('data', (c) => (body += c))
+              .on('end', () => resolve({ status: res.statusCode!, body }));
+          },
+        );
         req.on('error', reject);
         for (const c of chunks) req.write(c);
         req.end();
@@ -204,7 +215,10 @@ describe('GET and HEAD /files/*', () => {
   });
 
   it('sets Content-Disposition and Content-Type when the URL carries them', async () => {
-    const res = await t.app.inject({ method: 'GET', url: await getUrl('videos/stored.mp4', { downloadFilename: 'Clip 1.mp4', contentType: 'application/octet-stream' }) });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: await getUrl('videos/stored.mp4', { downloadFilename: 'Clip 1.mp4', contentType: 'application/octet-stream' }),
+    });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-disposition']).toBe(`attachment; filename="Clip 1.mp4"; filename*=UTF-8''Clip%201.mp4`);
     expect(res.headers['content-type']).toBe('application/octet-stream');

@@ -21,7 +21,11 @@ afterAll(async () => {
 async function admin(args: string[]): Promise<{ code: number; stdout: string; stderr: string; json: any }> {
   let stdout = '';
   let stderr = '';
-  const code = await runAdmin(args, { stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) }, env: { CUTROOM_URL: url, CUTROOM_ADMIN_TOKEN: t.adminToken } });
+  const code = await runAdmin(args, {
+    stdout: { write: (s: string) => (stdout += s) },
+    stderr: { write: (s: string) => (stderr += s) },
+    env: { CUTROOM_URL: url, CUTROOM_ADMIN_TOKEN: t.adminToken },
+  });
   let json: any;
   try {
     json = JSON.parse(stdout);
@@ -41,15 +45,48 @@ describe('cutroom admin generation-models', () => {
 
   it('puts a hosted model with a sealed key, shows it, changes its price, disables and deletes it', async () => {
     const put = await admin([
-      'generation-models', 'put', 'flux-dev', '--name', 'FLUX dev', '--kind', 'image', '--provider', 'fal', '--provider-model', 'fal-ai/flux/dev',
-      '--api-key', 'sk-cli-secret', '--price-per-image', '4', '--inputs', '{"prompt":"required","image_ids":{"min":0,"max":0}}', '--json',
+      'generation-models',
+      'put',
+      'flux-dev',
+      '--name',
+      'FLUX dev',
+      '--kind',
+      'image',
+      '--provider',
+      'fal',
+      '--provider-model',
+      'fal-ai/flux/dev',
+      '--api-key',
+      'sk-cli-secret',
+      '--price-per-image',
+      '4',
+      '--inputs',
+      '{"prompt":"required","image_ids":{"min":0,"max":0}}',
+      '--json',
     ]);
     expect(put.code, put.stderr).toBe(0);
     expect(put.json).toMatchObject({ id: 'flux-dev', provider: 'fal', has_api_key: true, price: { per_image: 4 }, inputs: { prompt: 'required' } });
     expect(put.stdout).not.toContain('sk-cli-secret');
     const show = await admin(['generation-models', 'show', 'flux-dev']);
     expect(show.stdout).toMatch(/api key:\s+set \(sealed\)/);
-    const again = await admin(['generation-models', 'put', 'flux-dev', '--name', 'FLUX dev', '--kind', 'image', '--provider', 'fal', '--provider-model', 'fal-ai/flux/dev', '--price-per-image', '5', '--enabled', 'false', '--json']);
+    const again = await admin([
+      'generation-models',
+      'put',
+      'flux-dev',
+      '--name',
+      'FLUX dev',
+      '--kind',
+      'image',
+      '--provider',
+      'fal',
+      '--provider-model',
+      'fal-ai/flux/dev',
+      '--price-per-image',
+      '5',
+      '--enabled',
+      'false',
+      '--json',
+    ]);
     expect(again.json).toMatchObject({ has_api_key: true, price: { per_image: 5 }, enabled: false });
     expect((await t.api((await t.workspace()).key, 'GET', '/generations/models?limit=100')).body.models.map((m: any) => m.id)).not.toContain('flux-dev');
     expect((await admin(['generation-models', 'delete', 'flux-dev'])).code).toBe(0);
@@ -60,8 +97,25 @@ describe('cutroom admin generation-models', () => {
 
   it('refuses a put without its required flags or with bad JSON (usage errors, exit 2)', async () => {
     expect((await admin(['generation-models', 'put', 'x', '--kind', 'image'])).code).toBe(2);
-    expect((await admin(['generation-models', 'put', 'x', '--name', 'X', '--kind', 'image', '--provider', 'fal', '--provider-model', 'a/b', '--inputs', '{nope'])).code).toBe(2);
-    const bad = await admin(['generation-models', 'put', 'x', '--name', 'X', '--kind', 'image', '--provider', 'fal', '--provider-model', 'a/b', '--price-per-second', '1']);
+    expect(
+      (await admin(['generation-models', 'put', 'x', '--name', 'X', '--kind', 'image', '--provider', 'fal', '--provider-model', 'a/b', '--inputs', '{nope']))
+        .code,
+    ).toBe(2);
+    const bad = await admin([
+      'generation-models',
+      'put',
+      'x',
+      '--name',
+      'X',
+      '--kind',
+      'image',
+      '--provider',
+      'fal',
+      '--provider-model',
+      'a/b',
+      '--price-per-second',
+      '1',
+    ]);
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toContain('VALIDATION_ERROR');
   });

@@ -46,7 +46,12 @@ describe('GET /generations/models', () => {
     expect(res.status).toBe(200);
     const byId = Object.fromEntries(res.body.models.map((m: any) => [m.id, m]));
     expect(Object.keys(byId).sort()).toEqual(['camera-motion', 'cutout', 'parallax', 'upscale-x4']);
-    expect(byId['upscale-x4']).toMatchObject({ kind: 'image', engine: 'embedded', inputs: { prompt: 'none', image_ids: { min: 1, max: 1 } }, price: { per_image: 2 } });
+    expect(byId['upscale-x4']).toMatchObject({
+      kind: 'image',
+      engine: 'embedded',
+      inputs: { prompt: 'none', image_ids: { min: 1, max: 1 } },
+      price: { per_image: 2 },
+    });
     expect(byId['upscale-x4'].description).toMatch(/super-resolution/);
     expect(byId['camera-motion']).toMatchObject({ kind: 'video', price: { per_second: 1 }, max_seconds: 20 });
     expect(byId['camera-motion'].options.duration).toMatchObject({ type: 'number', minimum: 1, maximum: 20, default: 5 });
@@ -89,11 +94,25 @@ describe('POST /generations/images', () => {
     expect(res.status).toBe(413);
     expect(res.body).toEqual({ code: 'FILE_TOO_LARGE', extra: { max_size: MAX_IMAGE } });
     const misnamed = multipart('photo', 'x.png', 'image/png', png);
-    expect((await t.api(ws.key, 'POST', '/generations/images', misnamed.body, misnamed.headers)).body).toEqual({ code: 'VALIDATION_ERROR', extra: { errors: [{ field: 'photo', rule: 'unexpected_file' }] } });
+    expect((await t.api(ws.key, 'POST', '/generations/images', misnamed.body, misnamed.headers)).body).toEqual({
+      code: 'VALIDATION_ERROR',
+      extra: { errors: [{ field: 'photo', rule: 'unexpected_file' }] },
+    });
     const none = multipart('image', 'x.png', 'image/png', png);
-    const noFile = Buffer.from(none.body.toString('latin1').replace(/--[^\r]+\r\nContent-Disposition: form-data; name="image"[\s\S]*$/, `${none.headers['content-type'].split('boundary=')[1].replace(/^/, '--')}--\r\n`), 'latin1');
+    const noFile = Buffer.from(
+      none.body
+        .toString('latin1')
+        .replace(
+          /--[^\r]+\r\nContent-Disposition: form-data; name="image"[\s\S]*$/,
+          `${none.headers['content-type'].split('boundary=')[1].replace(/^/, '--')}--\r\n`,
+        ),
+      'latin1',
+    );
     expect((await t.api(ws.key, 'POST', '/generations/images', noFile, none.headers)).body).toMatchObject({ code: 'VALIDATION_ERROR' });
-    expect((await t.api(ws.key, 'POST', '/generations/images', { image: 'x' })).body).toEqual({ code: 'VALIDATION_ERROR', extra: { errors: [{ field: 'header.content-type', rule: 'media_type' }] } });
+    expect((await t.api(ws.key, 'POST', '/generations/images', { image: 'x' })).body).toEqual({
+      code: 'VALIDATION_ERROR',
+      extra: { errors: [{ field: 'header.content-type', rule: 'media_type' }] },
+    });
   });
 
   it('leaves every other route refusing multipart bodies as before', async () => {
@@ -108,7 +127,12 @@ describe('POST /generations', () => {
   it('charges the measured price at once and answers 202 queued; GET and the list show it', async () => {
     const img = await uploadImage(t, ws.key, png);
     const before = await balance(ws.key);
-    const res = await t.api(ws.key, 'POST', '/generations', { model_id: 'camera-motion', image_ids: [img.id], options: { duration: 3, aspect_ratio: '9:16' }, credits: 3 });
+    const res = await t.api(ws.key, 'POST', '/generations', {
+      model_id: 'camera-motion',
+      image_ids: [img.id],
+      options: { duration: 3, aspect_ratio: '9:16' },
+      credits: 3,
+    });
     expect(res.status).toBe(202);
     expect(res.body).toMatchObject({
       model_id: 'camera-motion',
@@ -149,7 +173,14 @@ describe('POST /generations', () => {
   it('answers 404 MODEL_NOT_FOUND for an unknown or disabled model, charging nothing', async () => {
     const before = await balance(ws.key);
     expect((await t.api(ws.key, 'POST', '/generations', { model_id: 'nope', credits: 1 })).body).toEqual({ code: 'MODEL_NOT_FOUND' });
-    await t.admin('PUT', '/generation-models/off-model', { name: 'Off', kind: 'image', provider: 'fal', provider_model: 'fal-ai/x', price: { per_image: 1 }, enabled: false });
+    await t.admin('PUT', '/generation-models/off-model', {
+      name: 'Off',
+      kind: 'image',
+      provider: 'fal',
+      provider_model: 'fal-ai/x',
+      price: { per_image: 1 },
+      enabled: false,
+    });
     const res = await t.api(ws.key, 'POST', '/generations', { model_id: 'off-model', prompt: 'x', credits: 1 });
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ code: 'MODEL_NOT_FOUND' });
@@ -161,12 +192,21 @@ describe('POST /generations', () => {
     const cases: Array<[Record<string, unknown>, Array<{ field: string; rule: string }>]> = [
       [{ model_id: 'upscale-x4', credits: 2 }, [{ field: 'image_ids', rule: 'min_items' }]],
       [{ model_id: 'upscale-x4', prompt: 'sharper', image_ids: [img.id], credits: 2 }, [{ field: 'prompt', rule: 'not_accepted' }]],
-      [{ model_id: 'upscale-x4', image_ids: [img.id, img.id], credits: 2 }, [{ field: 'image_ids', rule: 'max_items' }, { field: 'image_ids', rule: 'unique' }]],
-      [{ model_id: 'camera-motion', image_ids: [img.id], options: { duration: 21, motion: 'spin', speed: 2 }, credits: 21 }, [
-        { field: 'options.duration', rule: 'maximum' },
-        { field: 'options.motion', rule: 'enum' },
-        { field: 'options.speed', rule: 'unknown' },
-      ]],
+      [
+        { model_id: 'upscale-x4', image_ids: [img.id, img.id], credits: 2 },
+        [
+          { field: 'image_ids', rule: 'max_items' },
+          { field: 'image_ids', rule: 'unique' },
+        ],
+      ],
+      [
+        { model_id: 'camera-motion', image_ids: [img.id], options: { duration: 21, motion: 'spin', speed: 2 }, credits: 21 },
+        [
+          { field: 'options.duration', rule: 'maximum' },
+          { field: 'options.motion', rule: 'enum' },
+          { field: 'options.speed', rule: 'unknown' },
+        ],
+      ],
       [{ model_id: 'cutout', image_ids: [img.id], options: { background: 'red' }, credits: 1 }, [{ field: 'options.background', rule: 'pattern' }]],
       [{ model_id: 'camera-motion', image_ids: [img.id], options: { duration: '5' }, credits: 5 }, [{ field: 'options.duration', rule: 'type' }]],
     ];
@@ -176,7 +216,9 @@ describe('POST /generations', () => {
       expect(res.body.code).toBe('VALIDATION_ERROR');
       expect(res.body.extra.errors).toEqual(expect.arrayContaining(errors));
     }
-    expect((await t.api(ws.key, 'POST', '/generations', { model_id: 'upscale-x4', image_ids: [img.id] })).body.extra.errors).toEqual([{ field: 'credits', rule: 'required' }]);
+    expect((await t.api(ws.key, 'POST', '/generations', { model_id: 'upscale-x4', image_ids: [img.id] })).body.extra.errors).toEqual([
+      { field: 'credits', rule: 'required' },
+    ]);
   });
 
   it('answers 404 IMAGE_NOT_FOUND for an unknown image and for another workspace’s image', async () => {
@@ -204,7 +246,10 @@ describe('POST /generations', () => {
     const img = await uploadImage(t, poor.key, png);
     const res = await t.api(poor.key, 'POST', '/generations', { model_id: 'upscale-x4', image_ids: [img.id], credits: 2 });
     expect(res.status).toBe(402);
-    expect(res.body).toEqual({ code: 'INSUFFICIENT_CREDITS', extra: { credits_needed: 2, current_balance: 1, scope: 'workspace', is_owner: true, top_up_url: TOP_UP } });
+    expect(res.body).toEqual({
+      code: 'INSUFFICIENT_CREDITS',
+      extra: { credits_needed: 2, current_balance: 1, scope: 'workspace', is_owner: true, top_up_url: TOP_UP },
+    });
     expect((await t.api(poor.key, 'GET', '/generations')).body.generations).toEqual([]);
   });
 
@@ -234,7 +279,13 @@ describe('POST /generations', () => {
   });
 
   it('refuses an upscale-x4 input above 1024×1024 pixels before charging', async () => {
-    const wide = await uploadImage(t, ws.key, await sharp({ create: { width: 1200, height: 1000, channels: 3, background: '#336699' } }).png().toBuffer());
+    const wide = await uploadImage(
+      t,
+      ws.key,
+      await sharp({ create: { width: 1200, height: 1000, channels: 3, background: '#336699' } })
+        .png()
+        .toBuffer(),
+    );
     const res = await t.api(ws.key, 'POST', '/generations', { model_id: 'upscale-x4', image_ids: [wide.id], credits: 2 });
     expect(res.status).toBe(400);
     expect(res.body.extra.errors).toEqual([{ field: 'image_ids.0', rule: 'max_pixels' }]);
@@ -256,12 +307,30 @@ describe('GET /generations/{id}', () => {
 });
 
 describe('admin /generation-models', () => {
-  const fal = { name: 'FLUX dev', kind: 'image', provider: 'fal', provider_model: 'fal-ai/flux/dev', base_url: 'http://127.0.0.1:9', api_key: 'sk-very-secret-key', price: { per_image: 4 }, inputs: { prompt: 'required', image_ids: { min: 0, max: 1 } } };
+  const fal = {
+    name: 'FLUX dev',
+    kind: 'image',
+    provider: 'fal',
+    provider_model: 'fal-ai/flux/dev',
+    base_url: 'http://127.0.0.1:9',
+    api_key: 'sk-very-secret-key',
+    price: { per_image: 4 },
+    inputs: { prompt: 'required', image_ids: { min: 0, max: 1 } },
+  };
 
   it('creates (201) and replaces (200) a hosted model; the key is sealed and never answered', async () => {
     const created = await t.admin('PUT', '/generation-models/flux-dev', fal);
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ id: 'flux-dev', engine: 'fal', provider: 'fal', provider_model: 'fal-ai/flux/dev', base_url: 'http://127.0.0.1:9', has_api_key: true, enabled: true, price: { per_image: 4 } });
+    expect(created.body).toMatchObject({
+      id: 'flux-dev',
+      engine: 'fal',
+      provider: 'fal',
+      provider_model: 'fal-ai/flux/dev',
+      base_url: 'http://127.0.0.1:9',
+      has_api_key: true,
+      enabled: true,
+      price: { per_image: 4 },
+    });
     expect(created.text).not.toContain('sk-very-secret-key');
     const { rows } = await t.c.database.sql.executeSql(`select api_key_sealed from generation_models where id = 'flux-dev'`, []);
     expect(rows[0].api_key_sealed).toMatch(/\S{20,}/);
@@ -291,7 +360,13 @@ describe('admin /generation-models', () => {
     const img = await uploadImage(t, ws.key, png);
     // The caller read the catalog (1 credit) before the operator's change.
     expect((await t.api(ws.key, 'GET', '/generations/models')).body.models.find((m: any) => m.id === 'cutout').price).toEqual({ per_image: 1 });
-    await t.admin('PUT', '/generation-models/cutout', { name: 'Cut-out', kind: 'image', provider: 'embedded', provider_model: 'cutout', price: { per_image: 3 } });
+    await t.admin('PUT', '/generation-models/cutout', {
+      name: 'Cut-out',
+      kind: 'image',
+      provider: 'embedded',
+      provider_model: 'cutout',
+      price: { per_image: 3 },
+    });
     const before = await balance(ws.key);
     const entries = (await ledger(ws.key)).length;
     const generations = (await t.api(ws.key, 'GET', '/generations?limit=100')).body.pagination.total_count;

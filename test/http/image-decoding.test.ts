@@ -83,7 +83,10 @@ describe('POST /personas/faces reads photos within bounds', () => {
     // Above the ceiling (a header claiming 100 000 × 100 000): refused before anything is decoded.
     frames.length = 0;
     const bomb = await upload(ws.key, claimedPng(100_000, 100_000), 'bomb.png', 'image/png');
-    expect({ status: bomb.status, body: bomb.body }).toEqual({ status: 400, body: { code: 'UNSUPPORTED_IMAGE', extra: { reason: 'too_many_pixels', max_pixels: 40_000_000 } } });
+    expect({ status: bomb.status, body: bomb.body }).toEqual({
+      status: 400,
+      body: { code: 'UNSUPPORTED_IMAGE', extra: { reason: 'too_many_pixels', max_pixels: 40_000_000 } },
+    });
     expect(frames).toEqual([]);
 
     expect(await state(ws)).toEqual(before);

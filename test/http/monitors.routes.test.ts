@@ -37,7 +37,10 @@ beforeAll(async () => {
   await makeVideo(path.join(dir, 'upload-short.mp4'), { seconds: 3, width: 160, height: 90, fps: 5 });
   srv = await startStaticServer(dir);
   // A yt-dlp path so that YouTube channels are accepted (no run happens while the monitors stay stopped).
-  t = await createTestApp({ env: { CUTROOM_ALLOW_PRIVATE_SOURCES: 'true', CUTROOM_YTDLP_PATH: '/bin/true', CUTROOM_MONITOR_POLL_SECONDS: '3600' }, startQueue: true });
+  t = await createTestApp({
+    env: { CUTROOM_ALLOW_PRIVATE_SOURCES: 'true', CUTROOM_YTDLP_PATH: '/bin/true', CUTROOM_MONITOR_POLL_SECONDS: '3600' },
+    startQueue: true,
+  });
   // POST /monitors counts in the analysis limit (10 a minute per key by default): these tests create more with one key.
   await t.c.plans.update('default', { analysis_rate_limit_per_minute: 1000 });
 });
@@ -53,22 +56,56 @@ describe('POST /monitors', () => {
     const ws = await t.workspace({ credits: 10 });
     const feed = await t.api(ws.key, 'POST', '/monitors', { type: 'video', url: `${srv.url}/uploads.xml`, name: 'Uploads' });
     expect(feed.status).toBe(201);
-    expect(feed.body).toMatchObject({ type: 'video', platform: 'feed', status: 'stopped', stop_reason: null, name: 'Uploads', url: `${srv.url}/uploads.xml`, source_language: 'auto', started_at: null, last_checked_at: null });
+    expect(feed.body).toMatchObject({
+      type: 'video',
+      platform: 'feed',
+      status: 'stopped',
+      stop_reason: null,
+      name: 'Uploads',
+      url: `${srv.url}/uploads.xml`,
+      source_language: 'auto',
+      started_at: null,
+      last_checked_at: null,
+    });
     expect(Object.keys(feed.body).sort()).toEqual(
-      ['created_at', 'id', 'last_checked_at', 'name', 'platform', 'source_language', 'started_at', 'status', 'stop_reason', 'strategy_id', 'template_id', 'type', 'url'].sort(),
+      [
+        'created_at',
+        'id',
+        'last_checked_at',
+        'name',
+        'platform',
+        'source_language',
+        'started_at',
+        'status',
+        'stop_reason',
+        'strategy_id',
+        'template_id',
+        'type',
+        'url',
+      ].sort(),
     );
     const live = await t.api(ws.key, 'POST', '/monitors', { type: 'live', url: `${srv.url}/live.m3u8`, strategy_id: 'str_short', source_language: 'en' });
     expect(live.status).toBe(201);
     expect(live.body).toMatchObject({ type: 'live', platform: 'hls', strategy_id: 'str_short', source_language: 'en', status: 'stopped' });
     const yt = await t.api(ws.key, 'POST', '/monitors', { type: 'live', url: 'https://www.youtube.com/@SomeChannel/streams' });
     expect(yt.body).toMatchObject({ platform: 'youtube', name: '@SomeChannel' });
-    const ytFeed = await t.api(ws.key, 'POST', '/monitors', { type: 'video', url: 'https://www.youtube.com/feeds/videos.xml?channel_id=UCabcdefghijklmnopqrstuv' });
+    const ytFeed = await t.api(ws.key, 'POST', '/monitors', {
+      type: 'video',
+      url: 'https://www.youtube.com/feeds/videos.xml?channel_id=UCabcdefghijklmnopqrstuv',
+    });
     expect(ytFeed.body).toMatchObject({ platform: 'feed' });
   });
 
   it('refuses what is not a channel, feed or live playlist with 422 INVALID_URL, and a video monitor of a playlist with 400', async () => {
     const ws = await t.workspace();
-    for (const url of [`${srv.url}/page.html`, `${srv.url}/missing.xml`, 'https://www.youtube.com/watch?v=aaaaaaaaaaa', 'https://www.twitch.tv/videos/123', 'ftp://example.com/feed.xml', 'http://169.254.169.254/latest/feed.xml']) {
+    for (const url of [
+      `${srv.url}/page.html`,
+      `${srv.url}/missing.xml`,
+      'https://www.youtube.com/watch?v=aaaaaaaaaaa',
+      'https://www.twitch.tv/videos/123',
+      'ftp://example.com/feed.xml',
+      'http://169.254.169.254/latest/feed.xml',
+    ]) {
       const r = await t.api(ws.key, 'POST', '/monitors', { type: 'video', url });
       expect({ url, status: r.status, body: r.body }).toEqual({ url, status: 422, body: { code: 'INVALID_URL' } });
     }
@@ -178,7 +215,21 @@ describe.each(DB_KINDS)('simultaneous creations (%s)', (db) => {
     await Promise.all(Array.from({ length: 12 }, () => repo.countKept(ws.id)));
     const rows = await Promise.all(
       Array.from({ length: 12 }, (_, i) =>
-        repo.insertWithinLimit({ id: `mon_race${i}`, workspaceId: ws.id, type: 'live', name: `r${i}`, url: `${srv.url}/live.m3u8`, platform: 'hls', watchUrl: `${srv.url}/live.m3u8`, templateId: null, strategyId: null, sourceLanguage: 'auto' }, 3),
+        repo.insertWithinLimit(
+          {
+            id: `mon_race${i}`,
+            workspaceId: ws.id,
+            type: 'live',
+            name: `r${i}`,
+            url: `${srv.url}/live.m3u8`,
+            platform: 'hls',
+            watchUrl: `${srv.url}/live.m3u8`,
+            templateId: null,
+            strategyId: null,
+            sourceLanguage: 'auto',
+          },
+          3,
+        ),
       ),
     );
     expect(rows.filter(Boolean)).toHaveLength(3);
@@ -203,7 +254,10 @@ describe('reading, changing and deleting monitors', () => {
     expect(patched.body).toMatchObject({ name: 'Renamed', strategy_id: 'str_short', source_language: 'en' });
     expect((await t.api(ws.key, 'PATCH', `/monitors/${a.id}`, { strategy_id: null })).body.strategy_id).toBeNull();
     expect((await t.api(ws.key, 'PATCH', `/monitors/${a.id}`, { template_id: 'tpl_nope' })).body.code).toBe('TEMPLATE_NOT_FOUND');
-    expect((await t.api(ws.key, 'PATCH', `/monitors/${a.id}`, { template_id: 'tpl_bold_pop' })).body).toMatchObject({ template_id: 'tpl_bold_pop', name: 'Renamed' });
+    expect((await t.api(ws.key, 'PATCH', `/monitors/${a.id}`, { template_id: 'tpl_bold_pop' })).body).toMatchObject({
+      template_id: 'tpl_bold_pop',
+      name: 'Renamed',
+    });
     expect((await t.api(ws.key, 'GET', `/monitors/${a.id}`)).body.template_id).toBe('tpl_bold_pop');
     expect((await t.api(ws.key, 'PATCH', `/monitors/${a.id}`, { template_id: null })).body.template_id).toBeNull();
     expect((await t.api(ws.key, 'PATCH', `/monitors/${a.id}`, { strategy_id: 'str_nope' })).body.code).toBe('STRATEGY_NOT_FOUND');
@@ -300,11 +354,33 @@ describe('broadcasts, their clips, render and apply_template', () => {
     const m = (await t.api(ws.key, 'POST', '/monitors', { type: 'live', url: `${srv.url}/live.m3u8` })).body;
     const m2 = (await t.api(ws.key, 'POST', '/monitors', { type: 'live', url: `${srv.url}/live.m3u8` })).body;
     const om = (await t.api(other.key, 'POST', '/monitors', { type: 'live', url: `${srv.url}/live.m3u8` })).body;
-    expect((await t.api(ws.key, 'GET', `/monitors/${m.id}/broadcasts`)).body).toEqual({ broadcasts: [], pagination: { current_page: 1, total_pages: 0, total_count: 0, has_next_page: false } });
+    expect((await t.api(ws.key, 'GET', `/monitors/${m.id}/broadcasts`)).body).toEqual({
+      broadcasts: [],
+      pagination: { current_page: 1, total_pages: 0, total_count: 0, has_next_page: false },
+    });
     const startedAt = new Date('2026-01-02T03:04:05Z');
     await t.c.database.db.insert(broadcasts).values([
-      { id: 'bc_test1', workspaceId: ws.id, monitorId: m.id, title: 'Show', status: 'ended', externalId: 'x', playlistUrl: `${srv.url}/live.m3u8`, startedAt, endedAt: startedAt },
-      { id: 'bc_other', workspaceId: other.id, monitorId: om.id, title: 'Theirs', status: 'ended', externalId: 'y', playlistUrl: `${srv.url}/live.m3u8`, startedAt },
+      {
+        id: 'bc_test1',
+        workspaceId: ws.id,
+        monitorId: m.id,
+        title: 'Show',
+        status: 'ended',
+        externalId: 'x',
+        playlistUrl: `${srv.url}/live.m3u8`,
+        startedAt,
+        endedAt: startedAt,
+      },
+      {
+        id: 'bc_other',
+        workspaceId: other.id,
+        monitorId: om.id,
+        title: 'Theirs',
+        status: 'ended',
+        externalId: 'y',
+        playlistUrl: `${srv.url}/live.m3u8`,
+        startedAt,
+      },
     ]);
     const batch = { workspaceId: ws.id, status: 'done', chunks: [], startedAt, seconds: 20 };
     await t.c.database.db.insert(broadcastBatches).values([
@@ -314,7 +390,17 @@ describe('broadcasts, their clips, render and apply_template', () => {
     ]);
     const list = await t.api(ws.key, 'GET', `/monitors/${m.id}/broadcasts`);
     expect(list.body.broadcasts).toEqual([
-      { id: 'bc_test1', monitor_id: m.id, title: 'Show', status: 'ended', started_at: startedAt.toISOString(), ended_at: startedAt.toISOString(), batches_count: 2, clips_count: 2, credits_charged: 1 },
+      {
+        id: 'bc_test1',
+        monitor_id: m.id,
+        title: 'Show',
+        status: 'ended',
+        started_at: startedAt.toISOString(),
+        ended_at: startedAt.toISOString(),
+        batches_count: 2,
+        clips_count: 2,
+        credits_charged: 1,
+      },
     ]);
     expect((await t.api(ws.key, 'GET', `/monitors/${m.id}/broadcasts/bc_test1/clips?sort=start_time&order=asc`)).body).toEqual({
       clips: [],
@@ -326,7 +412,9 @@ describe('broadcasts, their clips, render and apply_template', () => {
     const applied = await t.api(ws.key, 'POST', `/monitors/${m.id}/broadcasts/bc_test1/apply_template`, { template_id: 'tpl_bold_pop' });
     expect(applied.status).toBe(200);
     expect(applied.body).toEqual({ broadcast_id: 'bc_test1', template_id: 'tpl_bold_pop', clips: [] });
-    expect((await t.api(ws.key, 'POST', `/monitors/${m.id}/broadcasts/bc_test1/apply_template`, { template_id: 'tpl_nope' })).body).toEqual({ code: 'TEMPLATE_NOT_FOUND' });
+    expect((await t.api(ws.key, 'POST', `/monitors/${m.id}/broadcasts/bc_test1/apply_template`, { template_id: 'tpl_nope' })).body).toEqual({
+      code: 'TEMPLATE_NOT_FOUND',
+    });
     // Another monitor's broadcast, another workspace's broadcast: BROADCAST_NOT_FOUND.
     for (const [mon, bc] of [
       [m2.id, 'bc_test1'],
@@ -358,17 +446,48 @@ describe('the clips of a broadcast, with clipped batches', () => {
   ) {
     const videoId = `vid_${broadcastId}_${index}`;
     const submissionId = `sub_${broadcastId}_${index}`;
-    await t.c.database.db.insert(videos).values({ id: videoId, workspaceId: ws, source: 'live', status: 'ready', platform: 'hls', title: 'batch', author: 'm', duration: 20 });
     await t.c.database.db
-      .insert(submissions)
-      .values({ id: submissionId, workspaceId: ws, videoId, status, timeframeStart: 0, timeframeEnd: 20, monitorId, liveBatch: true, clipsCount: clipRows.length });
+      .insert(videos)
+      .values({ id: videoId, workspaceId: ws, source: 'live', status: 'ready', platform: 'hls', title: 'batch', author: 'm', duration: 20 });
+    await t.c.database.db.insert(submissions).values({
+      id: submissionId,
+      workspaceId: ws,
+      videoId,
+      status,
+      timeframeStart: 0,
+      timeframeEnd: 20,
+      monitorId,
+      liveBatch: true,
+      clipsCount: clipRows.length,
+    });
     await t.c.database.db.insert(broadcastBatches).values({
-      id: `batch_${broadcastId}_${index}`, workspaceId: ws, broadcastId, index, status: 'done', chunks: [], startedAt: new Date(), seconds: 20, offsetSeconds,
-      clipsCount: clipRows.length, creditsCharged: 1, submissionId,
+      id: `batch_${broadcastId}_${index}`,
+      workspaceId: ws,
+      broadcastId,
+      index,
+      status: 'done',
+      chunks: [],
+      startedAt: new Date(),
+      seconds: 20,
+      offsetSeconds,
+      clipsCount: clipRows.length,
+      creditsCharged: 1,
+      submissionId,
     });
     if (clipRows.length > 0) {
       await t.c.database.db.insert(clipsTable).values(
-        clipRows.map((c, position) => ({ id: c.id, workspaceId: ws, submissionId, position, title: `Clip ${c.id}`, rating: c.rating, startTime: c.start, endTime: c.start + 4, language: 'en', createdAt: c.createdAt })),
+        clipRows.map((c, position) => ({
+          id: c.id,
+          workspaceId: ws,
+          submissionId,
+          position,
+          title: `Clip ${c.id}`,
+          rating: c.rating,
+          startTime: c.start,
+          endTime: c.start + 4,
+          language: 'en',
+          createdAt: c.createdAt,
+        })),
       );
     }
   }
@@ -403,8 +522,19 @@ describe('the clips of a broadcast, with clipped batches', () => {
     expect(byRating.body.pagination).toEqual({ current_page: 1, total_pages: 1, total_count: 3, has_next_page: false });
     const b1 = byRating.body.clips[1];
     expect(b1).toEqual({
-      id: 'clip_b1', title: 'Clip clip_b1', rating: 7.5, start_time: 2, end_time: 6, language: 'en', play_url: '', download_url: '',
-      has_template_applied: false, edit_id: null, review: null, batch_index: 1, broadcast_offset: 22,
+      id: 'clip_b1',
+      title: 'Clip clip_b1',
+      rating: 7.5,
+      start_time: 2,
+      end_time: 6,
+      language: 'en',
+      play_url: '',
+      download_url: '',
+      has_template_applied: false,
+      edit_id: null,
+      review: null,
+      batch_index: 1,
+      broadcast_offset: 22,
     });
     expect(byRating.body.clips[0]).toMatchObject({ batch_index: 0, start_time: 15, broadcast_offset: 15 });
     expect(await ids('?sort=rating&order=asc')).toEqual(['clip_b0_early', 'clip_b1', 'clip_b0_late']);
@@ -418,7 +548,9 @@ describe('the clips of a broadcast, with clipped batches', () => {
     expect(page2.body.pagination).toEqual({ current_page: 2, total_pages: 2, total_count: 3, has_next_page: false });
     expect((await t.api(ws.key, 'GET', `${base}?sort=duration`)).status).toBe(400);
     // The broadcast's counts include its clipped batches.
-    expect((await t.api(ws.key, 'GET', `/monitors/${m.id}/broadcasts`)).body.broadcasts.map((b: any) => [b.id, b.batches_count, b.clips_count, b.credits_charged])).toEqual([
+    expect(
+      (await t.api(ws.key, 'GET', `/monitors/${m.id}/broadcasts`)).body.broadcasts.map((b: any) => [b.id, b.batches_count, b.clips_count, b.credits_charged]),
+    ).toEqual([
       ['bc_clips_second', 1, 1, 1],
       ['bc_clips', 2, 3, 2],
     ]);
@@ -464,10 +596,19 @@ describe('the clips of a broadcast, with clipped batches', () => {
     const m = (await t.api(ws.key, 'POST', '/monitors', { type: 'video', url: `${srv.url}/uploads.xml` })).body;
     const om = (await t.api(other.key, 'POST', '/monitors', { type: 'video', url: `${srv.url}/uploads.xml` })).body;
     const sub = (id: string, workspaceId: string, monitorId: string | null, liveBatch = false) => ({
-      id, workspaceId, videoId: `vid_${id}`, status: 'completed', timeframeStart: 0, timeframeEnd: 60, monitorId, liveBatch,
+      id,
+      workspaceId,
+      videoId: `vid_${id}`,
+      status: 'completed',
+      timeframeStart: 0,
+      timeframeEnd: 60,
+      monitorId,
+      liveBatch,
     });
     const rows = [sub('sub_api', ws.id, null), sub('sub_mon', ws.id, m.id), sub('sub_live', ws.id, m.id, true), sub('sub_theirs', other.id, om.id)];
-    await t.c.database.db.insert(videos).values(rows.map((r) => ({ id: r.videoId, workspaceId: r.workspaceId, source: 'link', status: 'ready', platform: 'youtube', title: 't', author: 'a' })));
+    await t.c.database.db
+      .insert(videos)
+      .values(rows.map((r) => ({ id: r.videoId, workspaceId: r.workspaceId, source: 'link', status: 'ready', platform: 'youtube', title: 't', author: 'a' })));
     await t.c.database.db.insert(submissions).values(rows);
     const all = (await t.api(ws.key, 'GET', '/clips')).body.submissions;
     expect(all.map((s: any) => [s.id, s.monitor_id]).sort()).toEqual([
@@ -490,7 +631,15 @@ describe('the clips of a broadcast, with clipped batches', () => {
       `<rss version="2.0"><channel><title>Uploads</title>${names.map((x) => `<item><title>${x}</title><guid>${x}</guid><enclosure url="${srv.url}/${x}.mp4" type="video/mp4"/></item>`).join('')}</channel></rss>`;
     fs.writeFileSync(path.join(dir, 'uploads-ab.xml'), rss(['upload-a']));
     const ws = await t.workspace({ credits: 5 });
-    const m = (await t.api(ws.key, 'POST', '/monitors', { type: 'video', url: `${srv.url}/uploads-ab.xml`, template_id: 'tpl_bold_pop', strategy_id: 'str_short', source_language: 'en' })).body;
+    const m = (
+      await t.api(ws.key, 'POST', '/monitors', {
+        type: 'video',
+        url: `${srv.url}/uploads-ab.xml`,
+        template_id: 'tpl_bold_pop',
+        strategy_id: 'str_short',
+        source_language: 'en',
+      })
+    ).body;
     expect((await t.api(ws.key, 'POST', `/monitors/${m.id}/start`)).status).toBe(200);
     // The chain's runs, run here (this app runs no job handlers): the baseline first, then the new upload.
     const pollNow = async () => t.c.monitorPoller.poll(m.id, (await t.c.monitors.get(ws.id, m.id)).pollSeq);
@@ -522,7 +671,10 @@ describe('the clips of a broadcast, with clipped batches', () => {
     await pollNow();
     const after = (await t.api(ws.key, 'GET', `/clips?monitor_id=${m.id}`)).body.submissions;
     expect(after).toHaveLength(2);
-    const [next] = await t.c.database.db.select().from(submissions).where(eq(submissions.id, after.find((x: any) => x.id !== listed[0].id).id));
+    const [next] = await t.c.database.db
+      .select()
+      .from(submissions)
+      .where(eq(submissions.id, after.find((x: any) => x.id !== listed[0].id).id));
     expect(next).toMatchObject({ templateId: null, strategyId: 'str_short', sourceLanguage: 'auto' });
     expect((await t.api(ws.key, 'GET', '/balance')).body.balance).toBe(1);
     await t.api(ws.key, 'POST', `/monitors/${m.id}/stop`);
@@ -541,14 +693,64 @@ describe.each(DB_KINDS)('rendering a live clip (%s: the render job is queued)', 
     const m = (await app.api(ws.key, 'POST', '/monitors', { type: 'live', url: `${srv.url}/live.m3u8` })).body;
     const db = app.c.database.db;
     const at = new Date();
-    await db.insert(broadcasts).values({ id: 'bc_render', workspaceId: ws.id, monitorId: m.id, title: 'Show', status: 'ended', externalId: 'x', playlistUrl: `${srv.url}/live.m3u8`, startedAt: at, endedAt: at });
-    await db.insert(videos).values({ id: 'vid_render', workspaceId: ws.id, source: 'live', status: 'ready', platform: 'hls', title: 'batch', author: 'm', duration: 20 });
-    await db.insert(submissions).values({ id: 'sub_render', workspaceId: ws.id, videoId: 'vid_render', status: 'completed', timeframeStart: 0, timeframeEnd: 20, monitorId: m.id, liveBatch: true, clipsCount: 1 });
-    await db.insert(broadcastBatches).values({
-      id: 'batch_render', workspaceId: ws.id, broadcastId: 'bc_render', index: 0, status: 'done', chunks: [], startedAt: at, seconds: 20, offsetSeconds: 0, clipsCount: 1, creditsCharged: 1, submissionId: 'sub_render',
+    await db.insert(broadcasts).values({
+      id: 'bc_render',
+      workspaceId: ws.id,
+      monitorId: m.id,
+      title: 'Show',
+      status: 'ended',
+      externalId: 'x',
+      playlistUrl: `${srv.url}/live.m3u8`,
+      startedAt: at,
+      endedAt: at,
     });
-    await db.insert(edits).values({ id: 'edit_render', workspaceId: ws.id, clipId: 'clip_render', hash: 'hash-of-edit-render', spec: { resolution: '720p', watermark: false, title: 'Live clip' } });
-    await db.insert(clipsTable).values({ id: 'clip_render', workspaceId: ws.id, submissionId: 'sub_render', position: 0, title: 'Live clip', rating: 8, startTime: 3, endTime: 9, language: 'en', editId: 'edit_render' });
+    await db
+      .insert(videos)
+      .values({ id: 'vid_render', workspaceId: ws.id, source: 'live', status: 'ready', platform: 'hls', title: 'batch', author: 'm', duration: 20 });
+    await db.insert(submissions).values({
+      id: 'sub_render',
+      workspaceId: ws.id,
+      videoId: 'vid_render',
+      status: 'completed',
+      timeframeStart: 0,
+      timeframeEnd: 20,
+      monitorId: m.id,
+      liveBatch: true,
+      clipsCount: 1,
+    });
+    await db.insert(broadcastBatches).values({
+      id: 'batch_render',
+      workspaceId: ws.id,
+      broadcastId: 'bc_render',
+      index: 0,
+      status: 'done',
+      chunks: [],
+      startedAt: at,
+      seconds: 20,
+      offsetSeconds: 0,
+      clipsCount: 1,
+      creditsCharged: 1,
+      submissionId: 'sub_render',
+    });
+    await db.insert(edits).values({
+      id: 'edit_render',
+      workspaceId: ws.id,
+      clipId: 'clip_render',
+      hash: 'hash-of-edit-render',
+      spec: { resolution: '720p', watermark: false, title: 'Live clip' },
+    });
+    await db.insert(clipsTable).values({
+      id: 'clip_render',
+      workspaceId: ws.id,
+      submissionId: 'sub_render',
+      position: 0,
+      title: 'Live clip',
+      rating: 8,
+      startTime: 3,
+      endTime: 9,
+      language: 'en',
+      editId: 'edit_render',
+    });
 
     const route = `/monitors/${m.id}/broadcasts/bc_render/clips/clip_render/render`;
     const first = await app.api(ws.key, 'POST', route);
@@ -556,7 +758,17 @@ describe.each(DB_KINDS)('rendering a live clip (%s: the render job is queued)', 
     expect(first.body).toMatchObject({ status: 'queued', edit_id: 'edit_render', from_cache: false });
     expect((await app.api(ws.key, 'GET', `/renders/${first.body.id}`)).body).toMatchObject({ id: first.body.id, status: 'queued' });
     // The render job finished (stood in for: this app runs no handlers): the next request of the same edit is a cache hit.
-    await db.update(renders).set({ status: 'completed', progress: 100, storageKey: 'renders/live-clip.mp4', size: 10, completedAt: new Date(), expiresAt: new Date(Date.now() + 3600_000) }).where(eq(renders.id, first.body.id));
+    await db
+      .update(renders)
+      .set({
+        status: 'completed',
+        progress: 100,
+        storageKey: 'renders/live-clip.mp4',
+        size: 10,
+        completedAt: new Date(),
+        expiresAt: new Date(Date.now() + 3600_000),
+      })
+      .where(eq(renders.id, first.body.id));
     const again = await app.api(ws.key, 'POST', route);
     expect(again.status).toBe(200);
     expect(again.body).toMatchObject({ status: 'completed', from_cache: true, edit_id: 'edit_render' });
@@ -586,15 +798,65 @@ describe.each(DB_KINDS)('rendering a live clip (%s: the render job is queued)', 
     const db = app.c.database.db;
     const at = new Date();
     const [bc, sub, vid] = [`bc_busy_${ws.id}`, `sub_busy_${ws.id}`, `vid_busy_${ws.id}`];
-    await db.insert(broadcasts).values({ id: bc, workspaceId: ws.id, monitorId: m.id, title: 'Show', status: 'ended', externalId: 'x', playlistUrl: `${srv.url}/live.m3u8`, startedAt: at, endedAt: at });
-    await db.insert(videos).values({ id: vid, workspaceId: ws.id, source: 'live', status: 'ready', platform: 'hls', title: 'batch', author: 'm', duration: 20 });
-    await db.insert(submissions).values({ id: sub, workspaceId: ws.id, videoId: vid, status: 'completed', timeframeStart: 0, timeframeEnd: 20, monitorId: m.id, liveBatch: true, clipsCount: 2 });
+    await db.insert(broadcasts).values({
+      id: bc,
+      workspaceId: ws.id,
+      monitorId: m.id,
+      title: 'Show',
+      status: 'ended',
+      externalId: 'x',
+      playlistUrl: `${srv.url}/live.m3u8`,
+      startedAt: at,
+      endedAt: at,
+    });
+    await db
+      .insert(videos)
+      .values({ id: vid, workspaceId: ws.id, source: 'live', status: 'ready', platform: 'hls', title: 'batch', author: 'm', duration: 20 });
+    await db.insert(submissions).values({
+      id: sub,
+      workspaceId: ws.id,
+      videoId: vid,
+      status: 'completed',
+      timeframeStart: 0,
+      timeframeEnd: 20,
+      monitorId: m.id,
+      liveBatch: true,
+      clipsCount: 2,
+    });
     await db.insert(broadcastBatches).values({
-      id: `batch_busy_${ws.id}`, workspaceId: ws.id, broadcastId: bc, index: 0, status: 'done', chunks: [], startedAt: at, seconds: 20, offsetSeconds: 0, clipsCount: 2, creditsCharged: 1, submissionId: sub,
+      id: `batch_busy_${ws.id}`,
+      workspaceId: ws.id,
+      broadcastId: bc,
+      index: 0,
+      status: 'done',
+      chunks: [],
+      startedAt: at,
+      seconds: 20,
+      offsetSeconds: 0,
+      clipsCount: 2,
+      creditsCharged: 1,
+      submissionId: sub,
     });
     for (const i of [0, 1]) {
-      await db.insert(edits).values({ id: `edit_busy${i}_${ws.id}`, workspaceId: ws.id, clipId: `clip_busy${i}_${ws.id}`, hash: `hash-busy-${i}-${ws.id}`, spec: { resolution: '720p', watermark: false, title: `Live clip ${i}` } });
-      await db.insert(clipsTable).values({ id: `clip_busy${i}_${ws.id}`, workspaceId: ws.id, submissionId: sub, position: i, title: `Live clip ${i}`, rating: 8 - i, startTime: 3 + 6 * i, endTime: 8 + 6 * i, language: 'en', editId: `edit_busy${i}_${ws.id}` });
+      await db.insert(edits).values({
+        id: `edit_busy${i}_${ws.id}`,
+        workspaceId: ws.id,
+        clipId: `clip_busy${i}_${ws.id}`,
+        hash: `hash-busy-${i}-${ws.id}`,
+        spec: { resolution: '720p', watermark: false, title: `Live clip ${i}` },
+      });
+      await db.insert(clipsTable).values({
+        id: `clip_busy${i}_${ws.id}`,
+        workspaceId: ws.id,
+        submissionId: sub,
+        position: i,
+        title: `Live clip ${i}`,
+        rating: 8 - i,
+        startTime: 3 + 6 * i,
+        endTime: 8 + 6 * i,
+        language: 'en',
+        editId: `edit_busy${i}_${ws.id}`,
+      });
     }
     const route = (i: number) => `/monitors/${m.id}/broadcasts/${bc}/clips/clip_busy${i}_${ws.id}/render`;
     const first = await app.api(ws.key, 'POST', route(0));

@@ -108,7 +108,10 @@ describe('the OpenAPI document served at /api/v1/openapi.json', () => {
       expect(codes, where).toEqual(expect.arrayContaining(['VALIDATION_ERROR', 'UNAUTHORIZED', 'RATE_LIMIT_EXCEEDED', 'INTERNAL_ERROR']));
       if (m === 'post') expect(codes, where).toContain('REQUEST_IN_PROGRESS');
       expect(op.responses['429'].headers['Retry-After'], where).toBeDefined();
-      expect(Object.keys(op.responses).some((s) => s.startsWith('2')), where).toBe(true);
+      expect(
+        Object.keys(op.responses).some((s) => s.startsWith('2')),
+        where,
+      ).toBe(true);
     }
     expect(doc.paths['/api/v1/clips'].post.responses['402'].content['application/json'].schema.allOf[1].properties.code.enum).toEqual(['INSUFFICIENT_CREDITS']);
   });

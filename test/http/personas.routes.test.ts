@@ -40,7 +40,12 @@ beforeAll(async () => {
   rx = await startReceiver();
   t = await createTestApp({
     workers: true,
-    env: { CUTROOM_TOP_UP_URL: 'https://billing.example.com/top-up', CUTROOM_PERSONA_PHOTO_MAX_BYTES: String(2 * 1024 * 1024), CUTROOM_ALLOW_PRIVATE_SOURCES: 'true', CUTROOM_WEBHOOKS_ALLOW_PRIVATE: 'true' },
+    env: {
+      CUTROOM_TOP_UP_URL: 'https://billing.example.com/top-up',
+      CUTROOM_PERSONA_PHOTO_MAX_BYTES: String(2 * 1024 * 1024),
+      CUTROOM_ALLOW_PRIVATE_SOURCES: 'true',
+      CUTROOM_WEBHOOKS_ALLOW_PRIVATE: 'true',
+    },
   });
   await t.c.plans.create('half', { discount_percent: 50 });
 }, 300_000);
@@ -144,7 +149,10 @@ describe('GET /personas/catalog', () => {
       expect(trait.options.map((o: any) => o.id)).toContain(trait.default);
     }
     expect(res.body.face_photo_groups).toEqual(['vibe']);
-    expect(res.body.source_limits).toEqual({ standard: { max_seconds: 15, formats: ['mp4', 'mov', 'webm', 'mkv'] }, high: { max_seconds: 30, formats: ['mp4', 'mov', 'webm', 'mkv'] } });
+    expect(res.body.source_limits).toEqual({
+      standard: { max_seconds: 15, formats: ['mp4', 'mov', 'webm', 'mkv'] },
+      high: { max_seconds: 30, formats: ['mp4', 'mov', 'webm', 'mkv'] },
+    });
     expect(res.body.engines.portrait.chips).toEqual({ name: 'embedded-illustration', kind: 'illustration', reads_notes: false });
     expect(res.body.engines.portrait.face_photos).toMatchObject({ kind: 'photo' });
     expect(res.body.engines.swap).toMatchObject({ label: 'preview', replace: { person: { available: false }, head: { available: true } } });
@@ -169,7 +177,15 @@ describe('personas from chips', () => {
     const ws = await t.workspace({ credits: 10 });
     const created = await t.api(ws.key, 'POST', '/personas', { chips: { vibe: 'playful', hair_color: 'red', accessory: 'glasses', mark: 'freckles' } });
     expect(created.status, JSON.stringify(created.body)).toBe(202);
-    expect(created.body).toMatchObject({ image_status: 'processing', name: null, saved: false, image_url: null, current_version_id: null, versions: [], face_ids: [] });
+    expect(created.body).toMatchObject({
+      image_status: 'processing',
+      name: null,
+      saved: false,
+      image_url: null,
+      current_version_id: null,
+      versions: [],
+      face_ids: [],
+    });
     expect(Object.keys(created.body.chips).sort()).toEqual([...TRAIT_KEYS].sort());
     expect(created.body.chips).toMatchObject({ vibe: 'playful', hair_color: 'red', gender: 'female', outfit: 'blue_top' });
     expect(await balance(ws.key)).toBe(9);
@@ -221,7 +237,9 @@ describe('personas from chips', () => {
     const noReason = await t.api(ws.key, 'POST', `/personas/${created.body.id}/versions/${third.versions[1].id}/feedback`, { vote: 'down' });
     expect(noReason.status).toBe(400);
     expect(noReason.body).toEqual({ code: 'VALIDATION_ERROR', extra: { errors: [{ field: 'reason', rule: 'required_with_down' }] } });
-    expect((await t.api(ws.key, 'POST', `/personas/${created.body.id}/versions/${third.versions[1].id}/feedback`, { vote: 'sideways', reason: 'x' })).body.code).toBe('VALIDATION_ERROR');
+    expect(
+      (await t.api(ws.key, 'POST', `/personas/${created.body.id}/versions/${third.versions[1].id}/feedback`, { vote: 'sideways', reason: 'x' })).body.code,
+    ).toBe('VALIDATION_ERROR');
     const fb = await t.api(ws.key, 'POST', `/personas/${created.body.id}/versions/${third.versions[1].id}/feedback`, { vote: 'down', reason: 'too pale' });
     expect(fb.status).toBe(200);
     expect(fb.body.feedback).toMatchObject({ vote: 'down', reason: 'too pale' });
@@ -251,7 +269,11 @@ describe('personas from chips', () => {
     const [event] = (await rx.waitFor(before + 1, 60_000)).slice(before);
     const body = JSON.parse(event.body);
     const persona = (await t.api(ws.key, 'GET', `/personas/${created.body.id}`)).body;
-    expect(body).toMatchObject({ type: 'persona.ready', workspace_id: ws.id, data: { id: created.body.id, version_id: persona.current_version_id, image_status: 'ready' } });
+    expect(body).toMatchObject({
+      type: 'persona.ready',
+      workspace_id: ws.id,
+      data: { id: created.body.id, version_id: persona.current_version_id, image_status: 'ready' },
+    });
   });
 
   it('refuses unknown trait keys and option ids (400 naming them) before any charge', async () => {
@@ -274,7 +296,10 @@ describe('personas from chips', () => {
     const ws = await t.workspace({ credits: 0 });
     const short = await t.api(ws.key, 'POST', '/personas', { chips: {} });
     expect(short.status).toBe(402);
-    expect(short.body).toEqual({ code: 'INSUFFICIENT_CREDITS', extra: { credits_needed: 1, current_balance: 0, scope: 'workspace', is_owner: true, top_up_url: 'https://billing.example.com/top-up' } });
+    expect(short.body).toEqual({
+      code: 'INSUFFICIENT_CREDITS',
+      extra: { credits_needed: 1, current_balance: 0, scope: 'workspace', is_owner: true, top_up_url: 'https://billing.example.com/top-up' },
+    });
     expect((await t.api(ws.key, 'GET', '/personas')).body.pagination.total_count).toBe(0);
 
     const free = await t.workspace({ credits: 2 });
@@ -317,7 +342,10 @@ describe('personas from chips', () => {
     // Charged like a new photo: nothing left, so 402 with top_up_url, and nothing started.
     const short = await t.api(ws.key, 'POST', url, { chips: { hair_color: 'black' } });
     expect(short.status).toBe(402);
-    expect(short.body).toEqual({ code: 'INSUFFICIENT_CREDITS', extra: { credits_needed: 1, current_balance: 0, scope: 'workspace', is_owner: true, top_up_url: 'https://billing.example.com/top-up' } });
+    expect(short.body).toEqual({
+      code: 'INSUFFICIENT_CREDITS',
+      extra: { credits_needed: 1, current_balance: 0, scope: 'workspace', is_owner: true, top_up_url: 'https://billing.example.com/top-up' },
+    });
     const after = (await t.api(ws.key, 'GET', `/personas/${created.body.id}`)).body;
     expect(after).toMatchObject({ image_status: 'ready', current_version_id: done.current_version_id });
     expect(after.chips.hair_color).toBe('blonde');
@@ -379,7 +407,10 @@ describe('own-face photos', () => {
     expect(notImage.status).toBe(400);
     expect(notImage.body).toEqual({ code: 'UNSUPPORTED_IMAGE', extra: { reason: 'not_an_image' } });
     const truncated = multipart('photo', 'face.png', 'image/png', fs.readFileSync(files.face).subarray(0, 400), { own_face_adult: 'true' });
-    expect((await t.api(ws.key, 'POST', '/personas/faces', truncated.body, truncated.headers)).body).toEqual({ code: 'UNSUPPORTED_IMAGE', extra: { reason: 'undecodable' } });
+    expect((await t.api(ws.key, 'POST', '/personas/faces', truncated.body, truncated.headers)).body).toEqual({
+      code: 'UNSUPPORTED_IMAGE',
+      extra: { reason: 'undecodable' },
+    });
     const big = multipart('photo', 'big.png', 'image/png', Buffer.alloc(2 * 1024 * 1024 + 10, 1), { own_face_adult: 'true' });
     const tooLarge = await t.api(ws.key, 'POST', '/personas/faces', big.body, big.headers);
     expect(tooLarge.status).toBe(413);
@@ -438,25 +469,55 @@ describe('sources, quotes and persona videos', () => {
 
     const quote = await t.api(ws.key, 'GET', `/personas/swap/quote?media_id=${mediaId}&quality=standard&replace=head`);
     expect(quote.status).toBe(200);
-    expect(quote.body).toEqual({ media_id: mediaId, quality: 'standard', replace: 'head', seconds: done.body.duration, credits: Math.ceil(done.body.duration) });
+    expect(quote.body).toEqual({
+      media_id: mediaId,
+      quality: 'standard',
+      replace: 'head',
+      seconds: done.body.duration,
+      credits: Math.ceil(done.body.duration),
+    });
     const person = await t.api(ws.key, 'GET', `/personas/swap/quote?media_id=${mediaId}`);
     expect(person.status).toBe(400);
     expect(person.body).toMatchObject({ code: 'REPLACE_MODE_UNAVAILABLE', extra: { replace: 'person', available: ['head'] } });
     const high = await t.api(ws.key, 'GET', `/personas/swap/quote?media_id=${mediaId}&quality=high&replace=head`);
     expect(high.body.credits).toBe(Math.ceil(done.body.duration) * 2);
 
-    const changed = await t.api(ws.key, 'POST', `/personas/${persona.id}/videos`, { type: 'swap', media_id: mediaId, quality: 'standard', replace: 'head', credits: quote.body.credits - 1 });
+    const changed = await t.api(ws.key, 'POST', `/personas/${persona.id}/videos`, {
+      type: 'swap',
+      media_id: mediaId,
+      quality: 'standard',
+      replace: 'head',
+      credits: quote.body.credits - 1,
+    });
     expect(changed.status).toBe(409);
     expect(changed.body).toEqual({ code: 'PRICE_CHANGED', extra: { credits: quote.body.credits } });
-    const higher = await t.api(ws.key, 'POST', `/personas/${persona.id}/videos`, { type: 'swap', media_id: mediaId, quality: 'high', replace: 'head', credits: quote.body.credits });
+    const higher = await t.api(ws.key, 'POST', `/personas/${persona.id}/videos`, {
+      type: 'swap',
+      media_id: mediaId,
+      quality: 'high',
+      replace: 'head',
+      credits: quote.body.credits,
+    });
     expect(higher.body).toEqual({ code: 'PRICE_CHANGED', extra: { credits: high.body.credits } });
     expect(await balance(ws.key)).toBe(20);
     expect(await ledger(ws.key)).toEqual([]);
     expect((await t.api(ws.key, 'GET', `/personas/${persona.id}/videos`)).body.pagination.total_count).toBe(0);
 
-    const started = await t.api(ws.key, 'POST', `/personas/${persona.id}/videos`, { type: 'swap', media_id: mediaId, quality: 'standard', replace: 'head', credits: quote.body.credits });
+    const started = await t.api(ws.key, 'POST', `/personas/${persona.id}/videos`, {
+      type: 'swap',
+      media_id: mediaId,
+      quality: 'standard',
+      replace: 'head',
+      credits: quote.body.credits,
+    });
     expect(started.status, JSON.stringify(started.body)).toBe(202);
-    expect(started.body).toMatchObject({ status: 'processing', download_url: null, edit_id: null, version_id: persona.current_version_id, credits_charged: quote.body.credits });
+    expect(started.body).toMatchObject({
+      status: 'processing',
+      download_url: null,
+      edit_id: null,
+      version_id: persona.current_version_id,
+      credits_charged: quote.body.credits,
+    });
     expect(await balance(ws.key)).toBe(20 - quote.body.credits);
     const ready = await waitVideo(ws.key, persona.id, started.body.id);
     expect(ready.status, ready.error_code).toBe('ready');
@@ -499,7 +560,9 @@ describe('sources, quotes and persona videos', () => {
     expect(rendered).toMatchObject({ status: 'completed', edit_id: ready.edit_id });
     const con = await t.admin('POST', `/workspaces/${ws.id}/connections`, { platform: 'local', account_name: 'persona-site' });
     expect(con.status).toBe(201);
-    const post = await t.api(ws.key, 'POST', '/posts', { videos: [{ edit_id: ready.edit_id, targets: [{ connection_id: con.body.id, metadata: { local: { title: 'Ava says hello' } } }] }] });
+    const post = await t.api(ws.key, 'POST', '/posts', {
+      videos: [{ edit_id: ready.edit_id, targets: [{ connection_id: con.body.id, metadata: { local: { title: 'Ava says hello' } } }] }],
+    });
     expect(post.status, JSON.stringify(post.body)).toBe(201);
     let published: any;
     do {
@@ -526,7 +589,8 @@ describe('sources, quotes and persona videos', () => {
     expect((await t.api(ws.key, 'GET', `/personas/swap/quote?media_id=${long.body.media_id}&replace=arms`)).status).toBe(400);
     // POST …/videos measures again: too long, an unavailable mode or another type is refused before any charge.
     const persona = (await t.api(ws.key, 'POST', '/personas/presets/preset_ava')).body;
-    const create = (body: Record<string, unknown>) => t.api(ws.key, 'POST', `/personas/${persona.id}/videos`, { type: 'swap', media_id: long.body.media_id, replace: 'head', credits: 17, ...body });
+    const create = (body: Record<string, unknown>) =>
+      t.api(ws.key, 'POST', `/personas/${persona.id}/videos`, { type: 'swap', media_id: long.body.media_id, replace: 'head', credits: 17, ...body });
     const longSwap = await create({});
     expect(longSwap.status).toBe(400);
     expect(longSwap.body).toEqual({ code: 'VIDEO_TOO_LONG', extra: { duration: long.body.duration, max_duration: 15, quality: 'standard' } });
@@ -559,7 +623,13 @@ describe('sources, quotes and persona videos', () => {
     const other = await t.workspace();
     expect((await t.api(other.key, 'GET', `/personas/swap/quote?media_id=${upload}&replace=head`)).body.code).toBe('MEDIA_NOT_FOUND');
     const otherPersona = (await t.api(other.key, 'POST', '/personas/presets/preset_walt')).body;
-    const foreign = await t.api(other.key, 'POST', `/personas/${otherPersona.id}/videos`, { type: 'swap', media_id: upload, replace: 'head', quality: 'high', credits: 60 });
+    const foreign = await t.api(other.key, 'POST', `/personas/${otherPersona.id}/videos`, {
+      type: 'swap',
+      media_id: upload,
+      replace: 'head',
+      quality: 'high',
+      credits: 60,
+    });
     expect(foreign.status).toBe(404);
     expect(foreign.body.code).toBe('MEDIA_NOT_FOUND');
 
@@ -598,7 +668,12 @@ describe('sources, quotes and persona videos', () => {
       const { noFaceVideo } = await import('../helpers/persona-fixtures.js');
       const src = await uploadSource(ws.key, await noFaceVideo(path.join(fx2, 'pattern.mp4'), 2));
       const quote = await t.api(ws.key, 'GET', `/personas/swap/quote?media_id=${src.body.media_id}&replace=head`);
-      const started = await t.api(ws.key, 'POST', `/personas/${persona.id}/videos`, { type: 'swap', media_id: src.body.media_id, replace: 'head', credits: quote.body.credits });
+      const started = await t.api(ws.key, 'POST', `/personas/${persona.id}/videos`, {
+        type: 'swap',
+        media_id: src.body.media_id,
+        replace: 'head',
+        credits: quote.body.credits,
+      });
       expect(started.status).toBe(202);
       expect(await balance(ws.key)).toBe(10 - quote.body.credits);
       const failed = await waitVideo(ws.key, persona.id, started.body.id);
@@ -618,12 +693,22 @@ describe('sources, quotes and persona videos', () => {
     const persona = (await t.api(ws.key, 'POST', `/personas/presets/preset_mei`)).body;
     const src = await uploadSource(ws.key, files.talk);
     const quote = await t.api(ws.key, 'GET', `/personas/swap/quote?media_id=${src.body.media_id}&replace=head`);
-    const short = await t.api(ws.key, 'POST', `/personas/${persona.id}/videos`, { type: 'swap', media_id: src.body.media_id, replace: 'head', credits: quote.body.credits });
+    const short = await t.api(ws.key, 'POST', `/personas/${persona.id}/videos`, {
+      type: 'swap',
+      media_id: src.body.media_id,
+      replace: 'head',
+      credits: quote.body.credits,
+    });
     expect(short.status).toBe(402);
     expect(short.body.extra).toMatchObject({ credits_needed: quote.body.credits, current_balance: 1, top_up_url: 'https://billing.example.com/top-up' });
     expect((await t.api(ws.key, 'GET', `/personas/${persona.id}/videos`)).body.videos).toEqual([]);
     const fresh = await t.api(ws.key, 'POST', '/personas', {});
-    const notReady = await t.api(ws.key, 'POST', `/personas/${fresh.body.id}/videos`, { type: 'swap', media_id: src.body.media_id, replace: 'head', credits: quote.body.credits });
+    const notReady = await t.api(ws.key, 'POST', `/personas/${fresh.body.id}/videos`, {
+      type: 'swap',
+      media_id: src.body.media_id,
+      replace: 'head',
+      credits: quote.body.credits,
+    });
     expect(notReady.body.code).toBe('PERSONA_IMAGE_NOT_READY');
     await waitPersona(ws.key, fresh.body.id);
   });
@@ -636,7 +721,12 @@ describe("another workspace's ids → 404", () => {
     const persona = (await t.api(a.key, 'POST', '/personas/presets/preset_sam')).body;
     const src = await uploadSource(a.key, files.talk);
     const quote = await t.api(a.key, 'GET', `/personas/swap/quote?media_id=${src.body.media_id}&replace=head`);
-    const video = await t.api(a.key, 'POST', `/personas/${persona.id}/videos`, { type: 'swap', media_id: src.body.media_id, replace: 'head', credits: quote.body.credits });
+    const video = await t.api(a.key, 'POST', `/personas/${persona.id}/videos`, {
+      type: 'swap',
+      media_id: src.body.media_id,
+      replace: 'head',
+      credits: quote.body.credits,
+    });
     expect(video.status).toBe(202);
     const v = persona.current_version_id;
     const checks: Array<[string, string, unknown, string]> = [
@@ -679,9 +769,17 @@ describe("another workspace's ids → 404", () => {
     expect((await t.api(a.key, 'GET', `/personas/${persona.id}`)).body.versions[0].feedback).toBeNull();
     const mineSrc = await uploadSource(b.key, files.talk);
     const q = await t.api(b.key, 'GET', `/personas/swap/quote?media_id=${mineSrc.body.media_id}&replace=head`);
-    expect((await t.api(b.key, 'POST', `/personas/${mine.id}/videos`, { type: 'swap', media_id: mineSrc.body.media_id, replace: 'head', credits: q.body.credits, version_id: v })).body.code).toBe(
-      'VERSION_NOT_FOUND',
-    );
+    expect(
+      (
+        await t.api(b.key, 'POST', `/personas/${mine.id}/videos`, {
+          type: 'swap',
+          media_id: mineSrc.body.media_id,
+          replace: 'head',
+          credits: q.body.credits,
+          version_id: v,
+        })
+      ).body.code,
+    ).toBe('VERSION_NOT_FOUND');
     expect(await balance(b.key)).toBe(10);
     expect((await waitVideo(a.key, persona.id, video.body.id)).feedback).toBeNull();
   }, 300_000);

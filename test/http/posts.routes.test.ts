@@ -52,7 +52,14 @@ beforeAll(async () => {
   B = await t.workspace({ name: 'B' });
   const tplA = await t.c.templates.create(A.id, { kind: 'template', name: 'Small', config: { layout: { resolution: '720p', reframe: 'center' } } });
   const tplB = await t.c.templates.create(B.id, { kind: 'template', name: 'Small', config: { layout: { resolution: '720p', reframe: 'center' } } });
-  const fa = await clipsFixture(t, A.id, source, { ranges: [{ start: 2, end: 3 }, { start: 5, end: 6 }, { start: 8, end: 9 }], templateId: tplA.id });
+  const fa = await clipsFixture(t, A.id, source, {
+    ranges: [
+      { start: 2, end: 3 },
+      { start: 5, end: 6 },
+      { start: 8, end: 9 },
+    ],
+    templateId: tplA.id,
+  });
   const fb = await clipsFixture(t, B.id, source, { ranges: [{ start: 2, end: 3 }], templateId: tplB.id });
   e = fa.editIds;
   b1 = fb.editIds[0];
@@ -152,7 +159,13 @@ describe('connections', () => {
 
     const doc = (await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json();
     expect(Object.keys(doc.paths)).toEqual(
-      expect.arrayContaining(['/api/v1/connections', '/api/v1/posts', '/api/v1/posts/{id}', '/api/v1/posts/{id}/items/{itemId}/retry', '/api/v1/posts/{id}/items/{itemId}']),
+      expect.arrayContaining([
+        '/api/v1/connections',
+        '/api/v1/posts',
+        '/api/v1/posts/{id}',
+        '/api/v1/posts/{id}/items/{itemId}/retry',
+        '/api/v1/posts/{id}/items/{itemId}',
+      ]),
     );
     expect(Object.keys(doc.paths).some((p) => p.includes('published'))).toBe(false);
   });
@@ -166,7 +179,10 @@ describe('POST /posts refuses before creating anything', () => {
     const noVideos = await t.api(A.key, 'POST', '/posts', {});
     expect(noVideos.status).toBe(400);
     expect(noVideos.body.code).toBe('VALIDATION_ERROR');
-    const past = await t.api(A.key, 'POST', '/posts', { videos: [{ edit_id: 'edit_nope', targets: [{ connection_id: 'con_nope' }] }], scheduled_at: '2020-01-01T00:00:00Z' });
+    const past = await t.api(A.key, 'POST', '/posts', {
+      videos: [{ edit_id: 'edit_nope', targets: [{ connection_id: 'con_nope' }] }],
+      scheduled_at: '2020-01-01T00:00:00Z',
+    });
     expect(past.body).toEqual({ code: 'VALIDATION_ERROR', extra: { errors: [{ field: 'scheduled_at', rule: 'future' }] } });
 
     const edits = await t.api(A.key, 'POST', '/posts', {
@@ -191,7 +207,15 @@ describe('POST /posts refuses before creating anything', () => {
 
     const yt1 = await youtube();
     const meta = await t.api(A.key, 'POST', '/posts', {
-      videos: [{ edit_id: e[0], targets: [{ connection_id: con, metadata: { local: { title: 'ok' } } }, { connection_id: yt1, metadata: { youtube: { title: 'ok', privacyStatus: 'everyone' } } }] }],
+      videos: [
+        {
+          edit_id: e[0],
+          targets: [
+            { connection_id: con, metadata: { local: { title: 'ok' } } },
+            { connection_id: yt1, metadata: { youtube: { title: 'ok', privacyStatus: 'everyone' } } },
+          ],
+        },
+      ],
     });
     expect(meta.status).toBe(400);
     expect(meta.body).toEqual({ code: 'INVALID_METADATA', extra: { field: 'youtube.privacyStatus', edit_id: e[0], connection_id: yt1 } });
@@ -212,10 +236,16 @@ describe('POST /posts refuses before creating anything', () => {
       expect(two.status).toBe(403);
       expect(two.body).toEqual({ code: 'DAILY_LIMIT_EXCEEDED', extra: { daily_limit: 1, used_today: 0, requested: 2, connection_id: con } });
 
-      const one = await t.api(A.key, 'POST', '/posts', { videos: [{ edit_id: e[0], targets: [{ connection_id: con, metadata: title('t') }] }], scheduled_at: farDay() });
+      const one = await t.api(A.key, 'POST', '/posts', {
+        videos: [{ edit_id: e[0], targets: [{ connection_id: con, metadata: title('t') }] }],
+        scheduled_at: farDay(),
+      });
       expect(one.status).toBe(201);
       expect(one.body).toEqual({ id: expect.stringMatching(/^post_/), item_count: 1, scheduled_at: farDay(), status: 'pending' });
-      const sameDay = await t.api(A.key, 'POST', '/posts', { videos: [{ edit_id: e[1], targets: [{ connection_id: con, metadata: title('t') }] }], scheduled_at: farDay(3) });
+      const sameDay = await t.api(A.key, 'POST', '/posts', {
+        videos: [{ edit_id: e[1], targets: [{ connection_id: con, metadata: title('t') }] }],
+        scheduled_at: farDay(3),
+      });
       expect(sameDay.body).toEqual({ code: 'DAILY_LIMIT_EXCEEDED', extra: { daily_limit: 1, used_today: 1, requested: 1, connection_id: con } });
       // Another account has its own ceiling.
       const other = await local();
@@ -231,7 +261,15 @@ describe('POST /posts refuses before creating anything', () => {
       expect(again.status).toBe(409);
       expect(again.body).toEqual({ code: 'DUPLICATE_POST', extra: { edit_id: e[0], connection_id: con, post_id: one.body.id } });
       const twice = await t.api(A.key, 'POST', '/posts', {
-        videos: [{ edit_id: e[1], targets: [{ connection_id: con, metadata: title('t') }, { connection_id: con, metadata: title('t') }] }],
+        videos: [
+          {
+            edit_id: e[1],
+            targets: [
+              { connection_id: con, metadata: title('t') },
+              { connection_id: con, metadata: title('t') },
+            ],
+          },
+        ],
       });
       expect(twice.body).toEqual({ code: 'DUPLICATE_POST', extra: { edit_id: e[1], connection_id: con } });
 
@@ -241,7 +279,10 @@ describe('POST /posts refuses before creating anything', () => {
       const [cancelled] = await t.c.database.db.select().from(postItems).where(eq(postItems.postId, one.body.id));
       expect(cancelled).toMatchObject({ status: 'failed', errorCode: 'CANCELLED' });
       expect(cancelled.removedAt).not.toBeNull();
-      const later = await t.api(A.key, 'POST', '/posts', { videos: [{ edit_id: e[0], targets: [{ connection_id: con, metadata: title('t') }] }], scheduled_at: farDay() });
+      const later = await t.api(A.key, 'POST', '/posts', {
+        videos: [{ edit_id: e[0], targets: [{ connection_id: con, metadata: title('t') }] }],
+        scheduled_at: farDay(),
+      });
       expect(later.status).toBe(201);
       await t.api(A.key, 'DELETE', `/posts/${later.body.id}`);
       await t.api(A.key, 'DELETE', `/posts/${dup.body.id}`);
@@ -255,7 +296,12 @@ describe('publishing', () => {
   it('publishes to local: rendered on demand, the file is served at published_url, metadata as published', async () => {
     const con = await local(A, 'my-site');
     const r = await t.api(A.key, 'POST', '/posts', {
-      videos: [{ edit_id: e[0], targets: [{ connection_id: con, metadata: { local: { title: 'First clip', caption: 'hello', extraKey: 1 }, youtube: { title: 'ignored' } } }] }],
+      videos: [
+        {
+          edit_id: e[0],
+          targets: [{ connection_id: con, metadata: { local: { title: 'First clip', caption: 'hello', extraKey: 1 }, youtube: { title: 'ignored' } } }],
+        },
+      ],
     });
     expect(r.status).toBe(201);
     expect(r.body).toMatchObject({ item_count: 1, scheduled_at: null, status: 'pending' });
@@ -291,17 +337,36 @@ describe('publishing', () => {
     const hook = await t.c.webhooks.create(A.id, { url: 'http://127.0.0.1:9/hooks', events: ['post.completed', 'post.partial', 'post.failed'] });
     const videosBefore = yt.videos.size;
     yt.failOnce({ step: 'init', status: 403, body: { error: { code: 403, message: 'forbidden', errors: [{ reason: 'forbidden' }] } } });
-    const r = await t.api(A.key, 'POST', '/posts', { videos: [{ edit_id: e[0], targets: [{ connection_id: con, metadata: title('Two') }, { connection_id: ytCon, metadata: title('Two') }] }] });
+    const r = await t.api(A.key, 'POST', '/posts', {
+      videos: [
+        {
+          edit_id: e[0],
+          targets: [
+            { connection_id: con, metadata: title('Two') },
+            { connection_id: ytCon, metadata: title('Two') },
+          ],
+        },
+      ],
+    });
     expect(r.status).toBe(201);
     const post = await pollPost(r.body.id);
     expect(post.status).toBe('partial');
     const [ok, bad] = post.items;
     expect(ok).toMatchObject({ platform: 'local', status: 'published' });
-    expect(bad).toMatchObject({ platform: 'youtube', status: 'failed', error_code: 'AUTH_REVOKED', published_url: null, metadata: { youtube: { title: 'Two', privacyStatus: 'private' } } });
+    expect(bad).toMatchObject({
+      platform: 'youtube',
+      status: 'failed',
+      error_code: 'AUTH_REVOKED',
+      published_url: null,
+      metadata: { youtube: { title: 'Two', privacyStatus: 'private' } },
+    });
     // The render of the first test is reused.
     expect(ok.render_id).toBe(bad.render_id);
 
-    expect((await t.api(A.key, 'POST', `/posts/${r.body.id}/items/${ok.id}/retry`)).body).toEqual({ code: 'POST_ITEM_NOT_FAILED', extra: { status: 'published' } });
+    expect((await t.api(A.key, 'POST', `/posts/${r.body.id}/items/${ok.id}/retry`)).body).toEqual({
+      code: 'POST_ITEM_NOT_FAILED',
+      extra: { status: 'published' },
+    });
     const retried = await t.api(A.key, 'POST', `/posts/${r.body.id}/items/${bad.id}/retry`);
     expect(retried.status).toBe(200);
     expect(retried.body.status).toBe('processing');
@@ -327,7 +392,17 @@ describe('publishing', () => {
     const [videosBefore, ttBefore] = [yt.videos.size, tt.published().length];
     yt.failOnce({ step: 'init', status: 500, body: { error: { code: 500, message: 'backend error', errors: [{ reason: 'backendError' }] } } });
     tt.failOnce({ step: 'init', status: 500, body: { error: { code: 'internal_error', message: 'x', log_id: 'y' } } });
-    const r = await t.api(A.key, 'POST', '/posts', { videos: [{ edit_id: e[1], targets: [{ connection_id: ytCon, metadata: title('Retry') }, { connection_id: ttCon, metadata: title('Retry') }] }] });
+    const r = await t.api(A.key, 'POST', '/posts', {
+      videos: [
+        {
+          edit_id: e[1],
+          targets: [
+            { connection_id: ytCon, metadata: title('Retry') },
+            { connection_id: ttCon, metadata: title('Retry') },
+          ],
+        },
+      ],
+    });
     const post = await pollPost(r.body.id);
     expect(post.status, JSON.stringify(post.items)).toBe('completed');
     expect(yt.videos.size).toBe(videosBefore + 1);
@@ -339,7 +414,10 @@ describe('publishing', () => {
   it('schedule then publish after a short delay; PATCH before publishing changes metadata and time; 409 after', async () => {
     const con = await local(A, 'scheduled');
     const at = new Date(Date.now() + 60 * 60_000).toISOString();
-    const r = await t.api(A.key, 'POST', '/posts', { videos: [{ edit_id: e[0], targets: [{ connection_id: con, metadata: title('Before') }] }], scheduled_at: at });
+    const r = await t.api(A.key, 'POST', '/posts', {
+      videos: [{ edit_id: e[0], targets: [{ connection_id: con, metadata: title('Before') }] }],
+      scheduled_at: at,
+    });
     expect(r.status).toBe(201);
     expect(r.body).toMatchObject({ scheduled_at: at, status: 'pending' });
     const itemId = (await t.api(A.key, 'GET', `/posts/${r.body.id}`)).body.items[0].id;
@@ -352,12 +430,21 @@ describe('publishing', () => {
       code: 'POST_ITEM_NOT_FOUND',
       extra: { item_id: 'item_nope' },
     });
-    expect((await t.api(A.key, 'PATCH', `/posts/${r.body.id}`, { scheduled_at: '2020-01-01T00:00:00Z' })).body.extra.errors).toEqual([{ field: 'scheduled_at', rule: 'future' }]);
+    expect((await t.api(A.key, 'PATCH', `/posts/${r.body.id}`, { scheduled_at: '2020-01-01T00:00:00Z' })).body.extra.errors).toEqual([
+      { field: 'scheduled_at', rule: 'future' },
+    ]);
 
     const soon = new Date(Date.now() + 2000).toISOString();
-    const patched = await t.api(A.key, 'PATCH', `/posts/${r.body.id}`, { scheduled_at: soon, items: [{ id: itemId, metadata: { local: { title: 'After' } } }] });
+    const patched = await t.api(A.key, 'PATCH', `/posts/${r.body.id}`, {
+      scheduled_at: soon,
+      items: [{ id: itemId, metadata: { local: { title: 'After' } } }],
+    });
     expect(patched.status).toBe(200);
-    expect(patched.body).toMatchObject({ scheduled_at: soon, status: 'pending', items: [{ id: itemId, status: 'pending', metadata: { local: { title: 'After' } } }] });
+    expect(patched.body).toMatchObject({
+      scheduled_at: soon,
+      status: 'pending',
+      items: [{ id: itemId, status: 'pending', metadata: { local: { title: 'After' } } }],
+    });
 
     const post = await pollPost(r.body.id);
     expect(post.status).toBe('completed');
@@ -395,7 +482,17 @@ describe('publishing', () => {
     }
     try {
       const [videosBefore, initsBefore] = [yt.videos.size, yt.inits];
-      const r = await t.api(A.key, 'POST', '/posts', { videos: [{ edit_id: e[2], targets: [{ connection_id: con, metadata: title('Once') }, { connection_id: ytCon, metadata: title('Once') }] }] });
+      const r = await t.api(A.key, 'POST', '/posts', {
+        videos: [
+          {
+            edit_id: e[2],
+            targets: [
+              { connection_id: con, metadata: title('Once') },
+              { connection_id: ytCon, metadata: title('Once') },
+            ],
+          },
+        ],
+      });
       const post = await pollPost(r.body.id);
       expect(post.status, JSON.stringify(post.items)).toBe('completed');
       expect(crashes.sort()).toEqual(['local', 'youtube']);
@@ -416,7 +513,15 @@ describe('deleting and cross-workspace access', () => {
     const c1 = await local();
     const c2 = await local();
     const r = await t.api(A.key, 'POST', '/posts', {
-      videos: [{ edit_id: e[1], targets: [{ connection_id: c1, metadata: title('a') }, { connection_id: c2, metadata: title('b') }] }],
+      videos: [
+        {
+          edit_id: e[1],
+          targets: [
+            { connection_id: c1, metadata: title('a') },
+            { connection_id: c2, metadata: title('b') },
+          ],
+        },
+      ],
       scheduled_at: farDay(),
     });
     const [i1, i2] = (await t.api(A.key, 'GET', `/posts/${r.body.id}`)).body.items;
@@ -437,7 +542,10 @@ describe('deleting and cross-workspace access', () => {
 
   it('another workspace’s posts, items, edits and connections are 404 / invalid', async () => {
     const con = await local();
-    const r = await t.api(A.key, 'POST', '/posts', { videos: [{ edit_id: e[2], targets: [{ connection_id: con, metadata: title('mine') }] }], scheduled_at: farDay() });
+    const r = await t.api(A.key, 'POST', '/posts', {
+      videos: [{ edit_id: e[2], targets: [{ connection_id: con, metadata: title('mine') }] }],
+      scheduled_at: farDay(),
+    });
     const itemId = (await t.api(A.key, 'GET', `/posts/${r.body.id}`)).body.items[0].id;
     for (const [method, url, body] of [
       ['GET', `/posts/${r.body.id}`],
@@ -467,7 +575,10 @@ describe('deleting and cross-workspace access', () => {
 
   it('an item whose account was revoked before it was published fails with CONNECTION_REVOKED', async () => {
     const con = await local();
-    const r = await t.api(A.key, 'POST', '/posts', { videos: [{ edit_id: e[2], targets: [{ connection_id: con, metadata: title('gone') }] }], scheduled_at: farDay() });
+    const r = await t.api(A.key, 'POST', '/posts', {
+      videos: [{ edit_id: e[2], targets: [{ connection_id: con, metadata: title('gone') }] }],
+      scheduled_at: farDay(),
+    });
     expect((await t.admin('DELETE', `/workspaces/${A.id}/connections/${con}`)).status).toBe(204);
     expect((await t.api(A.key, 'PATCH', `/posts/${r.body.id}`, { scheduled_at: null })).status).toBe(200);
     const post = await pollPost(r.body.id);
@@ -480,7 +591,10 @@ describe('deleting and cross-workspace access', () => {
     const post = await pollPost(r.body.id);
     const renderId = post.items[0].render_id;
     expect(renderId).toMatch(/^rnd_/);
-    await t.c.database.db.update(renders).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(renders.id, renderId));
+    await t.c.database.db
+      .update(renders)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(renders.id, renderId));
     const after = (await t.api(A.key, 'GET', `/posts/${r.body.id}`)).body;
     expect(after.items[0]).toMatchObject({ render_id: null, status: 'published', published_url: post.items[0].published_url });
   });

@@ -44,8 +44,18 @@ describe('GET /renders', () => {
     const rows = [
       row(ws.id, f.editIds[0], 'queued', 10),
       row(ws.id, f.editIds[0], 'active', 20, { progress: 40 }),
-      row(ws.id, f.editIds[0], 'completed', 30, { progress: 100, storageKey: 'renders/x.mp4', completedAt: new Date(now), expiresAt: new Date(now + 3600_000) }),
-      row(ws.id, f.editIds[0], 'completed', 40, { progress: 100, storageKey: 'renders/y.mp4', completedAt: new Date(now - 7200_000), expiresAt: new Date(now - 60_000) }),
+      row(ws.id, f.editIds[0], 'completed', 30, {
+        progress: 100,
+        storageKey: 'renders/x.mp4',
+        completedAt: new Date(now),
+        expiresAt: new Date(now + 3600_000),
+      }),
+      row(ws.id, f.editIds[0], 'completed', 40, {
+        progress: 100,
+        storageKey: 'renders/y.mp4',
+        completedAt: new Date(now - 7200_000),
+        expiresAt: new Date(now - 60_000),
+      }),
       row(ws.id, f.editIds[0], 'failed', 50, { errorCode: 'RENDER_TIMEOUT' }),
       row(other.id, g.editIds[0], 'queued', 5),
     ];
@@ -72,7 +82,10 @@ describe('GET /renders', () => {
       ['failed', [rows[4].id]],
     ] as const) {
       const res = await t.api(ws.key, 'GET', `/renders?status=${status}`);
-      expect(res.body.renders.map((r: any) => r.id), status).toEqual(expected);
+      expect(
+        res.body.renders.map((r: any) => r.id),
+        status,
+      ).toEqual(expected);
     }
     const page = await t.api(ws.key, 'GET', '/renders?limit=2&page=2');
     expect(page.body.renders.map((r: any) => r.id)).toEqual([rows[2].id, rows[3].id]);

@@ -19,7 +19,20 @@ let t: TestApp;
 let dir: string;
 let source: string;
 
-const RENDER_KEYS = ['created_at', 'download_url', 'edit_id', 'error_code', 'expires_at', 'from_cache', 'has_watermark', 'id', 'output_resolution', 'progress', 'quality', 'status'];
+const RENDER_KEYS = [
+  'created_at',
+  'download_url',
+  'edit_id',
+  'error_code',
+  'expires_at',
+  'from_cache',
+  'has_watermark',
+  'id',
+  'output_resolution',
+  'progress',
+  'quality',
+  'status',
+];
 
 beforeAll(async () => {
   dir = tempDir('cutroom-renders-');
@@ -35,7 +48,8 @@ afterAll(async () => {
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-const clipRender = (key: string, f: ClipsFixture, i = 0) => t.api(key, 'POST', `/clips/${f.videoId}/submissions/${f.submissionId}/clips/${f.clipIds[i]}/render`);
+const clipRender = (key: string, f: ClipsFixture, i = 0) =>
+  t.api(key, 'POST', `/clips/${f.videoId}/submissions/${f.submissionId}/clips/${f.clipIds[i]}/render`);
 
 async function pollRender(key: string, id: string, until: (r: any) => boolean = (r) => r.status !== 'queued' && r.status !== 'active', timeoutMs = 120_000) {
   const deadline = Date.now() + timeoutMs;
@@ -61,13 +75,19 @@ async function fetchSigned(url: string, file: string) {
 function ffprobeJson(file: string): Promise<{ streams: Array<Record<string, any>>; format: Record<string, any> }> {
   const bin = ffprobePath();
   return new Promise((resolve, reject) => {
-    execFile(bin, ['-v', 'error', '-show_streams', '-show_format', '-of', 'json', file], { env: process.env }, (err, out) => (err ? reject(err) : resolve(JSON.parse(out))));
+    execFile(bin, ['-v', 'error', '-show_streams', '-show_format', '-of', 'json', file], { env: process.env }, (err, out) =>
+      err ? reject(err) : resolve(JSON.parse(out)),
+    );
   });
 }
 
 /** A custom 720p template in the workspace (faster renders); `over` changes its captions. */
 async function template720(workspaceId: string, captions: Record<string, unknown> = {}) {
-  const r = await t.c.templates.create(workspaceId, { kind: 'template', name: 'Small', config: { layout: { resolution: '720p', reframe: 'center' }, captions } });
+  const r = await t.c.templates.create(workspaceId, {
+    kind: 'template',
+    name: 'Small',
+    config: { layout: { resolution: '720p', reframe: 'center' }, captions },
+  });
   return r.id;
 }
 
@@ -203,12 +223,25 @@ describe('OpenAPI', () => {
   it('documents the render routes with their error codes', async () => {
     const doc = (await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json();
     const p = doc.paths;
-    expect(Object.keys(p['/api/v1/clips/{videoId}/submissions/{submissionId}/clips/{clipId}/render'].post.responses).sort()).toEqual(['200', '202', '400', '401', '404', '409', '410', '413', '429', '500']);
+    expect(Object.keys(p['/api/v1/clips/{videoId}/submissions/{submissionId}/clips/{clipId}/render'].post.responses).sort()).toEqual([
+      '200',
+      '202',
+      '400',
+      '401',
+      '404',
+      '409',
+      '410',
+      '413',
+      '429',
+      '500',
+    ]);
     expect(p['/api/v1/renders'].post.responses['404'].description).toContain('EDITS_NOT_FOUND');
     expect(p['/api/v1/renders/{renderId}/download'].get.responses['410'].description).toContain('RENDER_FILE_EXPIRED');
     expect(p['/api/v1/renders/{renderId}/download'].get.responses['409'].description).toBe('RENDER_NOT_READY, RENDER_FAILED');
     expect(p['/api/v1/renders/limits'].get).toBeDefined();
-    expect(p['/api/v1/clips/{videoId}/submissions/{submissionId}/apply_template'].post.responses['409'].description).toBe('SUBMISSION_NOT_COMPLETED, REQUEST_IN_PROGRESS');
+    expect(p['/api/v1/clips/{videoId}/submissions/{submissionId}/apply_template'].post.responses['409'].description).toBe(
+      'SUBMISSION_NOT_COMPLETED, REQUEST_IN_PROGRESS',
+    );
   });
 });
 
@@ -225,7 +258,13 @@ describe('limits', () => {
   it('429 RATE_LIMIT_EXCEEDED with Retry-After past the plan’s simultaneous renders, nothing created; free again once done', async () => {
     const ws = await t.workspace({ plan: 'one_render' });
     const tpl = await template720(ws.id);
-    const f = await clipsFixture(t, ws.id, source, { ranges: [{ start: 1, end: 3 }, { start: 5, end: 7 }], templateId: tpl });
+    const f = await clipsFixture(t, ws.id, source, {
+      ranges: [
+        { start: 1, end: 3 },
+        { start: 5, end: 7 },
+      ],
+      templateId: tpl,
+    });
     const first = await clipRender(ws.key, f, 0);
     expect(first.status).toBe(202);
     const limits = await t.api(ws.key, 'GET', '/renders/limits');
@@ -259,11 +298,13 @@ describe('limits', () => {
     const [row] = await t.c.database.db.select().from(renders).where(eq(renders.id, r.body.id));
     const [edit] = await t.c.database.db.select().from(edits).where(eq(edits.id, f.editIds[0]));
     expect(row.editHash).not.toBe(edit.hash);
-    const info = await ffprobeJson(await (async () => {
-      const file = path.join(dir, 'wm.mp4');
-      await fetchSigned(final.download_url, file);
-      return file;
-    })());
+    const info = await ffprobeJson(
+      await (async () => {
+        const file = path.join(dir, 'wm.mp4');
+        await fetchSigned(final.download_url, file);
+        return file;
+      })(),
+    );
     expect(info.streams.find((s) => s.codec_type === 'video')).toMatchObject({ width: 720, height: 1280 });
   });
 });
@@ -328,7 +369,17 @@ describe('retention', () => {
     await t.c.storage.putFile(key, source, 'video/mp4');
     const past = new Date(Date.now() - 1000);
     const future = new Date(Date.now() + 3600_000);
-    const base = { workspaceId: ws.id, editId: f.editIds[0], editHash: 'h', status: 'completed', progress: 100, outputResolution: '720p', hasWatermark: false, storageKey: key, completedAt: past };
+    const base = {
+      workspaceId: ws.id,
+      editId: f.editIds[0],
+      editHash: 'h',
+      status: 'completed',
+      progress: 100,
+      outputResolution: '720p',
+      hasWatermark: false,
+      storageKey: key,
+      completedAt: past,
+    };
     const a = newId('rnd');
     const b = newId('rnd');
     await db.insert(renders).values([
@@ -350,7 +401,12 @@ describe('apply_template', () => {
     const ws = await t.workspace();
     const tplA = await template720(ws.id);
     const tplB = await template720(ws.id, { uppercase: true, primary_color: '#FFEE00' });
-    const f = await clipsFixture(t, ws.id, source, { ranges: [{ start: 1, end: 2 }, { start: 3, end: 4 }] });
+    const f = await clipsFixture(t, ws.id, source, {
+      ranges: [
+        { start: 1, end: 2 },
+        { start: 3, end: 4 },
+      ],
+    });
     const db = t.c.database.db;
     await db.update(clips).set({ hasTemplateApplied: false }).where(eq(clips.submissionId, f.submissionId));
 
@@ -398,7 +454,10 @@ describe('apply_template', () => {
     const old = await t.api(ws.key, 'POST', '/renders', { edit_id: f.editIds[0] });
     expect(old.status).toBe(200);
     expect(old.body).toMatchObject({ edit_id: f.editIds[0], from_cache: true });
-    const rows = await db.select().from(renders).where(and(eq(renders.workspaceId, ws.id), eq(renders.editId, f.editIds[0])));
+    const rows = await db
+      .select()
+      .from(renders)
+      .where(and(eq(renders.workspaceId, ws.id), eq(renders.editId, f.editIds[0])));
     expect(rows).toHaveLength(2);
   });
 

@@ -98,7 +98,20 @@ describe.each(drivers)('submission retention on %s', (_name, start, db) => {
     const id = newId('vid');
     const key = `uploads/${workspaceId}/${id}/source-${randomBytes(4).toString('hex')}.mp4`;
     await put(key);
-    await t.c.database.db.insert(videos).values({ id, workspaceId, source: 'upload', status: 'ready', platform: 'upload', title: 'Talk', author: '', duration: 600, width: 1280, height: 720, hasAudio: true, storageKey: key });
+    await t.c.database.db.insert(videos).values({
+      id,
+      workspaceId,
+      source: 'upload',
+      status: 'ready',
+      platform: 'upload',
+      title: 'Talk',
+      author: '',
+      duration: 600,
+      width: 1280,
+      height: 720,
+      hasAudio: true,
+      storageKey: key,
+    });
     return { id, key };
   }
 
@@ -129,7 +142,19 @@ describe.each(drivers)('submission retention on %s', (_name, start, db) => {
       await put(previewKey, 100_000);
       const editId = newId('edit');
       await db.insert(edits).values({ id: editId, workspaceId, clipId, hash: `h-${editId}`, spec: { source: { key: v.key } }, templateId: null });
-      await db.insert(clips).values({ id: clipId, workspaceId, submissionId: id, position, title: `Clip ${position}`, rating: 5, startTime: position * 60, endTime: position * 60 + 30, language: 'en', previewKey, editId });
+      await db.insert(clips).values({
+        id: clipId,
+        workspaceId,
+        submissionId: id,
+        position,
+        title: `Clip ${position}`,
+        rating: 5,
+        startTime: position * 60,
+        endTime: position * 60 + 30,
+        language: 'en',
+        previewKey,
+        editId,
+      });
       clipIds.push(clipId);
       previews.push(previewKey);
       editIds.push(editId);
@@ -211,7 +236,10 @@ describe.each(drivers)('submission retention on %s', (_name, start, db) => {
     for (const key of [...recent.previews, ...kept.previews, lv.key]) expect(await t.c.storage.head(key), key).not.toBeNull();
 
     // Once the last one is past its retention too, the source goes with it.
-    await t.c.database.db.update(submissions).set({ finishedAt: new Date(Date.now() - 2 * HOUR) }).where(eq(submissions.id, recent.id));
+    await t.c.database.db
+      .update(submissions)
+      .set({ finishedAt: new Date(Date.now() - 2 * HOUR) })
+      .where(eq(submissions.id, recent.id));
     expect(await t.c.submissionRetention.sweep()).toEqual({ expired: 1, filesDeleted: 3 });
     expect(await t.c.storage.head(v.key)).toBeNull();
   });

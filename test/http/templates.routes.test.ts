@@ -76,8 +76,16 @@ describe('GET /templates', () => {
   it('shows custom ones only in their own workspace, after the built-ins, newest first', async () => {
     const a = await t.workspace();
     const b = await t.workspace();
-    const s1 = await t.admin('POST', `/workspaces/${a.id}/templates`, { kind: 'strategy', name: 'Teasers', config: { min_seconds: 8, max_seconds: 15, max_clips: 5 } });
-    const t1 = await t.admin('POST', `/workspaces/${a.id}/templates`, { kind: 'template', name: 'Brand', config: { captions: { highlight_color: '#FF00AA' } } });
+    const s1 = await t.admin('POST', `/workspaces/${a.id}/templates`, {
+      kind: 'strategy',
+      name: 'Teasers',
+      config: { min_seconds: 8, max_seconds: 15, max_clips: 5 },
+    });
+    const t1 = await t.admin('POST', `/workspaces/${a.id}/templates`, {
+      kind: 'template',
+      name: 'Brand',
+      config: { captions: { highlight_color: '#FF00AA' } },
+    });
     expect(s1.status).toBe(201);
     expect(t1.status).toBe(201);
 
@@ -120,7 +128,12 @@ describe('GET /templates', () => {
     const seen: string[] = [];
     for (let page = 1; page <= 4; page++) {
       const r = await list(ws.key, `?page=${page}&limit=3`);
-      expect(r.body.pagination).toEqual({ current_page: page, total_pages: Math.ceil(all.length / 3), total_count: all.length, has_next_page: page * 3 < all.length });
+      expect(r.body.pagination).toEqual({
+        current_page: page,
+        total_pages: Math.ceil(all.length / 3),
+        total_count: all.length,
+        has_next_page: page * 3 < all.length,
+      });
       seen.push(...ids(r.body));
     }
     expect(seen).toEqual(all);
@@ -160,19 +173,31 @@ describe('admin templates', () => {
     const r = await t.admin('POST', `/workspaces/${ws.id}/templates`, {
       kind: 'template',
       name: 'Square',
-      config: { captions: { font_family: 'Inter SemiBold', words_per_line: 6, uppercase: false }, layout: { aspect: '1:1', reframe: 'center', resolution: '720p' } },
+      config: {
+        captions: { font_family: 'Inter SemiBold', words_per_line: 6, uppercase: false },
+        layout: { aspect: '1:1', reframe: 'center', resolution: '720p' },
+      },
     });
     expect(r.status).toBe(201);
     expect(r.body).toMatchObject({ kind: 'template', name: 'Square', builtin: false });
     expect(r.body.id).toMatch(/^tpl_[0-9a-z]{20}$/);
-    expect(r.body.config.captions).toMatchObject({ font_family: 'Inter SemiBold', words_per_line: 6, uppercase: false, font_size: BUILTIN_TEMPLATES[0].captions.fontSize });
+    expect(r.body.config.captions).toMatchObject({
+      font_family: 'Inter SemiBold',
+      words_per_line: 6,
+      uppercase: false,
+      font_size: BUILTIN_TEMPLATES[0].captions.fontSize,
+    });
     expect(r.body.config.layout).toEqual({ aspect: '1:1', reframe: 'center', resolution: '720p' });
     expect(Date.now() - new Date(r.body.created_at).getTime()).toBeLessThan(60_000);
   });
 
   it('POST creates a strategy (201)', async () => {
     const ws = await t.workspace();
-    const r = await t.admin('POST', `/workspaces/${ws.id}/templates`, { kind: 'strategy', name: 'Podcast', config: { min_seconds: 45, max_seconds: 120, max_clips: 4 } });
+    const r = await t.admin('POST', `/workspaces/${ws.id}/templates`, {
+      kind: 'strategy',
+      name: 'Podcast',
+      config: { min_seconds: 45, max_seconds: 120, max_clips: 4 },
+    });
     expect(r.status).toBe(201);
     expect(r.body).toMatchObject({ kind: 'strategy', name: 'Podcast', builtin: false, config: { min_seconds: 45, max_seconds: 120, max_clips: 4 } });
     expect(r.body.id).toMatch(/^str_[0-9a-z]{20}$/);
@@ -204,10 +229,13 @@ describe('admin templates', () => {
           { field: 'config.max_seconds', rule: 'greater than min_seconds' },
         ],
       ],
-      [{ kind: 'strategy', name: 'x', config: { min_seconds: 2, length: 10 } }, [
-        { field: 'config.length', rule: 'unknown field' },
-        { field: 'config.min_seconds', rule: 'range 5..180' },
-      ]],
+      [
+        { kind: 'strategy', name: 'x', config: { min_seconds: 2, length: 10 } },
+        [
+          { field: 'config.length', rule: 'unknown field' },
+          { field: 'config.min_seconds', rule: 'range 5..180' },
+        ],
+      ],
     ];
     for (const [body, errors] of cases) {
       const r = await t.admin('POST', url, body);
@@ -220,7 +248,10 @@ describe('admin templates', () => {
   });
 
   it('POST, GET and DELETE answer 404 WORKSPACE_NOT_FOUND for an unknown workspace', async () => {
-    expect(statusAndBody(await t.admin('POST', '/workspaces/ws_nope/templates', { kind: 'strategy', name: 'x', config: {} }))).toEqual({ status: 404, body: { code: 'WORKSPACE_NOT_FOUND' } });
+    expect(statusAndBody(await t.admin('POST', '/workspaces/ws_nope/templates', { kind: 'strategy', name: 'x', config: {} }))).toEqual({
+      status: 404,
+      body: { code: 'WORKSPACE_NOT_FOUND' },
+    });
     expect(statusAndBody(await t.admin('GET', '/workspaces/ws_nope/templates'))).toEqual({ status: 404, body: { code: 'WORKSPACE_NOT_FOUND' } });
     expect(statusAndBody(await t.admin('DELETE', '/workspaces/ws_nope/templates/tpl_x'))).toEqual({ status: 404, body: { code: 'WORKSPACE_NOT_FOUND' } });
   });
@@ -240,7 +271,7 @@ describe('admin templates', () => {
     expect(bad.body.extra.errors[0].field).toBe('query.kind');
   });
 
-  it('DELETE removes a custom one (204); built-ins, other workspaces\' and unknown ids are 404 TEMPLATE_NOT_FOUND', async () => {
+  it("DELETE removes a custom one (204); built-ins, other workspaces' and unknown ids are 404 TEMPLATE_NOT_FOUND", async () => {
     const a = await t.workspace();
     const b = await t.workspace();
     const tpl = (await t.admin('POST', `/workspaces/${a.id}/templates`, { kind: 'template', name: 'Gone soon', config: {} })).body;
@@ -269,7 +300,10 @@ describe('admin templates', () => {
     for (const [method, url, payload] of routes) {
       const variants: Array<Record<string, string>> = [{}, { authorization: 'Bearer wrong' }, { authorization: `Bearer ${ws.key}` }, { 'x-api-key': ws.key }];
       for (const headers of variants) {
-        expect(statusAndBody(await t.admin(method, url, payload, { authorization: undefined, ...headers })), `${method} ${url}`).toEqual({ status: 401, body: { code: 'UNAUTHORIZED' } });
+        expect(statusAndBody(await t.admin(method, url, payload, { authorization: undefined, ...headers })), `${method} ${url}`).toEqual({
+          status: 401,
+          body: { code: 'UNAUTHORIZED' },
+        });
       }
     }
     expect(ids((await list(ws.key)).body)).toEqual(BUILTIN_IDS);
@@ -279,7 +313,10 @@ describe('admin templates', () => {
 describe('built-ins at boot', () => {
   it('ensureBuiltins is idempotent, restores a changed built-in and drops one the code no longer has', async () => {
     const before = (await t.admin('GET', `/workspaces/${(await t.workspace()).id}/templates?limit=100`)).body.templates;
-    await t.c.database.db.update(templates).set({ name: 'Changed', config: { min_seconds: 1 } }).where(eq(templates.id, 'str_short'));
+    await t.c.database.db
+      .update(templates)
+      .set({ name: 'Changed', config: { min_seconds: 1 } })
+      .where(eq(templates.id, 'str_short'));
     await t.c.database.db.insert(templates).values({ id: 'tpl_dropped', kind: 'template', name: 'Dropped', builtin: true, config: {} });
     await t.c.templates.ensureBuiltins();
     await t.c.templates.ensureBuiltins();

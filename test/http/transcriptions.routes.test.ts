@@ -124,7 +124,14 @@ describe('POST /transcriptions/upload', () => {
     expect(Object.keys(audio.body).sort()).toEqual(['expires_in', 'kind', 'media_id', 'upload_url']);
     expect(audio.body).toMatchObject({ kind: 'audio', expires_in: 3600 });
     expect(audio.body.media_id).toMatch(/^med_/);
-    for (const [name, type] of [['a.wav', 'audio/wav'], ['a.m4a', 'audio/mp4'], ['a.aac', 'audio/aac'], ['a.ogg', 'audio/ogg'], ['a.opus', 'audio/opus'], ['a.flac', 'audio/flac']]) {
+    for (const [name, type] of [
+      ['a.wav', 'audio/wav'],
+      ['a.m4a', 'audio/mp4'],
+      ['a.aac', 'audio/aac'],
+      ['a.ogg', 'audio/ogg'],
+      ['a.opus', 'audio/opus'],
+      ['a.flac', 'audio/flac'],
+    ]) {
       const r = await t.api(ws.key, 'POST', '/transcriptions/upload', { file_name: name, file_size: 10, content_type: type });
       expect(r.status, name).toBe(200);
       expect(r.body.kind).toBe('audio');
@@ -198,9 +205,25 @@ describe('transcription of a conversation', () => {
   });
 
   it('starts with 202 processing charged per started minute; 409 TRANSCRIPTION_NOT_READY until ready', async () => {
-    const r = await t.api(ws.key, 'POST', '/transcriptions', { media_id: mediaId, file_name: 'meeting.wav', file_size: fs.statSync(files.conv).size, speaker_labels: false, source_language: 'en' });
+    const r = await t.api(ws.key, 'POST', '/transcriptions', {
+      media_id: mediaId,
+      file_name: 'meeting.wav',
+      file_size: fs.statSync(files.conv).size,
+      speaker_labels: false,
+      source_language: 'en',
+    });
     expect(r.status).toBe(202);
-    expect(r.body).toMatchObject({ status: 'processing', credits_charged: 3, media_id: mediaId, speaker_labels: false, source_language: 'en', language: null, from_cache: false, error_code: null, finished_at: null });
+    expect(r.body).toMatchObject({
+      status: 'processing',
+      credits_charged: 3,
+      media_id: mediaId,
+      speaker_labels: false,
+      source_language: 'en',
+      language: null,
+      from_cache: false,
+      error_code: null,
+      finished_at: null,
+    });
     expect(r.body.id).toMatch(/^trn_/);
     first = r.body;
     expect(await balance(ws.key)).toBe(17);
@@ -530,7 +553,18 @@ describe('OpenAPI', () => {
     expect(Object.keys(paths['/api/v1/transcriptions']).sort()).toEqual(['get', 'post']);
     expect(Object.keys(paths['/api/v1/transcriptions/upload'])).toEqual(['post']);
     expect(Object.keys(paths['/api/v1/transcriptions/{transcriptionId}']).sort()).toEqual(['delete', 'get']);
-    expect(Object.keys(paths['/api/v1/transcriptions']['post'].responses).sort()).toEqual(['200', '202', '400', '401', '402', '404', '409', '413', '429', '500']);
+    expect(Object.keys(paths['/api/v1/transcriptions']['post'].responses).sort()).toEqual([
+      '200',
+      '202',
+      '400',
+      '401',
+      '402',
+      '404',
+      '409',
+      '413',
+      '429',
+      '500',
+    ]);
     expect(paths['/api/v1/transcriptions/upload']['post'].responses['413']).toBeDefined();
     const download = paths['/api/v1/transcriptions/{transcriptionId}/download']['get'].responses;
     expect(Object.keys(download['200'].content).sort()).toEqual(['application/x-subrip', 'text/plain', 'text/vtt']);

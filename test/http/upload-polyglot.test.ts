@@ -40,7 +40,9 @@ function findFiles(dir: string, needle: string): string[] {
 
 /** A playlist naming `target` (relative to where the upload will be stored), then a real MPEG-TS stream. */
 function polyglot(tsBytes: Buffer, target: string): Buffer {
-  const playlist = ['#EXTM3U', '#EXT-X-VERSION:3', '#EXT-X-TARGETDURATION:66', '#EXT-X-MEDIA-SEQUENCE:0', '#EXTINF:66.0,', target, '#EXT-X-ENDLIST', ''].join('\n');
+  const playlist = ['#EXTM3U', '#EXT-X-VERSION:3', '#EXT-X-TARGETDURATION:66', '#EXT-X-MEDIA-SEQUENCE:0', '#EXTINF:66.0,', target, '#EXT-X-ENDLIST', ''].join(
+    '\n',
+  );
   return Buffer.concat([Buffer.from(playlist, 'utf8'), tsBytes]);
 }
 
@@ -56,7 +58,13 @@ beforeAll(async () => {
   const up = await t.api(victim.key, 'POST', '/transcriptions/upload', { file_name: 'secret.wav', file_size: bytes.length, content_type: 'audio/wav' });
   expect(up.status).toBe(200);
   await put(up.body.upload_url, bytes, 'audio/wav');
-  const created = await t.api(victim.key, 'POST', '/transcriptions', { media_id: up.body.media_id, file_name: 'secret.wav', file_size: bytes.length, speaker_labels: false, source_language: 'en' });
+  const created = await t.api(victim.key, 'POST', '/transcriptions', {
+    media_id: up.body.media_id,
+    file_name: 'secret.wav',
+    file_size: bytes.length,
+    speaker_labels: false,
+    source_language: 'en',
+  });
   expect([200, 202]).toContain(created.status);
   [victimFile] = findFiles(path.join(t.dataDir, 'files'), up.body.media_id);
   expect(victimFile).toBeTruthy();
@@ -72,7 +80,27 @@ describe('an uploaded playlist glued to MPEG-TS (polyglot)', () => {
 
   beforeAll(async () => {
     const tsFile = path.join(fx, 'cover.ts');
-    await runFfmpeg(['-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=25', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=44100', '-t', '66', '-c:v', 'libx264', '-preset', 'ultrafast', '-c:a', 'aac', '-f', 'mpegts', tsFile]);
+    await runFfmpeg([
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=size=320x240:rate=25',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=440:sample_rate=44100',
+      '-t',
+      '66',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-c:a',
+      'aac',
+      '-f',
+      'mpegts',
+      tsFile,
+    ]);
     ts = fs.readFileSync(tsFile);
   }, 120_000);
 
@@ -85,7 +113,13 @@ describe('an uploaded playlist glued to MPEG-TS (polyglot)', () => {
     expect(up2.status).toBe(200);
     await put(up2.body.upload_url, payload, 'audio/mpeg');
 
-    const res = await t.api(attacker.key, 'POST', '/transcriptions', { media_id: up2.body.media_id, file_name: 'talk.mp3', file_size: payload.length, speaker_labels: false, source_language: 'en' });
+    const res = await t.api(attacker.key, 'POST', '/transcriptions', {
+      media_id: up2.body.media_id,
+      file_name: 'talk.mp3',
+      file_size: payload.length,
+      speaker_labels: false,
+      source_language: 'en',
+    });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('VALIDATION_ERROR');
     expect(JSON.stringify(res.body.extra)).toMatch(/file/);

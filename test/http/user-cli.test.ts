@@ -169,7 +169,11 @@ describe('against the service', () => {
     const ws = await t.workspace({ credits: 10 });
     const env = { CUTROOM_URL: base, CUTROOM_API_KEY: ws.key };
     const source = await makeVideo(path.join(dir, 'render-source.mp4'), { seconds: 61, width: 640, height: 360, fps: 15 });
-    const tpl = await t.c.templates.create(ws.id, { kind: 'template', name: 'Small', config: { layout: { resolution: '720p', reframe: 'center' }, captions: {} } });
+    const tpl = await t.c.templates.create(ws.id, {
+      kind: 'template',
+      name: 'Small',
+      config: { layout: { resolution: '720p', reframe: 'center' }, captions: {} },
+    });
     const f = await clipsFixture(t, ws.id, source, { ranges: [{ start: 2, end: 4 }], templateId: tpl.id });
     const started = await t.api(ws.key, 'POST', '/renders', { edit_id: f.editIds[0] });
     expect(started.status, JSON.stringify(started.body)).toBe(202);
@@ -230,7 +234,11 @@ describe('against the service', () => {
       const r = await cli(['transcribe', wav, '--json'], { CUTROOM_URL: base, CUTROOM_API_KEY: ws.key });
       expect(r.status, r.stderr).toBe(USER_EXIT.jobFailed);
       expect(r.stderr).toMatch(/^cutroom: TRANSCRIPTION_FAILED \(trn_\w+: ASR_ENGINE_FAILED\)$/m);
-      expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'TRANSCRIPTION_FAILED', status: null, extra: { status: 'failed', error_code: 'ASR_ENGINE_FAILED' } });
+      expect(JSON.parse(r.stdout).error).toMatchObject({
+        code: 'TRANSCRIPTION_FAILED',
+        status: null,
+        extra: { status: 'failed', error_code: 'ASR_ENGINE_FAILED' },
+      });
     } finally {
       spy.mockRestore();
     }
@@ -249,7 +257,11 @@ describe('against the service', () => {
   it('exit 5 for a file that cannot be read, before any request', async () => {
     const ws = await t.workspace({ credits: 10 });
     const env = { CUTROOM_URL: base, CUTROOM_API_KEY: ws.key };
-    for (const args of [['clip', path.join(dir, 'missing.mp4')], ['transcribe', path.join(dir, 'missing.wav')], ['clip', dir]]) {
+    for (const args of [
+      ['clip', path.join(dir, 'missing.mp4')],
+      ['transcribe', path.join(dir, 'missing.wav')],
+      ['clip', dir],
+    ]) {
       const r = await cli(args, env);
       expect(r.status, args.join(' ')).toBe(USER_EXIT.file);
     }

@@ -103,7 +103,13 @@ describe('POST /videos/upload', () => {
       const res = await fetch(part.url, { method: 'PUT', headers: { 'content-type': 'video/mp4' }, body: chunk });
       expect(res.status).toBe(200);
     }
-    const done = await t.api(ws.key, 'POST', '/videos/upload/complete', { video_id: up.body.video_id, file_name: 'padded.mp4', duration: 75, width: 320, height: 180 });
+    const done = await t.api(ws.key, 'POST', '/videos/upload/complete', {
+      video_id: up.body.video_id,
+      file_name: 'padded.mp4',
+      duration: 75,
+      width: 320,
+      height: 180,
+    });
     expect(done.status).toBe(200);
     expect(done.body.duration).toBeCloseTo(75, 0);
     const again = await t.api(ws.key, 'POST', '/videos/upload/complete', { video_id: up.body.video_id, file_name: 'padded.mp4' });
@@ -148,7 +154,9 @@ describe('POST /videos/upload/complete', () => {
       status: 404,
       body: { code: 'FILE_NOT_FOUND' },
     });
-    expect((await t.api(other.key, 'POST', '/videos/upload/complete', { video_id: up.body.video_id, file_name: 'a.mp4' })).body).toEqual({ code: 'VIDEO_NOT_FOUND' });
+    expect((await t.api(other.key, 'POST', '/videos/upload/complete', { video_id: up.body.video_id, file_name: 'a.mp4' })).body).toEqual({
+      code: 'VIDEO_NOT_FOUND',
+    });
     expect((await t.api(ws.key, 'POST', '/videos/upload/complete', { video_id: 'vid_nope', file_name: 'a.mp4' })).body).toEqual({ code: 'VIDEO_NOT_FOUND' });
   });
 

@@ -118,7 +118,9 @@ describe('persona video events', () => {
     const up = await t.api(key, 'POST', '/personas/sources/upload', { file_name: 'talk.mp4', file_size: bytes.length, content_type: 'video/mp4' });
     expect(up.status, JSON.stringify(up.body)).toBe(200);
     const u = new URL(up.body.upload_url);
-    expect((await t.app.inject({ method: 'PUT', url: `${u.pathname}${u.search}`, headers: { 'content-type': 'video/mp4' }, payload: bytes })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'PUT', url: `${u.pathname}${u.search}`, headers: { 'content-type': 'video/mp4' }, payload: bytes })).statusCode).toBe(
+      200,
+    );
     expect((await t.api(key, 'POST', '/personas/sources/upload/complete', { media_id: up.body.media_id })).status).toBe(200);
     const quote = await t.api(key, 'GET', `/personas/swap/quote?media_id=${up.body.media_id}&quality=standard&replace=head`);
     expect(quote.status).toBe(200);

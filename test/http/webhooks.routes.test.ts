@@ -81,7 +81,14 @@ describe('POST /webhooks', () => {
 
   it('422 INVALID_WEBHOOK_URL address_not_allowed for loopback, private, link-local and metadata addresses unless the operator allows them', async () => {
     const ws = await strict.workspace();
-    for (const url of [rx.url, 'http://10.1.2.3/hook', 'http://192.168.0.10/hook', 'http://169.254.169.254/latest', 'http://[::1]:8080/hook', 'http://localhost:9/hook']) {
+    for (const url of [
+      rx.url,
+      'http://10.1.2.3/hook',
+      'http://192.168.0.10/hook',
+      'http://169.254.169.254/latest',
+      'http://[::1]:8080/hook',
+      'http://localhost:9/hook',
+    ]) {
       const res = await strict.api(ws.key, 'POST', '/webhooks', { url, events: ['*'] });
       expect(res.status, url).toBe(422);
       expect(res.body, url).toEqual({ code: 'INVALID_WEBHOOK_URL', extra: { reason: 'address_not_allowed' } });
@@ -167,7 +174,10 @@ describe('a transcription ends → the receiver gets the signed event', () => {
 
     const spy = vi.spyOn(t.c.asr, 'transcribe').mockRejectedValue(new AsrError('ASR_ENGINE_FAILED', 'engine crashed'));
     try {
-      const other = await upload(ws.key, (await makeSpeechWav(path.join(fx, 'bye.wav'), [{ silence: 0.3 }, { say: 'see you next week everybody' }, { silence: 0.5 }])).path);
+      const other = await upload(
+        ws.key,
+        (await makeSpeechWav(path.join(fx, 'bye.wav'), [{ silence: 0.3 }, { say: 'see you next week everybody' }, { silence: 0.5 }])).path,
+      );
       const failing = await t.api(ws.key, 'POST', '/transcriptions', { media_id: other });
       expect(failing.status).toBe(202);
       const [failed] = (await rx.waitFor(before + 2, 120_000)).slice(before + 1);
@@ -186,8 +196,21 @@ describe('a transcription ends → the receiver gets the signed event', () => {
       await new Promise((r) => setTimeout(r, 200));
     }
     expect(list.body.deliveries).toEqual([
-      expect.objectContaining({ event_type: 'transcription.failed', status: 'delivered', attempts: 1, last_status_code: 204, last_error: null, next_attempt_at: null }),
-      expect.objectContaining({ event_type: 'transcription.ready', status: 'delivered', attempts: 1, last_status_code: 204, event_id: ready.headers['webhook-id'] }),
+      expect.objectContaining({
+        event_type: 'transcription.failed',
+        status: 'delivered',
+        attempts: 1,
+        last_status_code: 204,
+        last_error: null,
+        next_attempt_at: null,
+      }),
+      expect.objectContaining({
+        event_type: 'transcription.ready',
+        status: 'delivered',
+        attempts: 1,
+        last_status_code: 204,
+        event_id: ready.headers['webhook-id'],
+      }),
     ]);
     expect(Object.keys(list.body.deliveries[0]).sort()).toEqual(
       [

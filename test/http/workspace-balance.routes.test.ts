@@ -55,7 +55,15 @@ describe('GET /balance/history', () => {
     expect(p1.status).toBe(200);
     const body = p1.body;
     expect(body.pagination).toEqual({ current_page: 1, total_pages: 3, total_count: 6, has_next_page: true });
-    expect(body.entries[0]).toMatchObject({ kind: 'charge', amount: -7, balance_after: 13, waived: false, job_type: 'submission', job_id: 'sub_1', reason: 'clip' });
+    expect(body.entries[0]).toMatchObject({
+      kind: 'charge',
+      amount: -7,
+      balance_after: 13,
+      waived: false,
+      job_type: 'submission',
+      job_id: 'sub_1',
+      reason: 'clip',
+    });
     expect(body.entries[1]).toMatchObject({ kind: 'grant', amount: 4, balance_after: 20, job_id: null });
     expect(Object.keys(body.entries[0]).sort()).toEqual(['amount', 'balance_after', 'created_at', 'id', 'job_id', 'job_type', 'kind', 'reason', 'waived']);
 

@@ -69,8 +69,30 @@ const openAiAnswer = {
     { word: 'you?', start: 3.4, end: 3.9 },
   ],
   segments: [
-    { id: 0, seek: 0, start: 0.5, end: 1.4, text: ' Hello there.', tokens: [1, 2], temperature: 0, avg_logprob: -0.2, compression_ratio: 1, no_speech_prob: 0.01 },
-    { id: 1, seek: 0, start: 3.0, end: 3.9, text: ' How are you?', tokens: [3, 4], temperature: 0, avg_logprob: -0.3, compression_ratio: 1, no_speech_prob: 0.02 },
+    {
+      id: 0,
+      seek: 0,
+      start: 0.5,
+      end: 1.4,
+      text: ' Hello there.',
+      tokens: [1, 2],
+      temperature: 0,
+      avg_logprob: -0.2,
+      compression_ratio: 1,
+      no_speech_prob: 0.01,
+    },
+    {
+      id: 1,
+      seek: 0,
+      start: 3.0,
+      end: 3.9,
+      text: ' How are you?',
+      tokens: [3, 4],
+      temperature: 0,
+      avg_logprob: -0.3,
+      compression_ratio: 1,
+      no_speech_prob: 0.02,
+    },
   ],
 };
 
@@ -140,7 +162,8 @@ describe('openai ASR adapter against a local server', () => {
   });
 
   it('spreads segment times over words when the server gives no word timestamps', async () => {
-    handler = (_u, res) => json(res, 200, { language: 'en', duration: 6, text: 'one two three four', segments: [{ start: 1, end: 3, text: ' one two three four' }] });
+    handler = (_u, res) =>
+      json(res, 200, { language: 'en', duration: 6, text: 'one two three four', segments: [{ start: 1, end: 3, text: ' one two three four' }] });
     const r = await engine().transcribe(wav, {});
     expect(r.words.map((w) => w.text)).toEqual(['one', 'two', 'three', 'four']);
     expect(r.words[0].start).toBe(1);
@@ -152,7 +175,17 @@ describe('openai ASR adapter against a local server', () => {
     handler = (_u, res) =>
       json(res, 200, {
         language: 'german',
-        segments: [{ start: 0, end: 2, text: 'Guten Tag', words: [{ word: ' Guten', start: 0.1, end: 0.6, probability: 0.91 }, { word: ' Tag', start: 0.6, end: 1.2, probability: 0.8 }] }],
+        segments: [
+          {
+            start: 0,
+            end: 2,
+            text: 'Guten Tag',
+            words: [
+              { word: ' Guten', start: 0.1, end: 0.6, probability: 0.91 },
+              { word: ' Tag', start: 0.6, end: 1.2, probability: 0.8 },
+            ],
+          },
+        ],
       });
     const r = await engine().transcribe(wav, { language: 'de' });
     expect(r.language).toBe('de');
@@ -166,7 +199,9 @@ describe('openai ASR adapter against a local server', () => {
     for (const status of [401, 403]) {
       uploads = [];
       handler = (_u, res) => json(res, status, { error: { message: 'Incorrect API key provided', type: 'invalid_request_error' } });
-      const err = await engine().transcribe(wav, {}).catch((e: unknown) => e);
+      const err = await engine()
+        .transcribe(wav, {})
+        .catch((e: unknown) => e);
       expect(err).toBeInstanceOf(AsrError);
       expect(err).toMatchObject({ code: 'ASR_AUTH_FAILED', status, retryable: false });
       expect((err as Error).message).toContain('Incorrect API key provided');
@@ -192,7 +227,9 @@ describe('openai ASR adapter against a local server', () => {
 
   it('gives up with ASR_UNAVAILABLE / ASR_RATE_LIMITED after the retries', async () => {
     handler = (_u, res) => json(res, 500, { detail: 'CUDA out of memory' });
-    const err = await engine({ maxRetries: 2 }).transcribe(wav, {}).catch((e: unknown) => e);
+    const err = await engine({ maxRetries: 2 })
+      .transcribe(wav, {})
+      .catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'ASR_UNAVAILABLE', status: 500, retryable: true });
     expect((err as Error).message).toContain('CUDA out of memory');
     expect(uploads).toHaveLength(3);
@@ -218,12 +255,17 @@ describe('openai ASR adapter against a local server', () => {
     await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
     const port = (closed.address() as AddressInfo).port;
     await new Promise((r) => closed.close(r));
-    await expect(new OpenAiAsrEngine({ url: `http://127.0.0.1:${port}/v1/audio/transcriptions`, model: 'm', retryBaseMs: 5, maxRetries: 1 }).transcribe(wav, {})).rejects.toMatchObject({
+    await expect(
+      new OpenAiAsrEngine({ url: `http://127.0.0.1:${port}/v1/audio/transcriptions`, model: 'm', retryBaseMs: 5, maxRetries: 1 }).transcribe(wav, {}),
+    ).rejects.toMatchObject({
       code: 'ASR_UNAVAILABLE',
     });
 
     handler = () => {}; // never answers
-    await expect(engine({ timeoutMs: 300, maxRetries: 0 }).transcribe(wav, {})).rejects.toMatchObject({ code: 'ASR_UNAVAILABLE', message: expect.stringContaining('timed out') });
+    await expect(engine({ timeoutMs: 300, maxRetries: 0 }).transcribe(wav, {})).rejects.toMatchObject({
+      code: 'ASR_UNAVAILABLE',
+      message: expect.stringContaining('timed out'),
+    });
   });
 
   it('stops when the caller aborts', async () => {
@@ -242,9 +284,22 @@ describe('openai ASR adapter against a local server', () => {
     fs.writeFileSync(long, Buffer.concat([wavHeader(data.length), data]));
     handler = (u, res) => {
       const d = parseWavHeader(u.file!.data, u.file!.data.length).duration;
-      json(res, 200, { language: 'english', duration: d, words: [{ word: 'start', start: 0.1, end: 0.3 }, { word: 'end', start: d - 0.3, end: d - 0.1 }] });
+      json(res, 200, {
+        language: 'english',
+        duration: d,
+        words: [
+          { word: 'start', start: 0.1, end: 0.3 },
+          { word: 'end', start: d - 0.3, end: d - 0.1 },
+        ],
+      });
     };
-    const env = { CUTROOM_ASR: 'openai', CUTROOM_ASR_URL: base, CUTROOM_ASR_API_KEY: 'sk-test', CUTROOM_ASR_MODEL: 'Systran/faster-whisper-small', CUTROOM_ASR_CHUNK_SECONDS: '20' };
+    const env = {
+      CUTROOM_ASR: 'openai',
+      CUTROOM_ASR_URL: base,
+      CUTROOM_ASR_API_KEY: 'sk-test',
+      CUTROOM_ASR_MODEL: 'Systran/faster-whisper-small',
+      CUTROOM_ASR_CHUNK_SECONDS: '20',
+    };
     const asr = createAsrEngine(loadAsrConfig(env));
     expect(asr.name).toBe('openai');
     expect(asr.supportsLanguage('fr')).toBe(true);
@@ -271,7 +326,10 @@ describe('openai ASR adapter against a local server', () => {
     let speech: string;
     beforeAll(async () => {
       speech = (await makeSpeechWav(path.join(dir, 'route.wav'), [{ silence: 0.3 }, { testdata: 'austen0880' }, { silence: 0.5 }])).path;
-      t = await createTestApp({ workers: true, env: { CUTROOM_ASR_ROUTES: 'en=pocketsphinx,*=openai', CUTROOM_ASR_URL: base, CUTROOM_ASR_API_KEY: 'sk-test' } });
+      t = await createTestApp({
+        workers: true,
+        env: { CUTROOM_ASR_ROUTES: 'en=pocketsphinx,*=openai', CUTROOM_ASR_URL: base, CUTROOM_ASR_API_KEY: 'sk-test' },
+      });
       english = await createTestApp({ startQueue: true, env: { CUTROOM_ASR_ROUTES: 'en=pocketsphinx' } });
     }, 120_000);
     afterAll(async () => {
@@ -284,7 +342,9 @@ describe('openai ASR adapter against a local server', () => {
       const bytes = fs.readFileSync(speech);
       const up = await app.api(key, 'POST', '/transcriptions/upload', { file_name: 'route.wav', file_size: bytes.length, content_type: 'audio/wav' });
       const u = new URL(up.body.upload_url);
-      expect((await app.app.inject({ method: 'PUT', url: `${u.pathname}${u.search}`, headers: { 'content-type': 'audio/wav' }, payload: bytes })).statusCode).toBe(200);
+      expect(
+        (await app.app.inject({ method: 'PUT', url: `${u.pathname}${u.search}`, headers: { 'content-type': 'audio/wav' }, payload: bytes })).statusCode,
+      ).toBe(200);
       const created = await app.api(key, 'POST', '/transcriptions', { media_id: up.body.media_id, source_language: language });
       expect(created.status).toBe(202);
       for (let i = 0; i < 600; i++) {
@@ -298,13 +358,17 @@ describe('openai ASR adapter against a local server', () => {
       throw new Error('transcription still processing');
     }
 
-    it('sends pt to the server, en to pocketsphinx, auto to the server\'s detection; the transcript reports the language used', async () => {
+    it("sends pt to the server, en to pocketsphinx, auto to the server's detection; the transcript reports the language used", async () => {
       const ws = await t.workspace({ credits: 100 });
-      handler = (u, res) => json(res, 200, {
-        language: u.fields.language?.[0] ?? 'portuguese',
-        duration: 4,
-        words: [{ word: 'Olá', start: 0.5, end: 0.9 }, { word: 'mundo.', start: 0.9, end: 1.4 }],
-      });
+      handler = (u, res) =>
+        json(res, 200, {
+          language: u.fields.language?.[0] ?? 'portuguese',
+          duration: 4,
+          words: [
+            { word: 'Olá', start: 0.5, end: 0.9 },
+            { word: 'mundo.', start: 0.9, end: 1.4 },
+          ],
+        });
       const pt = await transcribe(t, ws.key, 'pt');
       expect(uploads).toHaveLength(1);
       expect(uploads[0].fields.language).toEqual(['pt']);
@@ -344,7 +408,13 @@ describe('openai ASR adapter against a local server', () => {
 
 describe('parseVerboseJson and helpers', () => {
   it('builds segments from words alone, and a single segment from text + duration', () => {
-    const r = parseVerboseJson({ language: 'en', words: [{ word: 'Hi.', start: 0, end: 0.3 }, { word: 'Again', start: 2, end: 2.4 }] });
+    const r = parseVerboseJson({
+      language: 'en',
+      words: [
+        { word: 'Hi.', start: 0, end: 0.3 },
+        { word: 'Again', start: 2, end: 2.4 },
+      ],
+    });
     expect(r.segments.map((s) => s.text)).toEqual(['Hi.', 'Again']);
     const t = parseVerboseJson({ text: 'just text here', duration: 3 }, 'en');
     expect(t.language).toBe('en');

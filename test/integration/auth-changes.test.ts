@@ -87,10 +87,9 @@ describe('auth changes between api processes over PostgreSQL LISTEN/NOTIFY', () 
     expect(await b.apiKeys.authenticate(key)).not.toBeNull();
     // Changed behind the services (no notification), then every listener of this database is cut off.
     await a.database.sql.executeSql('update workspaces set name = $1 where id = $2', ['Missed', id]);
-    await a.database.sql.executeSql(
-      `select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and query = $1`,
-      [`listen ${AUTH_CHANGES_CHANNEL}`],
-    );
+    await a.database.sql.executeSql(`select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and query = $1`, [
+      `listen ${AUTH_CHANGES_CHANNEL}`,
+    ]);
     await eventually(async () => (await heldByB(id)).workspace.name === 'Missed');
     // Listening again: a revocation through a reaches b, which holds the key again.
     expect(await b.apiKeys.authenticate(key)).not.toBeNull();

@@ -15,7 +15,8 @@ import { newId } from '../../src/shared/ids.js';
 
 const ADMIN_TOKEN = 'backup-test-admin-token-0123456789abcdef';
 const tmp = (prefix: string) => fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-const configOf = (dataDir: string): Config => loadConfig({ CUTROOM_DATA_DIR: dataDir, CUTROOM_ADMIN_TOKEN: ADMIN_TOKEN, CUTROOM_LOG_LEVEL: 'silent', CUTROOM_COMPUTE_THREADS: '0' });
+const configOf = (dataDir: string): Config =>
+  loadConfig({ CUTROOM_DATA_DIR: dataDir, CUTROOM_ADMIN_TOKEN: ADMIN_TOKEN, CUTROOM_LOG_LEVEL: 'silent', CUTROOM_COMPUTE_THREADS: '0' });
 const open = (dataDir: string) => createContainer({ config: configOf(dataDir), logger: pino({ level: 'silent' }), role: 'all' });
 const noLog = () => {};
 
@@ -68,9 +69,27 @@ describe('cutroom backup and restore (embedded mode)', () => {
         fs.writeFileSync(file, randomBytes(50_000));
         await c.storage.putFile(key, file, 'video/mp4');
         fs.rmSync(file);
-        await c.database.db.insert(videos).values({ id: videoId, workspaceId: ws.workspace.id, source: 'upload', status: 'ready', platform: 'upload', title: 'Talk', author: '', storageKey: key });
+        await c.database.db.insert(videos).values({
+          id: videoId,
+          workspaceId: ws.workspace.id,
+          source: 'upload',
+          status: 'ready',
+          platform: 'upload',
+          title: 'Talk',
+          author: '',
+          storageKey: key,
+        });
         const subId = newId('sub');
-        await c.database.db.insert(submissions).values({ id: subId, workspaceId: ws.workspace.id, videoId, status: 'completed', timeframeStart: 0, timeframeEnd: 600, sourceKey: key, finishedAt: new Date() });
+        await c.database.db.insert(submissions).values({
+          id: subId,
+          workspaceId: ws.workspace.id,
+          videoId,
+          status: 'completed',
+          timeframeStart: 0,
+          timeframeEnd: 600,
+          sourceKey: key,
+          finishedAt: new Date(),
+        });
         for (const position of [0, 1, 2]) {
           const clipId = newId('clip');
           const previewKey = `previews/${ws.workspace.id}/${clipId}.mp4`;
@@ -78,7 +97,18 @@ describe('cutroom backup and restore (embedded mode)', () => {
           fs.writeFileSync(preview, randomBytes(1000 + position));
           await c.storage.putFile(previewKey, preview, 'video/mp4');
           fs.rmSync(preview);
-          await c.database.db.insert(clips).values({ id: clipId, workspaceId: ws.workspace.id, submissionId: subId, position, title: `Clip ${position}`, rating: 5, startTime: position, endTime: position + 30, language: 'en', previewKey });
+          await c.database.db.insert(clips).values({
+            id: clipId,
+            workspaceId: ws.workspace.id,
+            submissionId: subId,
+            position,
+            title: `Clip ${position}`,
+            rating: 5,
+            startTime: position,
+            endTime: position + 30,
+            language: 'en',
+            previewKey,
+          });
         }
       }
       expected = await snapshot(c);

@@ -48,7 +48,10 @@ beforeAll(async () => {
   ytdlp = path.join(dir, 'yt-dlp');
   fs.writeFileSync(ytdlp, FAKE_YTDLP, { mode: 0o755 });
   process.env.FAKE_CHANNEL_STATE = state;
-  fs.writeFileSync(path.join(dir, 'feed.xml'), '<rss version="2.0"><channel><item><guid>a</guid><title>A</title><enclosure url="https://cdn.example.com/a.mp4"/></item></channel></rss>');
+  fs.writeFileSync(
+    path.join(dir, 'feed.xml'),
+    '<rss version="2.0"><channel><item><guid>a</guid><title>A</title><enclosure url="https://cdn.example.com/a.mp4"/></item></channel></rss>',
+  );
   fs.writeFileSync(path.join(dir, 'live.m3u8'), '#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-MEDIA-SEQUENCE:7\n#EXTINF:2.0,\nseg7.ts\n#EXTINF:2.0,\nseg8.ts\n');
   fs.writeFileSync(path.join(dir, 'vod.m3u8'), '#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2.0,\nseg0.ts\n#EXT-X-ENDLIST\n');
   fs.writeFileSync(path.join(dir, 'page.html'), '<html></html>');
@@ -73,8 +76,21 @@ describe('youtube (yt-dlp)', () => {
     expect(await w().live(ref)).toEqual({ live: false });
     fs.writeFileSync(state, JSON.stringify({ videos: [], live: { id: 'livelivelv1', title: 'On air', playlist: 'https://manifest.example.com/live.m3u8' } }));
     expect(await w().live(ref)).toEqual({ live: true, id: 'livelivelv1', title: 'On air', playlistUrl: 'https://manifest.example.com/live.m3u8' });
-    const calls = fs.readFileSync(`${state}.log`, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    expect(calls[0]).toEqual(['-J', '--no-warnings', '--no-progress', '--flat-playlist', '--playlist-end', '15', '--', 'https://www.youtube.com/@somebody/videos']);
+    const calls = fs
+      .readFileSync(`${state}.log`, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(calls[0]).toEqual([
+      '-J',
+      '--no-warnings',
+      '--no-progress',
+      '--flat-playlist',
+      '--playlist-end',
+      '15',
+      '--',
+      'https://www.youtube.com/@somebody/videos',
+    ]);
     expect(calls[1]).toEqual(['-J', '--no-warnings', '--no-progress', '--no-playlist', '--', 'https://www.youtube.com/@somebody/live']);
   });
 
@@ -104,7 +120,8 @@ describe('twitch (Helix)', () => {
         req.on('data', (c) => (body += c));
         req.on('end', () => {
           const f = new URLSearchParams(body);
-          if (f.get('client_id') !== 'cid' || f.get('client_secret') !== 'secret' || f.get('grant_type') !== 'client_credentials') return json(400, { message: 'bad' });
+          if (f.get('client_id') !== 'cid' || f.get('client_secret') !== 'secret' || f.get('grant_type') !== 'client_credentials')
+            return json(400, { message: 'bad' });
           tokens++;
           json(200, { access_token: `tok${tokens}`, expires_in: 5000000, token_type: 'bearer' });
         });
@@ -117,9 +134,15 @@ describe('twitch (Helix)', () => {
         return json(401, { error: 'Unauthorized' });
       }
       if (u.pathname === '/helix/users' && u.searchParams.get('login') === 'streamer') return json(200, { data: [{ id: '4242', login: 'streamer' }] });
-      if (u.pathname === '/helix/streams') return json(200, { data: live && u.searchParams.get('user_login') === 'streamer' ? [{ id: '777', type: 'live', title: 'Playing' }] : [] });
+      if (u.pathname === '/helix/streams')
+        return json(200, { data: live && u.searchParams.get('user_login') === 'streamer' ? [{ id: '777', type: 'live', title: 'Playing' }] : [] });
       if (u.pathname === '/helix/videos' && u.searchParams.get('user_id') === '4242' && u.searchParams.get('type') === 'archive') {
-        return json(200, { data: [{ id: '1002', url: 'https://www.twitch.tv/videos/1002', title: 'Yesterday' }, { id: '1001', title: 'Before' }] });
+        return json(200, {
+          data: [
+            { id: '1002', url: 'https://www.twitch.tv/videos/1002', title: 'Yesterday' },
+            { id: '1001', title: 'Before' },
+          ],
+        });
       }
       json(404, { error: 'Not Found' });
     });
@@ -130,7 +153,13 @@ describe('twitch (Helix)', () => {
 
   it('takes an app token by client credentials, lists archives, reads streams, renews a revoked token once', async () => {
     fs.writeFileSync(state, JSON.stringify({ videos: [], live: { id: 'tw1', title: 'ignored', playlist: 'https://video.example.com/tw.m3u8' } }));
-    const w = new TwitchWatcher({ clientId: 'cid', clientSecret: 'secret', apiUrl: `${base}/helix`, authUrl: `${base}/oauth2/token`, ytdlp: { binary: ytdlp, timeoutMs: 10_000 } });
+    const w = new TwitchWatcher({
+      clientId: 'cid',
+      clientSecret: 'secret',
+      apiUrl: `${base}/helix`,
+      authUrl: `${base}/oauth2/token`,
+      ytdlp: { binary: ytdlp, timeoutMs: 10_000 },
+    });
     const ref = { platform: 'twitch' as const, watchUrl: 'https://www.twitch.tv/streamer' };
     expect(await w.uploads(ref)).toEqual([
       { id: 'twitch:video:1002', url: 'https://www.twitch.tv/videos/1002', title: 'Yesterday' },
@@ -148,7 +177,13 @@ describe('twitch (Helix)', () => {
   });
 
   it('a refused token is PLATFORM_UNAVAILABLE', async () => {
-    const w = new TwitchWatcher({ clientId: 'cid', clientSecret: 'wrong', apiUrl: `${base}/helix`, authUrl: `${base}/oauth2/token`, ytdlp: { binary: ytdlp, timeoutMs: 10_000 } });
+    const w = new TwitchWatcher({
+      clientId: 'cid',
+      clientSecret: 'wrong',
+      apiUrl: `${base}/helix`,
+      authUrl: `${base}/oauth2/token`,
+      ytdlp: { binary: ytdlp, timeoutMs: 10_000 },
+    });
     await expect(w.uploads({ platform: 'twitch', watchUrl: 'https://www.twitch.tv/streamer' })).rejects.toMatchObject({ code: 'PLATFORM_UNAVAILABLE' });
   });
 });
@@ -158,10 +193,16 @@ describe('feeds, live playlists and the classifier', () => {
     expect(await new FeedWatcher({ allowPrivate: true }).uploads({ platform: 'feed', watchUrl: `${srv.url}/feed.xml` })).toEqual([
       { id: 'a', url: 'https://cdn.example.com/a.mp4', title: 'A' },
     ]);
-    await expect(new FeedWatcher({ allowPrivate: false }).uploads({ platform: 'feed', watchUrl: `${srv.url}/feed.xml` })).rejects.toMatchObject({ code: 'INVALID_URL' });
+    await expect(new FeedWatcher({ allowPrivate: false }).uploads({ platform: 'feed', watchUrl: `${srv.url}/feed.xml` })).rejects.toMatchObject({
+      code: 'INVALID_URL',
+    });
     const recorder = new HlsLiveRecorder({ storage: undefined as never, probe: undefined as never, ffmpegBinary: 'ffmpeg', allowPrivate: true });
     const hls = new HlsWatcher(recorder);
-    expect(await hls.live({ platform: 'hls', watchUrl: `${srv.url}/live.m3u8` })).toMatchObject({ live: true, id: `${srv.url}/live.m3u8`, playlistUrl: `${srv.url}/live.m3u8` });
+    expect(await hls.live({ platform: 'hls', watchUrl: `${srv.url}/live.m3u8` })).toMatchObject({
+      live: true,
+      id: `${srv.url}/live.m3u8`,
+      playlistUrl: `${srv.url}/live.m3u8`,
+    });
     expect(await hls.live({ platform: 'hls', watchUrl: `${srv.url}/vod.m3u8` })).toEqual({ live: false });
     const p = await recorder.readPlaylist(`${srv.url}/live.m3u8`);
     expect(p).toMatchObject({ ended: false, targetDuration: 2 });
@@ -176,8 +217,12 @@ describe('feeds, live playlists and the classifier', () => {
     expect(await all.classify(`${srv.url}/feed.xml`)).toEqual({ platform: 'feed', watchUrl: `${srv.url}/feed.xml` });
     expect(await all.classify(`${srv.url}/live.m3u8`)).toEqual({ platform: 'hls', watchUrl: `${srv.url}/live.m3u8` });
     await expect(all.classify(`${srv.url}/page.html`)).rejects.toMatchObject({ code: 'INVALID_URL' });
-    await expect(new SafeChannelClassifier({ allowPrivate: false, available: () => true }).classify(`${srv.url}/live.m3u8`)).rejects.toMatchObject({ code: 'INVALID_URL' });
-    await expect(new SafeChannelClassifier({ allowPrivate: true, available: (p) => p !== 'twitch' }).classify('https://www.twitch.tv/streamer')).rejects.toMatchObject({
+    await expect(new SafeChannelClassifier({ allowPrivate: false, available: () => true }).classify(`${srv.url}/live.m3u8`)).rejects.toMatchObject({
+      code: 'INVALID_URL',
+    });
+    await expect(
+      new SafeChannelClassifier({ allowPrivate: true, available: (p) => p !== 'twitch' }).classify('https://www.twitch.tv/streamer'),
+    ).rejects.toMatchObject({
       code: 'PLATFORM_UNAVAILABLE',
     });
   });

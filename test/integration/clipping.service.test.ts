@@ -116,7 +116,10 @@ describe.each(DB_KINDS)('clipping services on %s', (kind) => {
     await db.insert(workspaces).values({ id: `ws_${kind}`, name: 'svc', planName: 'svc' });
     credits = new CreditsService({ repo: new DrizzleCreditsRepository(db), tx: runner });
     await credits.adjust({ workspaceId: `ws_${kind}`, amount: 100, reason: 'test' });
-    const [workspace] = await db.select().from(workspaces).where(eq(workspaces.id, `ws_${kind}`));
+    const [workspace] = await db
+      .select()
+      .from(workspaces)
+      .where(eq(workspaces.id, `ws_${kind}`));
     ctx = { workspace, plan };
     templatesService = new TemplatesService({ repo: new DrizzleTemplatesRepository(db), tx: runner });
     await templatesService.ensureBuiltins();
@@ -134,7 +137,9 @@ describe.each(DB_KINDS)('clipping services on %s', (kind) => {
     const row = await service.create(ctx, { video_id: videoId, timeframe: { start: 0, end: 120 } });
     expect(row).toMatchObject({ status: 'queued', timeframeStart: 0, timeframeEnd: 120, creditsCharged: 2 });
     expect(await balance()).toBe(before - 2);
-    expect(queue.sent).toEqual([{ name: 'submission.process', payload: { submissionId: row.id }, opts: { expireInSeconds: 14400, retryLimit: 2, retryDelaySeconds: 2 } }]);
+    expect(queue.sent).toEqual([
+      { name: 'submission.process', payload: { submissionId: row.id }, opts: { expireInSeconds: 14400, retryLimit: 2, retryDelaySeconds: 2 } },
+    ]);
     await expect(service.create(ctx, { video_id: videoId, timeframe: { start: 0, end: 120 } })).rejects.toMatchObject({ code: 'VIDEO_ALREADY_PROCESSING' });
     expect(await balance()).toBe(before - 2);
     expect(await credits.ledgerSum(ctx.workspace.id)).toBe(await balance());

@@ -15,9 +15,7 @@ describe.each(DB_KINDS)('on %s', (kind) => {
   it('50 simultaneous charges against a balance covering 10 accept exactly 10', async () => {
     const ws = await t.workspace({ credits: 10 });
     const results = await Promise.allSettled(
-      Array.from({ length: 50 }, (_, i) =>
-        t.c.credits.charge({ workspaceId: ws.id, amount: 1, reason: 'test', jobType: 'test', jobId: `job_${i}` }),
-      ),
+      Array.from({ length: 50 }, (_, i) => t.c.credits.charge({ workspaceId: ws.id, amount: 1, reason: 'test', jobType: 'test', jobId: `job_${i}` })),
     );
     const ok = results.filter((r) => r.status === 'fulfilled');
     const refused = results.filter((r) => r.status === 'rejected') as PromiseRejectedResult[];

@@ -61,8 +61,16 @@ describe.each(DB_KINDS)('CreditsService on %s', (kind) => {
 
   it('waives charges under free usage but not those that ignore it', async () => {
     const ws = await workspace(5, true);
-    expect(await credits.charge({ workspaceId: ws, amount: 50, reason: 'clip', jobType: 'submission', jobId: 's' })).toMatchObject({ charged: 0, waived: true, balanceAfter: 5 });
-    expect(await credits.charge({ workspaceId: ws, amount: 2, reason: 'persona', jobType: 'persona', jobId: 'p', ignoreFreeUsage: true })).toMatchObject({ charged: 2, waived: false, balanceAfter: 3 });
+    expect(await credits.charge({ workspaceId: ws, amount: 50, reason: 'clip', jobType: 'submission', jobId: 's' })).toMatchObject({
+      charged: 0,
+      waived: true,
+      balanceAfter: 5,
+    });
+    expect(await credits.charge({ workspaceId: ws, amount: 2, reason: 'persona', jobType: 'persona', jobId: 'p', ignoreFreeUsage: true })).toMatchObject({
+      charged: 2,
+      waived: false,
+      balanceAfter: 3,
+    });
     expect(await credits.ledgerSum(ws)).toBe(-2);
   });
 
@@ -93,6 +101,8 @@ describe.each(DB_KINDS)('CreditsService on %s', (kind) => {
     await expect(credits.adjust({ workspaceId: ws, amount: -3, reason: 'debit' })).rejects.toMatchObject({ code: 'INSUFFICIENT_CREDITS' });
     await expect(credits.adjust({ workspaceId: ws, amount: 2147483647, reason: 'grant' })).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
     expect(await credits.adjust({ workspaceId: ws, amount: -2, reason: 'debit' })).toMatchObject({ kind: 'debit', balanceAfter: 0 });
-    await expect(credits.charge({ workspaceId: 'ws_missing', amount: 1, reason: 'x', jobType: 't', jobId: 'j' })).rejects.toMatchObject({ code: 'WORKSPACE_NOT_FOUND' });
+    await expect(credits.charge({ workspaceId: 'ws_missing', amount: 1, reason: 'x', jobType: 't', jobId: 'j' })).rejects.toMatchObject({
+      code: 'WORKSPACE_NOT_FOUND',
+    });
   });
 });

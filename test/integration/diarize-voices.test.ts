@@ -83,11 +83,15 @@ function accuracy(fx: SpeechFixture, turns: SpeakerTurn[]): number {
     }
   }
   // Best one-to-one mapping by brute force (few voices).
-  const perms = (xs: string[]): string[][] => (xs.length <= 1 ? [xs] : xs.flatMap((x, i) => perms([...xs.slice(0, i), ...xs.slice(i + 1)]).map((r) => [x, ...r])));
+  const perms = (xs: string[]): string[][] =>
+    xs.length <= 1 ? [xs] : xs.flatMap((x, i) => perms([...xs.slice(0, i), ...xs.slice(i + 1)]).map((r) => [x, ...r]));
   const pool = [...labels, ...voices.map((_, i) => `none${i}`)];
   let best = 0;
   for (const perm of perms(pool).map((p) => p.slice(0, voices.length))) {
-    best = Math.max(best, voices.reduce((a, v, i) => a + (tally.get(`${v}|${perm[i]}`) ?? 0), 0));
+    best = Math.max(
+      best,
+      voices.reduce((a, v, i) => a + (tally.get(`${v}|${perm[i]}`) ?? 0), 0),
+    );
   }
   return best / total;
 }
@@ -119,25 +123,36 @@ describe.each(ENGINES)('embedded diarizer $where', ({ start }) => {
 
   describe('diarization of two clearly different voices', () => {
     it('finds exactly 2 speakers, A first, with >= 90% of the speech time under the right label', async () => {
-      const { fx, turns, seconds } = await run('two-voices', conversation((i) => (i % 2 ? FEMALE : MALE)));
+      const { fx, turns, seconds } = await run(
+        'two-voices',
+        conversation((i) => (i % 2 ? FEMALE : MALE)),
+      );
       expect(fx.parts.filter((p) => p.kind === 'say')).toHaveLength(8);
       expect(new Set(turns.map((t) => t.speaker))).toEqual(new Set(['A', 'B']));
       expect(turns[0].speaker).toBe('A');
       expect(turns.length).toBeGreaterThanOrEqual(6);
       const acc = accuracy(fx, turns);
       expect(acc).toBeGreaterThanOrEqual(0.9);
-      console.info(`diarization two voices: ${(acc * 100).toFixed(1)}% right, ${turns.length} turns, ${seconds.toFixed(2)} s for ${fx.duration.toFixed(1)} s of audio`);
+      console.info(
+        `diarization two voices: ${(acc * 100).toFixed(1)}% right, ${turns.length} turns, ${seconds.toFixed(2)} s for ${fx.duration.toFixed(1)} s of audio`,
+      );
       for (let i = 1; i < turns.length; i++) expect(turns[i].start).toBeGreaterThanOrEqual(turns[i - 1].end);
     });
 
     it('handles uneven turns (one voice speaks three times as much)', async () => {
-      const { fx, turns } = await run('uneven', conversation((i) => (i % 4 === 3 ? FEMALE : MALE)));
+      const { fx, turns } = await run(
+        'uneven',
+        conversation((i) => (i % 4 === 3 ? FEMALE : MALE)),
+      );
       expect(new Set(turns.map((t) => t.speaker)).size).toBe(2);
       expect(accuracy(fx, turns)).toBeGreaterThanOrEqual(0.9);
     });
 
     it('labels words and builds cues that split at every speaker change', async () => {
-      const { fx, turns } = await run('two-voices', conversation((i) => (i % 2 ? FEMALE : MALE)));
+      const { fx, turns } = await run(
+        'two-voices',
+        conversation((i) => (i % 2 ? FEMALE : MALE)),
+      );
       // Words spread over each sentence as an engine would time them.
       const words = fx.parts
         .filter((p) => p.kind === 'say')
@@ -161,13 +176,19 @@ describe.each(ENGINES)('embedded diarizer $where', ({ start }) => {
 
   describe('diarization of one voice', () => {
     it('keeps the male voice alone as 1 speaker', async () => {
-      const { turns } = await run('male-alone', conversation(() => MALE));
+      const { turns } = await run(
+        'male-alone',
+        conversation(() => MALE),
+      );
       expect(turns.length).toBeGreaterThan(0);
       expect(new Set(turns.map((t) => t.speaker))).toEqual(new Set(['A']));
     });
 
     it('keeps the female voice alone as 1 speaker', async () => {
-      const { turns } = await run('female-alone', conversation(() => FEMALE));
+      const { turns } = await run(
+        'female-alone',
+        conversation(() => FEMALE),
+      );
       expect(new Set(turns.map((t) => t.speaker))).toEqual(new Set(['A']));
     });
 

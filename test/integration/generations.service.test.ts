@@ -103,12 +103,18 @@ describe.each(DB_KINDS)('generations service on %s', (kind) => {
 
   async function workspace(credits: number): Promise<WorkspaceWithPlan> {
     const [plan] = await database.db.select().from(plans).where(eq(plans.name, 'svc'));
-    const [ws] = await database.db.insert(workspaces).values({ id: `ws_gen_${kind}_${++n}`, name: 'svc', planName: 'svc', credits }).returning();
+    const [ws] = await database.db
+      .insert(workspaces)
+      .values({ id: `ws_gen_${kind}_${++n}`, name: 'svc', planName: 'svc', credits })
+      .returning();
     return { workspace: ws, plan };
   }
 
   const ledgerOf = async (workspaceId: string) =>
-    (await database.db.select().from(ledgerEntries).where(eq(ledgerEntries.workspaceId, workspaceId)).orderBy(ledgerEntries.seq)).map((e) => [e.kind, e.amount]);
+    (await database.db.select().from(ledgerEntries).where(eq(ledgerEntries.workspaceId, workspaceId)).orderBy(ledgerEntries.seq)).map((e) => [
+      e.kind,
+      e.amount,
+    ]);
   const balanceOf = async (workspaceId: string) => (await database.db.select().from(workspaces).where(eq(workspaces.id, workspaceId)))[0].credits;
   const attempt = { retryCount: 2, retryLimit: 2 };
 
@@ -118,7 +124,16 @@ describe.each(DB_KINDS)('generations service on %s', (kind) => {
     await insertTestPlan(database.db);
     const { service } = build(new FakeQueue());
     await service.seedEmbedded();
-    await service.adminPut('fal-img', { name: 'fal', kind: 'image', provider: 'fal', provider_model: 'fal-ai/flux/dev', base_url: fal.url, api_key: fal.key, price: { per_image: 3 }, inputs: { prompt: 'required', image_ids: { min: 0, max: 1 } } });
+    await service.adminPut('fal-img', {
+      name: 'fal',
+      kind: 'image',
+      provider: 'fal',
+      provider_model: 'fal-ai/flux/dev',
+      base_url: fal.url,
+      api_key: fal.key,
+      price: { per_image: 3 },
+      inputs: { prompt: 'required', image_ids: { min: 0, max: 1 } },
+    });
   }, 120_000);
 
   afterAll(async () => {
@@ -151,7 +166,13 @@ describe.each(DB_KINDS)('generations service on %s', (kind) => {
     const { service, processor, repo } = build(new FakeQueue());
     const g = await service.create(ctx, { model_id: 'fal-img', prompt: 'a field', credits: 3 });
     // The provider took the job before the worker died.
-    const submitted = await createHostedClient({ provider: 'fal', baseUrl: fal.url, apiKey: fal.key }).submit({ providerModel: 'fal-ai/flux/dev', kind: 'image', prompt: 'a field', images: [], options: {} });
+    const submitted = await createHostedClient({ provider: 'fal', baseUrl: fal.url, apiKey: fal.key }).submit({
+      providerModel: 'fal-ai/flux/dev',
+      kind: 'image',
+      prompt: 'a field',
+      images: [],
+      options: {},
+    });
     await repo.setProviderJob(g.id, submitted.jobId);
     const posts = fal.requests.filter((r) => r.method === 'POST').length;
     await processor.run(g.id, { retryCount: 1, retryLimit: 2 });
@@ -174,7 +195,16 @@ describe.each(DB_KINDS)('generations service on %s', (kind) => {
     await processor.run(g.id, attempt);
     expect(await service.get(ctx.workspace.id, g.id)).toMatchObject({ status: 'failed', error_code: 'CONTENT_POLICY_REFUSED', credits_charged: 0 });
     // A model whose outputs are served from another origin than its base URL (here: the same server under another name).
-    await service.adminPut('fal-elsewhere', { name: 'x', kind: 'image', provider: 'fal', provider_model: 'fal-ai/flux/dev', base_url: fal.url.replace('127.0.0.1', 'localhost'), api_key: fal.key, price: { per_image: 1 }, inputs: { prompt: 'required', image_ids: { min: 0, max: 0 } } });
+    await service.adminPut('fal-elsewhere', {
+      name: 'x',
+      kind: 'image',
+      provider: 'fal',
+      provider_model: 'fal-ai/flux/dev',
+      base_url: fal.url.replace('127.0.0.1', 'localhost'),
+      api_key: fal.key,
+      price: { per_image: 1 },
+      inputs: { prompt: 'required', image_ids: { min: 0, max: 0 } },
+    });
     const h = await service.create(ctx, { model_id: 'fal-elsewhere', prompt: 'x', credits: 1 });
     await processor.run(h.id, attempt);
     expect(await service.get(ctx.workspace.id, h.id)).toMatchObject({ status: 'failed', error_code: 'OUTPUT_INVALID', credits_charged: 0 });
@@ -197,7 +227,16 @@ describe.each(DB_KINDS)('generations service on %s', (kind) => {
   it('a job without a result in time fails with GENERATION_TIMEOUT (the queue job cancelled, the synchronous request not sent again), a deleted model with MODEL_UNAVAILABLE; each refunded', async () => {
     const ctx = await workspace(20);
     const { service } = build(new FakeQueue());
-    await service.adminPut('oai-img', { name: 'oai', kind: 'image', provider: 'openai', provider_model: 'gpt-image-1', base_url: openai.url, api_key: openai.key, price: { per_image: 2 }, inputs: { prompt: 'required', image_ids: { min: 0, max: 0 } } });
+    await service.adminPut('oai-img', {
+      name: 'oai',
+      kind: 'image',
+      provider: 'openai',
+      provider_model: 'gpt-image-1',
+      base_url: openai.url,
+      api_key: openai.key,
+      price: { per_image: 2 },
+      inputs: { prompt: 'required', image_ids: { min: 0, max: 0 } },
+    });
     const slow = build(new FakeQueue(), 1 << 20, 300);
     // fal: still queued at the deadline.
     fal.defaultPolls = 1000;
@@ -222,7 +261,16 @@ describe.each(DB_KINDS)('generations service on %s', (kind) => {
       openai.delayMs = 0;
     }
     // A model deleted between the POST and its job.
-    await service.adminPut('doomed', { name: 'd', kind: 'image', provider: 'fal', provider_model: 'fal-ai/flux/dev', base_url: fal.url, api_key: fal.key, price: { per_image: 1 }, inputs: { prompt: 'required', image_ids: { min: 0, max: 0 } } });
+    await service.adminPut('doomed', {
+      name: 'd',
+      kind: 'image',
+      provider: 'fal',
+      provider_model: 'fal-ai/flux/dev',
+      base_url: fal.url,
+      api_key: fal.key,
+      price: { per_image: 1 },
+      inputs: { prompt: 'required', image_ids: { min: 0, max: 0 } },
+    });
     const d = await service.create(ctx, { model_id: 'doomed', prompt: 'x', credits: 1 });
     await service.adminDelete('doomed');
     const posts = fal.requests.filter((r) => r.method === 'POST').length;

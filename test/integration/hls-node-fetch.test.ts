@@ -60,7 +60,10 @@ beforeAll(async () => {
 
   // AES-128: the same segments encrypted, once with an explicit IV, once with the sequence number as IV.
   const ts = fs.readFileSync(path.join(m, 'ts', 'index.m3u8'), 'utf8');
-  const segs = fs.readdirSync(path.join(m, 'ts')).filter((f) => f.endsWith('.ts')).sort();
+  const segs = fs
+    .readdirSync(path.join(m, 'ts'))
+    .filter((f) => f.endsWith('.ts'))
+    .sort();
   fs.writeFileSync(path.join(m, 'ts', 'key.bin'), KEY);
   for (const [i, s] of segs.entries()) {
     const plain = fs.readFileSync(path.join(m, 'ts', s));
@@ -69,12 +72,21 @@ beforeAll(async () => {
   }
   const withKey = (tag: string, prefix: string) => ts.replace('#EXTINF', `${tag}\n#EXTINF`).replace(/^(seg\d+\.ts)$/gm, `${prefix}$1`);
   fs.writeFileSync(path.join(m, 'ts', 'enc-iv.m3u8'), withKey(`#EXT-X-KEY:METHOD=AES-128,URI="key.bin",IV=0x${IV.toString('hex')}`, 'iv-'));
-  fs.writeFileSync(path.join(m, 'ts', 'enc-seq.m3u8'), withKey('#EXT-X-KEY:METHOD=AES-128,URI=key.bin', 'seq-').replace(/#EXT-X-MEDIA-SEQUENCE:\d+/, '#EXT-X-MEDIA-SEQUENCE:40'));
+  fs.writeFileSync(
+    path.join(m, 'ts', 'enc-seq.m3u8'),
+    withKey('#EXT-X-KEY:METHOD=AES-128,URI=key.bin', 'seq-').replace(/#EXT-X-MEDIA-SEQUENCE:\d+/, '#EXT-X-MEDIA-SEQUENCE:40'),
+  );
   fs.writeFileSync(path.join(m, 'ts', 'sample-aes.m3u8'), withKey('#EXT-X-KEY:METHOD=SAMPLE-AES,URI="key.bin"', ''));
   // A master playlist whose variant takes its audio from a separate rendition (unquoted attributes).
   fs.writeFileSync(
     path.join(m, 'split', 'master.m3u8'),
-    ['#EXTM3U', '#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=aud,NAME=en,DEFAULT=YES,URI=audio/index.m3u8', '#EXT-X-STREAM-INF:BANDWIDTH=300000,RESOLUTION=320x180,AUDIO=aud', 'video/index.m3u8', ''].join('\n'),
+    [
+      '#EXTM3U',
+      '#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=aud,NAME=en,DEFAULT=YES,URI=audio/index.m3u8',
+      '#EXT-X-STREAM-INF:BANDWIDTH=300000,RESOLUTION=320x180,AUDIO=aud',
+      'video/index.m3u8',
+      '',
+    ].join('\n'),
   );
 
   srv = await startStaticServer(m);
@@ -128,7 +140,10 @@ describe('HLS fetched in Node, remuxed from local files', () => {
       retrying: (_what, step) => step(),
       unreadable: refused,
     };
-    const segs = fs.readdirSync(path.join(dir, 'media', 'ts')).filter((f) => /^seg\d+\.ts$/.test(f)).sort();
+    const segs = fs
+      .readdirSync(path.join(dir, 'media', 'ts'))
+      .filter((f) => /^seg\d+\.ts$/.test(f))
+      .sort();
     const plain = Buffer.concat(segs.map((s) => fs.readFileSync(path.join(dir, 'media', 'ts', s))));
     for (const name of ['enc-iv.m3u8', 'enc-seq.m3u8', 'index.m3u8']) {
       const url = `${srv.url}/ts/${name}`;
@@ -142,7 +157,9 @@ describe('HLS fetched in Node, remuxed from local files', () => {
 
   it('SAMPLE-AES is refused as unreadable before any segment is fetched', async () => {
     const before = srv.requests.length;
-    const err = await downloader().download({ mediaUrl: `${srv.url}/ts/sample-aes.m3u8`, platform: 'direct' }, dest(), { maxBytes: GiB }).catch((e) => e);
+    const err = await downloader()
+      .download({ mediaUrl: `${srv.url}/ts/sample-aes.m3u8`, platform: 'direct' }, dest(), { maxBytes: GiB })
+      .catch((e) => e);
     expect(err).toMatchObject({ code: 'SOURCE_UNREADABLE' });
     expect(String(err.cause)).toMatch(/SAMPLE-AES/);
     expect(srv.requests.slice(before)).toEqual(['/ts/sample-aes.m3u8']);
@@ -195,7 +212,14 @@ describe('HLS fetched in Node, remuxed from local files', () => {
   it('a failing segment is retried; a segment cut mid-body is fetched again', async () => {
     let calls = 0;
     const file = path.join(dir, 'media', 'ts', 'seg001.ts');
-    srv.route('/flaky/index.m3u8', (_q, res) => res.writeHead(200).end(fs.readFileSync(path.join(dir, 'media', 'ts', 'index.m3u8'), 'utf8').replace(/^seg/gm, '/ts/seg').replace('/ts/seg001.ts', '/flaky/seg001.ts')));
+    srv.route('/flaky/index.m3u8', (_q, res) =>
+      res.writeHead(200).end(
+        fs
+          .readFileSync(path.join(dir, 'media', 'ts', 'index.m3u8'), 'utf8')
+          .replace(/^seg/gm, '/ts/seg')
+          .replace('/ts/seg001.ts', '/flaky/seg001.ts'),
+      ),
+    );
     srv.route('/flaky/seg001.ts', (_q, res) => {
       const bytes = fs.readFileSync(file);
       calls++;
@@ -211,13 +235,19 @@ describe('HLS fetched in Node, remuxed from local files', () => {
 
   it('maxBytes bounds the segment bytes: SOURCE_TOO_LARGE, nothing stored', async () => {
     const d = dest();
-    const err = await downloader().download({ mediaUrl: `${srv.url}/ts/index.m3u8`, platform: 'direct' }, d, { maxBytes: 50_000 }).catch((e) => e);
+    const err = await downloader()
+      .download({ mediaUrl: `${srv.url}/ts/index.m3u8`, platform: 'direct' }, d, { maxBytes: 50_000 })
+      .catch((e) => e);
     expect(err).toMatchObject({ code: 'SOURCE_TOO_LARGE', extra: { max_size: 50_000 } });
     expect(await storage.head(d.key)).toBeNull();
   });
 
   it('a playlist served as text/plain from a path without .m3u8 is still read as HLS (the body decides)', async () => {
-    srv.route('/plain.txt', (_q, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end(fs.readFileSync(path.join(dir, 'media', 'ts', 'index.m3u8'), 'utf8').replace(/^seg/gm, '/ts/seg')));
+    srv.route('/plain.txt', (_q, res) =>
+      res
+        .writeHead(200, { 'content-type': 'text/plain' })
+        .end(fs.readFileSync(path.join(dir, 'media', 'ts', 'index.m3u8'), 'utf8').replace(/^seg/gm, '/ts/seg')),
+    );
     const r = await get('/plain.txt');
     expect(r.info.duration).toBeCloseTo(12, 0);
   });

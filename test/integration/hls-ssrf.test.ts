@@ -63,7 +63,13 @@ beforeAll(async () => {
   attacker.route('/vod/c.m3u8', (req, res) => {
     if (req.headers.range === undefined) return playlist(res, indexText);
     const text = firstSegment(`#EXTINF:16,\n${inside('/vod/seg000.ts')}`);
-    res.writeHead(206, { 'content-type': 'application/vnd.apple.mpegurl', 'content-range': `bytes 0-${text.length - 1}/${text.length}`, 'content-length': text.length }).end(text);
+    res
+      .writeHead(206, {
+        'content-type': 'application/vnd.apple.mpegurl',
+        'content-range': `bytes 0-${text.length - 1}/${text.length}`,
+        'content-length': text.length,
+      })
+      .end(text);
   });
   // (d) a playlist served as video/mp4, from a .mp4 path with `.m3u8` in the query, or after a redirect to .m3u.
   const disguised = firstSegment(`#EXTINF:16,\n${inside('/vod/seg000.ts')}`).replace(/^seg/gm, `${attacker.url}/vod/seg`);
@@ -93,7 +99,8 @@ function downloader(): MediaSourceDownloader {
 }
 
 const analyze = (url: string) => analyzeLink(url, { resolvers: [resolver()], maxDurationSeconds: 3600 });
-const download = (url: string) => downloader().download({ mediaUrl: url, platform: 'direct' }, { storage, key: `videos/ws1/v${++keyN}/source.mp4` }, { maxBytes: 1024 ** 3 });
+const download = (url: string) =>
+  downloader().download({ mediaUrl: url, platform: 'direct' }, { storage, key: `videos/ws1/v${++keyN}/source.mp4` }, { maxBytes: 1024 ** 3 });
 
 /** Runs `fn` and returns what it answered (`OK` or the error code) and how many requests `internal` got meanwhile. */
 async function outcome(fn: () => Promise<unknown>): Promise<{ code: string; internalRequests: string[] }> {

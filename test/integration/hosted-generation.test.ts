@@ -39,7 +39,11 @@ describe('fal queue client', () => {
   it('submits with the key, polls IN_QUEUE then IN_PROGRESS then COMPLETED, and reads the image URLs of the result', async () => {
     fal.defaultPolls = 2;
     const seen: string[] = [];
-    const out = await runHostedJob(client('fal'), { providerModel: 'fal-ai/flux/dev', kind: 'image', prompt: 'a red fox', images: [ref], options: { num_images: 1 } }, { ...fast, onSubmitted: async (id) => void seen.push(id) });
+    const out = await runHostedJob(
+      client('fal'),
+      { providerModel: 'fal-ai/flux/dev', kind: 'image', prompt: 'a red fox', images: [ref], options: { num_images: 1 } },
+      { ...fast, onSubmitted: async (id) => void seen.push(id) },
+    );
     expect(out.state).toBe('succeeded');
     expect(out.state === 'succeeded' && out.outputs).toEqual([{ url: `${fal.url}/files/out.png` }]);
     expect(seen).toEqual([out.jobId]);
@@ -63,10 +67,18 @@ describe('fal queue client', () => {
 
   it('reads video.url of a video model and sends several images as image_urls (or the model’s own field)', async () => {
     fal.defaultPolls = 0;
-    const out = await runHostedJob(client('fal'), { providerModel: 'fal-ai/kling-video/v2/image-to-video', kind: 'video', prompt: 'pan', images: [ref, ref], options: { duration: '5' } }, fast);
+    const out = await runHostedJob(
+      client('fal'),
+      { providerModel: 'fal-ai/kling-video/v2/image-to-video', kind: 'video', prompt: 'pan', images: [ref, ref], options: { duration: '5' } },
+      fast,
+    );
     expect(out.state === 'succeeded' && out.outputs).toEqual([{ url: `${fal.url}/files/out.mp4` }]);
     expect(fal.requests.at(-3)!.json.image_urls).toHaveLength(2);
-    await runHostedJob(client('fal'), { providerModel: 'fal-ai/kling-video/v2', kind: 'video', images: [ref], options: {}, imageField: 'start_image_url' }, fast);
+    await runHostedJob(
+      client('fal'),
+      { providerModel: 'fal-ai/kling-video/v2', kind: 'video', images: [ref], options: {}, imageField: 'start_image_url' },
+      fast,
+    );
     const sent = fal.requests.filter((r) => r.method === 'POST').at(-1)!;
     expect(decodeDataUri(sent.json.start_image_url)?.bytes).toEqual(ref.bytes);
     expect(sent.json.prompt).toBeUndefined();
@@ -81,7 +93,11 @@ describe('fal queue client', () => {
 
   it('cancels a job still queued at the deadline (PUT …/cancel)', async () => {
     fal.defaultPolls = 1000;
-    const out = await runHostedJob(client('fal'), { providerModel: 'fal-ai/flux/dev', kind: 'image', prompt: 'x', images: [], options: {} }, { pollMs: 10, timeoutMs: 120 });
+    const out = await runHostedJob(
+      client('fal'),
+      { providerModel: 'fal-ai/flux/dev', kind: 'image', prompt: 'x', images: [], options: {} },
+      { pollMs: 10, timeoutMs: 120 },
+    );
     fal.defaultPolls = 1;
     expect(out).toMatchObject({ state: 'failed', timedOut: true });
     expect(fal.requests.at(-1)).toMatchObject({ method: 'PUT', path: `/${out.jobId}/cancel` });
@@ -89,9 +105,21 @@ describe('fal queue client', () => {
   });
 
   it('answers a wrong key as a failure that is not retried, an unreachable provider as a retryable one', async () => {
-    const bad = await new FalClient({ provider: 'fal', baseUrl: fal.url, apiKey: 'wrong' }).submit({ providerModel: 'a/b', kind: 'image', prompt: 'x', images: [], options: {} });
+    const bad = await new FalClient({ provider: 'fal', baseUrl: fal.url, apiKey: 'wrong' }).submit({
+      providerModel: 'a/b',
+      kind: 'image',
+      prompt: 'x',
+      images: [],
+      options: {},
+    });
     expect(bad.state).toMatchObject({ state: 'failed', retryable: false });
-    const gone = await new FalClient({ provider: 'fal', baseUrl: 'http://127.0.0.1:9', apiKey: 'k' }).submit({ providerModel: 'a/b', kind: 'image', prompt: 'x', images: [], options: {} });
+    const gone = await new FalClient({ provider: 'fal', baseUrl: 'http://127.0.0.1:9', apiKey: 'k' }).submit({
+      providerModel: 'a/b',
+      kind: 'image',
+      prompt: 'x',
+      images: [],
+      options: {},
+    });
     expect(gone.state).toMatchObject({ state: 'failed', retryable: true });
     fal.violations.length = 0;
   });
@@ -100,7 +128,11 @@ describe('fal queue client', () => {
 describe('Replicate predictions client', () => {
   it('creates a prediction of an official model, polls starting → processing → succeeded and reads the output URLs', async () => {
     replicate.defaultPolls = 2;
-    const out = await runHostedJob(client('replicate'), { providerModel: 'black-forest-labs/flux-schnell', kind: 'image', prompt: 'a boat', images: [ref], options: { aspect_ratio: '16:9' } }, fast);
+    const out = await runHostedJob(
+      client('replicate'),
+      { providerModel: 'black-forest-labs/flux-schnell', kind: 'image', prompt: 'a boat', images: [ref], options: { aspect_ratio: '16:9' } },
+      fast,
+    );
     expect(out.state === 'succeeded' && out.outputs).toEqual([{ url: `${replicate.url}/files/out.png` }]);
     const create = replicate.requests[0];
     expect(create.path).toBe('/v1/models/black-forest-labs/flux-schnell/predictions');
@@ -115,7 +147,11 @@ describe('Replicate predictions client', () => {
   it('uses /v1/predictions with the version of owner/name:version, and reads a single output URL of a video model', async () => {
     replicate.defaultPolls = 0;
     replicate.videoModels.add('5c7d5dc6dd8bf75c1acaa8565735e7986bc5b66206b55cca93cb72c9bf15ccaa');
-    const out = await runHostedJob(client('replicate'), { providerModel: 'acme/maker:5c7d5dc6dd8bf75c1acaa8565735e7986bc5b66206b55cca93cb72c9bf15ccaa', kind: 'video', images: [ref], options: {} }, fast);
+    const out = await runHostedJob(
+      client('replicate'),
+      { providerModel: 'acme/maker:5c7d5dc6dd8bf75c1acaa8565735e7986bc5b66206b55cca93cb72c9bf15ccaa', kind: 'video', images: [ref], options: {} },
+      fast,
+    );
     expect(out.state === 'succeeded' && out.outputs).toEqual([{ url: `${replicate.url}/files/out.mp4` }]);
     const create = replicate.requests.filter((r) => r.method === 'POST').at(-1)!;
     expect(create.path).toBe('/v1/predictions');
@@ -128,7 +164,11 @@ describe('Replicate predictions client', () => {
     const failed = await runHostedJob(client('replicate'), { providerModel: 'a/b', kind: 'image', prompt: '[fail]', images: [], options: {} }, fast);
     expect(failed).toMatchObject({ state: 'failed', detail: 'CUDA out of memory', retryable: false });
     replicate.defaultPolls = 1000;
-    const slow = await runHostedJob(client('replicate'), { providerModel: 'a/b', kind: 'image', prompt: 'x', images: [], options: {} }, { pollMs: 10, timeoutMs: 100 });
+    const slow = await runHostedJob(
+      client('replicate'),
+      { providerModel: 'a/b', kind: 'image', prompt: 'x', images: [], options: {} },
+      { pollMs: 10, timeoutMs: 100 },
+    );
     replicate.defaultPolls = 1;
     expect(slow).toMatchObject({ state: 'failed', timedOut: true });
     expect(replicate.requests.at(-1)).toMatchObject({ method: 'POST', path: `/v1/predictions/${slow.jobId}/cancel` });
@@ -147,7 +187,11 @@ describe('Replicate predictions client', () => {
 
 describe('OpenAI-compatible Images client', () => {
   it('generates from a prompt (JSON) and answers the b64_json bytes', async () => {
-    const out = await runHostedJob(client('openai'), { providerModel: 'gpt-image-1', kind: 'image', prompt: 'a lamp', images: [], options: { size: '1024x1024' } }, fast);
+    const out = await runHostedJob(
+      client('openai'),
+      { providerModel: 'gpt-image-1', kind: 'image', prompt: 'a lamp', images: [], options: { size: '1024x1024' } },
+      fast,
+    );
     expect(out.state === 'succeeded' && out.outputs).toEqual([{ bytes: outputs.image }]);
     const req = openai.requests.at(-1)!;
     expect(req.path).toBe('/v1/images/generations');
@@ -157,7 +201,11 @@ describe('OpenAI-compatible Images client', () => {
 
   it('edits with the reference image as a multipart file, and reads data[].url', async () => {
     openai.answerUrls = true;
-    const out = await runHostedJob(new OpenAiImagesClient({ provider: 'openai', baseUrl: openai.url, apiKey: openai.key }), { providerModel: 'gpt-image-1', kind: 'image', prompt: 'make it blue', images: [ref], options: {} }, fast);
+    const out = await runHostedJob(
+      new OpenAiImagesClient({ provider: 'openai', baseUrl: openai.url, apiKey: openai.key }),
+      { providerModel: 'gpt-image-1', kind: 'image', prompt: 'make it blue', images: [ref], options: {} },
+      fast,
+    );
     openai.answerUrls = false;
     expect(out.state === 'succeeded' && out.outputs).toEqual([{ url: `${openai.url}/files/out.png` }]);
     const job = [...openai.jobs.values()].at(-1)!;
@@ -178,14 +226,22 @@ describe('OpenAI-compatible Images client', () => {
     openai.delayMs = 1500;
     const started = Date.now();
     try {
-      const out = await runHostedJob(client('openai', { requestTimeoutMs: 200 }), { providerModel: 'm', kind: 'image', prompt: 'a slow lamp', images: [], options: {} }, fast);
+      const out = await runHostedJob(
+        client('openai', { requestTimeoutMs: 200 }),
+        { providerModel: 'm', kind: 'image', prompt: 'a slow lamp', images: [], options: {} },
+        fast,
+      );
       expect(out).toMatchObject({ state: 'failed', retryable: false, timedOut: true });
       expect(Date.now() - started).toBeLessThan(1400);
     } finally {
       openai.delayMs = 0;
     }
     // A provider that is not there at all is another matter: retryable, not a timeout.
-    const gone = await runHostedJob(createHostedClient({ provider: 'openai', baseUrl: 'http://127.0.0.1:9', apiKey: 'k' }), { providerModel: 'm', kind: 'image', prompt: 'x', images: [], options: {} }, fast);
+    const gone = await runHostedJob(
+      createHostedClient({ provider: 'openai', baseUrl: 'http://127.0.0.1:9', apiKey: 'k' }),
+      { providerModel: 'm', kind: 'image', prompt: 'x', images: [], options: {} },
+      fast,
+    );
     expect(gone).toMatchObject({ state: 'failed', retryable: true });
     expect(gone.timedOut).toBeUndefined();
   });

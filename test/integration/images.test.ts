@@ -28,14 +28,19 @@ describe('image recognition', () => {
   });
 
   it('refuses GIF, SVG, TIFF and text as not images, a truncated PNG, JPEG or WebP as undecodable', async () => {
-    const gif = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#fff' } }).gif().toBuffer();
-    const tiff = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#fff' } }).tiff().toBuffer();
+    const gif = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#fff' } })
+      .gif()
+      .toBuffer();
+    const tiff = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#fff' } })
+      .tiff()
+      .toBuffer();
     for (const bytes of [gif, tiff, Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="9" height="9"/>'), Buffer.from('plain text')]) {
       expect(await inspector.inspect(bytes)).toEqual({ ok: false, reason: 'not_an_image' });
     }
     for (const format of ['png', 'jpeg', 'webp'] as const) {
       const bytes = await pattern(300, 200, format);
-      for (const kept of [0.5, 0.99]) expect(await inspector.inspect(bytes.subarray(0, Math.floor(bytes.length * kept))), `${format} ${kept}`).toEqual({ ok: false, reason: 'undecodable' });
+      for (const kept of [0.5, 0.99])
+        expect(await inspector.inspect(bytes.subarray(0, Math.floor(bytes.length * kept))), `${format} ${kept}`).toEqual({ ok: false, reason: 'undecodable' });
     }
   });
 
@@ -59,7 +64,11 @@ describe('image recognition', () => {
     const pool = createComputePool(1);
     try {
       const pooled = new SharpImageInspector(pool);
-      const checks = await Promise.all([pooled.inspect(await solidPng(6000, 6000)), pooled.inspect(claimedPng(100_000, 100_000)), pooled.inspect(Buffer.from('text'))]);
+      const checks = await Promise.all([
+        pooled.inspect(await solidPng(6000, 6000)),
+        pooled.inspect(claimedPng(100_000, 100_000)),
+        pooled.inspect(Buffer.from('text')),
+      ]);
       expect(checks).toEqual([
         { ok: true, info: { format: 'png', contentType: 'image/png', width: 6000, height: 6000 } },
         { ok: false, reason: 'too_many_pixels', maxPixels: MAX_IMAGE_PIXELS },
@@ -90,7 +99,10 @@ describe('ESRGAN slim ×4', () => {
     const src = await decodeImage(await sharp(PORTRAIT).resize(48, 48).png().toBuffer());
     const out = await model.upscale(src.data, 48, 48);
     expect(out.length).toBe(192 * 192 * 3);
-    const reduced = await sharp(Buffer.from(out), { raw: { width: 192, height: 192, channels: 3 } }).resize(48, 48, { kernel: 'cubic' }).raw().toBuffer();
+    const reduced = await sharp(Buffer.from(out), { raw: { width: 192, height: 192, channels: 3 } })
+      .resize(48, 48, { kernel: 'cubic' })
+      .raw()
+      .toBuffer();
     let diff = 0;
     for (let i = 0; i < reduced.length; i++) diff += Math.abs(reduced[i] - src.data[i]);
     expect(diff / reduced.length).toBeLessThan(6);
@@ -99,8 +111,13 @@ describe('ESRGAN slim ×4', () => {
 
   it('keeps a cut-out’s transparency (the alpha channel enlarged beside the network’s colours), an opaque image stays RGB', async () => {
     const dir = tempDir('cutroom-upscale-');
-    const patch = await sharp({ create: { width: 20, height: 10, channels: 4, background: { r: 0, g: 200, b: 0, alpha: 1 } } }).png().toBuffer();
-    await sharp({ create: { width: 40, height: 30, channels: 4, background: { r: 255, g: 0, b: 0, alpha: 0 } } }).composite([{ input: patch, left: 10, top: 10 }]).png().toFile(`${dir}/in.png`);
+    const patch = await sharp({ create: { width: 20, height: 10, channels: 4, background: { r: 0, g: 200, b: 0, alpha: 1 } } })
+      .png()
+      .toBuffer();
+    await sharp({ create: { width: 40, height: 30, channels: 4, background: { r: 255, g: 0, b: 0, alpha: 0 } } })
+      .composite([{ input: patch, left: 10, top: 10 }])
+      .png()
+      .toFile(`${dir}/in.png`);
     expect(await imageUpscale({ file: `${dir}/in.png`, outFile: `${dir}/out.png` })).toMatchObject({ width: 160, height: 120 });
     const out = await sharp(`${dir}/out.png`).raw().toBuffer({ resolveWithObject: true });
     expect(out.info.channels).toBe(4);
@@ -159,4 +176,3 @@ describe('one TensorFlow.js engine per thread', () => {
     }
   }, 60_000);
 });
-

@@ -65,13 +65,38 @@ describe.each(DB_KINDS)('live batch billing on %s', (kind) => {
     const queue = new FakeQueue();
     const ending = new BroadcastEnding({ repo, credits, queue });
     const at = new Date();
-    await database.db.insert(monitors).values({ id: `mon_${kind}`, workspaceId: ws, type: 'live', name: 'm', url: 'https://a.example/x.m3u8', platform: 'hls', watchUrl: 'https://a.example/x.m3u8', status: 'live' });
-    const bc = { workspaceId: ws, monitorId: `mon_${kind}`, title: 't', status: 'live', externalId: 'x', playlistUrl: 'https://a.example/x.m3u8', startedAt: at };
-    await database.db.insert(broadcasts).values([
-      { ...bc, id: `bc_empty_${kind}` },
-    ]);
+    await database.db.insert(monitors).values({
+      id: `mon_${kind}`,
+      workspaceId: ws,
+      type: 'live',
+      name: 'm',
+      url: 'https://a.example/x.m3u8',
+      platform: 'hls',
+      watchUrl: 'https://a.example/x.m3u8',
+      status: 'live',
+    });
+    const bc = {
+      workspaceId: ws,
+      monitorId: `mon_${kind}`,
+      title: 't',
+      status: 'live',
+      externalId: 'x',
+      playlistUrl: 'https://a.example/x.m3u8',
+      startedAt: at,
+    };
+    await database.db.insert(broadcasts).values([{ ...bc, id: `bc_empty_${kind}` }]);
     await credits.charge({ workspaceId: ws, amount: 1, reason: 'live batch', jobType: CHARGE_TYPE.liveBatch, jobId: batchJobId(`bc_empty_${kind}`, 0) });
-    await database.db.insert(broadcastBatches).values({ id: `batch_e_${kind}`, workspaceId: ws, broadcastId: `bc_empty_${kind}`, index: 0, status: 'recording', offsetSeconds: 0, chunks: [], creditsCharged: 1, startedAt: at });
+    await database.db.insert(broadcastBatches).values({
+      id: `batch_e_${kind}`,
+      workspaceId: ws,
+      broadcastId: `bc_empty_${kind}`,
+      index: 0,
+      status: 'recording',
+      offsetSeconds: 0,
+      chunks: [],
+      creditsCharged: 1,
+      startedAt: at,
+    });
     const b = (await repo.getBroadcast(`bc_empty_${kind}`))!;
     const sent = await runner.run((tx) => ending.endInTx(tx, b, 'STOPPED', new Date()));
     expect(sent).toBeUndefined();
@@ -83,8 +108,16 @@ describe.each(DB_KINDS)('live batch billing on %s', (kind) => {
     // A second broadcast of the monitor, with a recorded chunk: cut, its job sent, `processing` until settled.
     await database.db.insert(broadcasts).values({ ...bc, id: `bc_full_${kind}` });
     await database.db.insert(broadcastBatches).values({
-      id: `batch_f_${kind}`, workspaceId: ws, broadcastId: `bc_full_${kind}`, index: 0, status: 'recording', offsetSeconds: 0, seconds: 4,
-      chunks: [{ key: 'live/x/0.chunk', seconds: 4, firstSequence: 0, lastSequence: 1 }], creditsCharged: 1, startedAt: at,
+      id: `batch_f_${kind}`,
+      workspaceId: ws,
+      broadcastId: `bc_full_${kind}`,
+      index: 0,
+      status: 'recording',
+      offsetSeconds: 0,
+      seconds: 4,
+      chunks: [{ key: 'live/x/0.chunk', seconds: 4, firstSequence: 0, lastSequence: 1 }],
+      creditsCharged: 1,
+      startedAt: at,
     });
     const full = (await repo.getBroadcast(`bc_full_${kind}`))!;
     const batchId = await runner.run((tx) => ending.endInTx(tx, full, 'ENDLIST', new Date()));
@@ -114,7 +147,15 @@ describe.each(DB_KINDS)('live batch billing on %s', (kind) => {
     const queue = new FakeQueue();
     const poller = new MonitorPoller({ repo, queue, pollSeconds: 60 } as unknown as ConstructorParameters<typeof MonitorPoller>[0]);
     const old = new Date(Date.now() - 3600_000);
-    const base = { workspaceId: ws, type: 'video', name: 'm', url: 'https://a.example/f.xml', platform: 'feed', watchUrl: 'https://a.example/f.xml', pollSeq: 4 };
+    const base = {
+      workspaceId: ws,
+      type: 'video',
+      name: 'm',
+      url: 'https://a.example/f.xml',
+      platform: 'feed',
+      watchUrl: 'https://a.example/f.xml',
+      pollSeq: 4,
+    };
     await database.db.insert(monitors).values([
       { ...base, id: `mon_lost_${kind}`, status: 'watching', lastCheckedAt: old, startedAt: old },
       { ...base, id: `mon_fine_${kind}`, status: 'watching', lastCheckedAt: new Date(), startedAt: old },

@@ -60,7 +60,12 @@ const warnings: Array<{ obj: Record<string, unknown>; msg?: string }> = [];
 const logger = { warn: (obj: object, msg?: string) => warnings.push({ obj: obj as Record<string, unknown>, msg }) };
 
 function scorer(extra: Partial<OpenAiChatScorerOptions> = {}) {
-  const config = loadLlmConfig({ CUTROOM_LLM_URL: `${baseUrl}/v1`, CUTROOM_LLM_MODEL: 'local-model', CUTROOM_LLM_API_KEY: 'sk-local', CUTROOM_LLM_TIMEOUT_MS: '3000' })!;
+  const config = loadLlmConfig({
+    CUTROOM_LLM_URL: `${baseUrl}/v1`,
+    CUTROOM_LLM_MODEL: 'local-model',
+    CUTROOM_LLM_API_KEY: 'sk-local',
+    CUTROOM_LLM_TIMEOUT_MS: '3000',
+  })!;
   return new OpenAiChatHighlightScorer({ ...config, logger, ...extra });
 }
 
@@ -161,7 +166,7 @@ describe('LLM scorer against a local chat-completions server', () => {
 
   it('drops JSON mode for servers that refuse response_format, once and for all', async () => {
     reply = (seen, res) => {
-      if (seen.body.response_format) json(res, 400, { error: { message: "Unrecognized request argument supplied: response_format" } });
+      if (seen.body.response_format) json(res, 400, { error: { message: 'Unrecognized request argument supplied: response_format' } });
       else json(res, 200, completion('[{"index":1,"rating":8,"title":"Plain mode"}]'));
     };
     const s = scorer({ apiKey: undefined });

@@ -54,10 +54,17 @@ describe('local', () => {
     const [account] = result!.externalId.split('/');
     const dir = path.join(publishedDir(path.join(tmp, 'data')), account);
     expect(fs.readFileSync(path.join(dir, 'post1-item1.mp4')).equals(bytes)).toBe(true);
-    expect(JSON.parse(fs.readFileSync(path.join(dir, 'post1-item1.json'), 'utf8'))).toMatchObject({ title: 'Local clip', caption: 'hello', metadata: md, account: 'My Channel' });
+    expect(JSON.parse(fs.readFileSync(path.join(dir, 'post1-item1.json'), 'utf8'))).toMatchObject({
+      title: 'Local clip',
+      caption: 'hello',
+      metadata: md,
+      account: 'My Channel',
+    });
     const other = path.join(tmp, 'other.mp4');
     fs.writeFileSync(other, Buffer.alloc(10));
-    const again = await publishers.get('local')!.publish({ file: other, sizeBytes: 10, metadata: md, credentials: {}, account: 'My Channel', idempotencyKey: 'post1-item1' });
+    const again = await publishers
+      .get('local')!
+      .publish({ file: other, sizeBytes: 10, metadata: md, credentials: {}, account: 'My Channel', idempotencyKey: 'post1-item1' });
     expect(again).toEqual(result);
     expect(fs.readFileSync(path.join(dir, 'post1-item1.mp4')).equals(bytes)).toBe(true);
     expect(fs.readdirSync(dir).sort()).toEqual(['post1-item1.json', 'post1-item1.mp4']);
@@ -67,7 +74,9 @@ describe('local', () => {
     const bad = await attempt({ metadata: { caption: 'no title' }, credentials: {}, idempotencyKey: 'x1' });
     expect(publishError(bad.error)).toMatchObject({ error_code: 'METADATA_REJECTED', field: 'local.title' });
     const local = new LocalPublisher({ dir: path.join(tmp, 'pub2'), publicBaseUrl: 'http://h' });
-    const missing = await local.publish({ file: path.join(tmp, 'nope.mp4'), sizeBytes: 5, metadata: md, credentials: {}, idempotencyKey: 'x2' }).catch((e) => e);
+    const missing = await local
+      .publish({ file: path.join(tmp, 'nope.mp4'), sizeBytes: 5, metadata: md, credentials: {}, idempotencyKey: 'x2' })
+      .catch((e) => e);
     expect(publishError(missing)).toMatchObject({ error_code: 'UPLOAD_FAILED', retryable: false });
   });
 

@@ -80,7 +80,9 @@ describe.each(DB_KINDS)('monitor and broadcast events on %s', (kind) => {
 
     const gone = await liveMonitor(10);
     await c.service.stopMonitor(gone.id, 'SOURCE_GONE');
-    expect(c.published.slice(1)).toEqual([{ workspaceId: gone.ws, type: 'monitor.stopped', data: { id: gone.id, status: 'stopped', stop_reason: 'SOURCE_GONE' } }]);
+    expect(c.published.slice(1)).toEqual([
+      { workspaceId: gone.ws, type: 'monitor.stopped', data: { id: gone.id, status: 'stopped', stop_reason: 'SOURCE_GONE' } },
+    ]);
     // Stopping a stopped monitor again changes and announces nothing.
     await c.service.stopMonitor(gone.id, 'SOURCE_GONE');
     expect(c.published).toHaveLength(2);

@@ -92,7 +92,11 @@ describe.each(DB_KINDS)('the live watcher chain on %s', (kind) => {
     runner = createTransactionRunner(database.db);
     credits = new CreditsService({ repo: new DrizzleCreditsRepository(database.db), tx: runner });
     repo = new DrizzleMonitorsRepository(database.db);
-    storage = new LocalStorage({ dataDir: path.join(dir, `data-${kind}`), publicBaseUrl: 'http://localhost:8080', signingSecret: 'test-secret-test-secret-test-secret' });
+    storage = new LocalStorage({
+      dataDir: path.join(dir, `data-${kind}`),
+      publicBaseUrl: 'http://localhost:8080',
+      signingSecret: 'test-secret-test-secret-test-secret',
+    });
     work = path.join(dir, `work-${kind}`);
   }, 120_000);
   afterAll(async () => database?.close());
@@ -149,7 +153,10 @@ describe.each(DB_KINDS)('the live watcher chain on %s', (kind) => {
     // No new segment, for longer than the stall time: the broadcast ends, its batch in progress is cut and clipped.
     await p.pollNow(id);
     expect((await repo.getBroadcast(b.id))!.status).toBe('live');
-    await database.db.update(broadcasts).set({ lastGrowthAt: new Date(Date.now() - 10_000) }).where(eq(broadcasts.id, b.id));
+    await database.db
+      .update(broadcasts)
+      .set({ lastGrowthAt: new Date(Date.now() - 10_000) })
+      .where(eq(broadcasts.id, b.id));
     await p.pollNow(id);
     expect((await repo.getBroadcast(b.id))!).toMatchObject({ status: 'processing', endReason: 'STALLED' });
     expect((await repo.get(id))!.status).toBe('watching');
@@ -254,7 +261,10 @@ describe.each(DB_KINDS)('the live watcher chain on %s', (kind) => {
     const seqOfFirst = (await repo.get(id))!.pollSeq;
     const [b] = await broadcastsOf(id);
     // The first process is gone (its last run had not released the monitor: its lease is over by now).
-    await database.db.update(monitors).set({ pollLeaseUntil: new Date(Date.now() - 1000) }).where(eq(monitors.id, id));
+    await database.db
+      .update(monitors)
+      .set({ pollLeaseUntil: new Date(Date.now() - 1000) })
+      .where(eq(monitors.id, id));
     // Meanwhile the playlist's window moved on (segments 0–1 dropped, 4–11 added).
     stand.window(2, 11);
     const second = process(stand);
@@ -358,7 +368,14 @@ describe.each(DB_KINDS)('the live watcher chain on %s', (kind) => {
   // ------------------------------------------------------------ batches by measured time (the real recorder)
 
   const recorder = (maxBytes?: number) =>
-    new HlsLiveRecorder({ storage, probe: new FfprobeMediaProbe(), ffmpegBinary: ffmpegPath(), allowPrivate: true, tmpDir: work, ...(maxBytes ? { maxBytes } : {}) });
+    new HlsLiveRecorder({
+      storage,
+      probe: new FfprobeMediaProbe(),
+      ffmpegBinary: ffmpegPath(),
+      allowPrivate: true,
+      tmpDir: work,
+      ...(maxBytes ? { maxBytes } : {}),
+    });
 
   /** The monitor's chain over the real recorder and storage, its events recorded. */
   function chain(url: string, o: { maxBatchBytes?: number } = {}) {
@@ -371,7 +388,13 @@ describe.each(DB_KINDS)('the live watcher chain on %s', (kind) => {
       },
     };
     const rec = recorder(o.maxBatchBytes);
-    const p = livePoller({ database, repo, runner, credits }, stand, { batchSeconds: 600, events, recorder: rec, storage, ...(o.maxBatchBytes ? { maxBatchBytes: o.maxBatchBytes } : {}) });
+    const p = livePoller({ database, repo, runner, credits }, stand, {
+      batchSeconds: 600,
+      events,
+      recorder: rec,
+      storage,
+      ...(o.maxBatchBytes ? { maxBatchBytes: o.maxBatchBytes } : {}),
+    });
     return { ...p, published, recorder: rec };
   }
 
@@ -405,7 +428,10 @@ describe.each(DB_KINDS)('the live watcher chain on %s', (kind) => {
   const storedOf = (ws: string, broadcastId: string): string[] => {
     const root = path.join(storage.root, 'live', ws, broadcastId);
     if (!fs.existsSync(root)) return [];
-    return (fs.readdirSync(root, { recursive: true }) as string[]).filter((f) => fs.statSync(path.join(root, f)).isFile()).map((f) => f.split(path.sep).join('/')).sort();
+    return (fs.readdirSync(root, { recursive: true }) as string[])
+      .filter((f) => fs.statSync(path.join(root, f)).isFile())
+      .map((f) => f.split(path.sep).join('/'))
+      .sort();
   };
   const workLeft = () => (fs.existsSync(work) ? fs.readdirSync(work) : []);
 

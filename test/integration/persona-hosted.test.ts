@@ -84,7 +84,8 @@ describe('hosted portrait engine', () => {
     const [job] = [...fal.jobs.values()].slice(-1);
     expect(job.model).toBe('fal-ai/flux/dev');
     expect(job.input.prompt).toMatch(/^Photorealistic head-and-shoulders portrait photo of a female adult person from europe, friendly expression/);
-    for (const word of ['red hair', 'with glasses', 'with freckles', 'friendly expression', 'looking into the camera']) expect(job.input.prompt).toContain(word);
+    for (const word of ['red hair', 'with glasses', 'with freckles', 'friendly expression', 'looking into the camera'])
+      expect(job.input.prompt).toContain(word);
     expect(job.input.num_inference_steps).toBe(28);
 
     fal.plan({ course: 'refuse', polls: 1 });
@@ -96,7 +97,12 @@ describe('hosted portrait engine', () => {
   it('openai-compatible: face photos sent as references (an edit), the prompt keeps their identity', async () => {
     const engine = new HostedPortraitEngine({ ...options('openai', openai, 'gpt-image-1'), toPng });
     const face = fs.readFileSync(await facePhoto(path.join(fx, 'face.png')));
-    const out = await engine.render({ chips: defaultChips(), note: null, faces: [{ id: 'face_1', bytes: face, face: { box: { x: 0, y: 0, width: 1, height: 1 }, score: 1, mesh: [] } }], seed: 'x' });
+    const out = await engine.render({
+      chips: defaultChips(),
+      note: null,
+      faces: [{ id: 'face_1', bytes: face, face: { box: { x: 0, y: 0, width: 1, height: 1 }, score: 1, mesh: [] } }],
+      seed: 'x',
+    });
     expect(out.kind).toBe('photo');
     const edit = openai.requests.find((r) => r.path === '/v1/images/edits')!;
     expect(edit).toBeDefined();
@@ -117,7 +123,14 @@ describe('hosted engines: failures, slow jobs, time-outs and cancellations', () 
   it('fal swap: a slow job is polled through IN_QUEUE/IN_PROGRESS to its result; no result in time → GENERATION_TIMEOUT, the job cancelled at fal', async () => {
     const engine = new HostedSwapEngine({ ...options('fal', fal, 'acme/video-swap'), replaceModes: ['person', 'head'], probe });
     const portrait = fs.readFileSync(await facePhoto(path.join(fx, 'persona-fal.png')));
-    const req = { source, seconds: 3, portrait: { png: portrait, kind: 'photo' as const }, quality: 'standard' as const, replace: 'head' as const, output: path.join(fx, 'swap-fal.mp4') };
+    const req = {
+      source,
+      seconds: 3,
+      portrait: { png: portrait, kind: 'photo' as const },
+      quality: 'standard' as const,
+      replace: 'head' as const,
+      output: path.join(fx, 'swap-fal.mp4'),
+    };
     const before = fal.requests.length;
     fal.plan({ course: 'succeed', polls: 5 });
     await engine.swap(req);
@@ -154,7 +167,12 @@ describe('hosted engines: failures, slow jobs, time-outs and cancellations', () 
 
 describe('hosted swap engine', () => {
   it('replicate: the source sent inline, the answer with the source sound and length; modes checked', async () => {
-    const engine = new HostedSwapEngine({ ...options('replicate', replicate, 'acme/video-face-swap'), replaceModes: ['person'], videoField: 'target_video', probe });
+    const engine = new HostedSwapEngine({
+      ...options('replicate', replicate, 'acme/video-face-swap'),
+      replaceModes: ['person'],
+      videoField: 'target_video',
+      probe,
+    });
     expect(engine.replaceModes).toEqual(['person']);
     const portrait = fs.readFileSync(await facePhoto(path.join(fx, 'persona.png')));
     const output = path.join(fx, 'swap.mp4');
@@ -167,9 +185,13 @@ describe('hosted swap engine', () => {
     const info = await probe.probe(output);
     expect(info.hasAudio).toBe(true);
     expect(Math.abs(info.duration - 3)).toBeLessThan(0.2);
-    await expect(engine.swap({ source, seconds: 3, portrait: { png: portrait, kind: 'photo' }, quality: 'high', replace: 'head', output })).rejects.toMatchObject({ code: 'REPLACE_MODE_UNAVAILABLE' });
+    await expect(
+      engine.swap({ source, seconds: 3, portrait: { png: portrait, kind: 'photo' }, quality: 'high', replace: 'head', output }),
+    ).rejects.toMatchObject({ code: 'REPLACE_MODE_UNAVAILABLE' });
     replicate.plan({ course: 'fail', polls: 1 });
-    await expect(engine.swap({ source, seconds: 3, portrait: { png: portrait, kind: 'photo' }, quality: 'high', replace: 'person', output })).rejects.toMatchObject({ code: 'PROVIDER_FAILED' });
+    await expect(
+      engine.swap({ source, seconds: 3, portrait: { png: portrait, kind: 'photo' }, quality: 'high', replace: 'person', output }),
+    ).rejects.toMatchObject({ code: 'PROVIDER_FAILED' });
   }, 60_000);
 });
 
@@ -211,7 +233,11 @@ describe('hosted engines over HTTP', () => {
     const ws = await t.workspace({ credits: 30 });
     const catalog = await t.api(ws.key, 'GET', '/personas/catalog');
     expect(catalog.body.engines.portrait.chips).toEqual({ name: 'fal:fal-ai/flux/dev', kind: 'photo', reads_notes: true });
-    expect(catalog.body.engines.swap).toMatchObject({ name: 'fal:acme/video-swap', label: 'generative', replace: { person: { available: true }, head: { available: true } } });
+    expect(catalog.body.engines.swap).toMatchObject({
+      name: 'fal:acme/video-swap',
+      label: 'generative',
+      replace: { person: { available: true }, head: { available: true } },
+    });
 
     const created = await t.api(ws.key, 'POST', '/personas', { chips: { hair_color: 'blonde' } });
     expect(created.status).toBe(202);
@@ -241,7 +267,12 @@ describe('hosted engines over HTTP', () => {
     const quote = await t.api(ws.key, 'GET', `/personas/swap/quote?media_id=${up.body.media_id}&quality=high`);
     expect(quote.body).toMatchObject({ replace: 'person', quality: 'high' });
     const before = (await t.api(ws.key, 'GET', '/balance')).body.balance;
-    const ok = await t.api(ws.key, 'POST', `/personas/${created.body.id}/videos`, { type: 'swap', media_id: up.body.media_id, quality: 'high', credits: quote.body.credits });
+    const ok = await t.api(ws.key, 'POST', `/personas/${created.body.id}/videos`, {
+      type: 'swap',
+      media_id: up.body.media_id,
+      quality: 'high',
+      credits: quote.body.credits,
+    });
     expect(ok.status).toBe(202);
     const done = await waitFor(ws.key, `/personas/${created.body.id}/videos/${ok.body.id}`, 'status');
     expect(done).toMatchObject({ status: 'ready', replace: 'person', engine: 'fal:acme/video-swap' });
@@ -249,7 +280,12 @@ describe('hosted engines over HTTP', () => {
 
     // A refusal is final (a provider error is retried by the job first): failed, refunded.
     fal.plan({ course: 'refuse', polls: 1 });
-    const bad = await t.api(ws.key, 'POST', `/personas/${created.body.id}/videos`, { type: 'swap', media_id: up.body.media_id, quality: 'high', credits: quote.body.credits });
+    const bad = await t.api(ws.key, 'POST', `/personas/${created.body.id}/videos`, {
+      type: 'swap',
+      media_id: up.body.media_id,
+      quality: 'high',
+      credits: quote.body.credits,
+    });
     const failed = await waitFor(ws.key, `/personas/${created.body.id}/videos/${bad.body.id}`, 'status');
     expect(failed).toMatchObject({ status: 'failed', error_code: 'CONTENT_POLICY_REFUSED', credits_charged: 0 });
     expect((await t.api(ws.key, 'GET', '/balance')).body.balance).toBe(before - quote.body.credits);

@@ -59,7 +59,13 @@ async function frameAt(file: string, t: number): Promise<{ width: number; height
 }
 
 /** Mean absolute difference per channel inside (`inside: true`) or outside a box grown by `grow`. */
-function meanDiff(a: { width: number; data: Uint8Array }, b: { data: Uint8Array }, box: { x: number; y: number; width: number; height: number }, inside: boolean, grow = 0): number {
+function meanDiff(
+  a: { width: number; data: Uint8Array },
+  b: { data: Uint8Array },
+  box: { x: number; y: number; width: number; height: number },
+  inside: boolean,
+  grow = 0,
+): number {
   const x0 = box.x - box.width * grow;
   const y0 = box.y - box.height * grow;
   const x1 = box.x + box.width * (1 + grow);
@@ -124,9 +130,13 @@ describe('embedded head swap', () => {
   it('refuses `person`, and a source without a face fails with NO_FACE_IN_SOURCE', async () => {
     const img = await new IllustrationPortraitEngine(rasteriseSvg).render({ chips: defaultChips(), note: null, faces: [], seed: 's' });
     const portrait = { png: img.png, kind: 'illustration' as const };
-    await expect(engine.swap({ source, seconds: 3, portrait, quality: 'standard', replace: 'person', output: path.join(fx, 'x.mp4') })).rejects.toMatchObject({ code: 'REPLACE_MODE_UNAVAILABLE' });
+    await expect(engine.swap({ source, seconds: 3, portrait, quality: 'standard', replace: 'person', output: path.join(fx, 'x.mp4') })).rejects.toMatchObject({
+      code: 'REPLACE_MODE_UNAVAILABLE',
+    });
     const blank = await noFaceVideo(path.join(fx, 'blank.mp4'), 2);
-    const err = await engine.swap({ source: blank, seconds: 2, portrait, quality: 'standard', replace: 'head', output: path.join(fx, 'y.mp4') }).catch((e) => e);
+    const err = await engine
+      .swap({ source: blank, seconds: 2, portrait, quality: 'standard', replace: 'head', output: path.join(fx, 'y.mp4') })
+      .catch((e) => e);
     expect(err).toBeInstanceOf(PersonaEngineError);
     expect(err.code).toBe('NO_FACE_IN_SOURCE');
   }, 120_000);

@@ -58,8 +58,16 @@ describe.each(DB_KINDS)('personas service on %s', (kind) => {
       transactions,
       storage,
       queue,
-      charges: new PricedCharges({ credits: new CreditsService({ repo: new DrizzleCreditsRepository(database.db), tx: transactions }), topUpUrl: 'https://pay.example.com' }),
-      engines: { chips: engine('drawn', 'illustration'), faces: engine('faces', 'photo'), presets: engine('drawn', 'illustration'), swap: { name: 'swap', label: 'preview', replaceModes: ['head'] } },
+      charges: new PricedCharges({
+        credits: new CreditsService({ repo: new DrizzleCreditsRepository(database.db), tx: transactions }),
+        topUpUrl: 'https://pay.example.com',
+      }),
+      engines: {
+        chips: engine('drawn', 'illustration'),
+        faces: engine('faces', 'photo'),
+        presets: engine('drawn', 'illustration'),
+        swap: { name: 'swap', label: 'preview', replaceModes: ['head'] },
+      },
       prices: () => prices.get(),
       putImage: async () => {},
       readPhoto: async () => ({ rejected: 'not_an_image' }),
@@ -78,7 +86,11 @@ describe.each(DB_KINDS)('personas service on %s', (kind) => {
   }
 
   const ledgerOf = async (workspaceId: string) =>
-    (await database.db.select().from(ledgerEntries).where(eq(ledgerEntries.workspaceId, workspaceId)).orderBy(ledgerEntries.seq)).map((e) => [e.kind, e.amount, e.waived]);
+    (await database.db.select().from(ledgerEntries).where(eq(ledgerEntries.workspaceId, workspaceId)).orderBy(ledgerEntries.seq)).map((e) => [
+      e.kind,
+      e.amount,
+      e.waived,
+    ]);
   const balanceOf = async (workspaceId: string) => (await database.db.select().from(workspaces).where(eq(workspaces.id, workspaceId)))[0].credits;
 
   beforeAll(async () => {
@@ -99,7 +111,9 @@ describe.each(DB_KINDS)('personas service on %s', (kind) => {
     expect((await svc.catalog(ctx)).prices.image).toBe(2);
     const p = await svc.create(ctx, { chips: { vibe: 'calm' } });
     expect(p).toMatchObject({ image_status: 'processing', chips: { vibe: 'calm' } });
-    expect(queue.sent.map((s) => [s.name, s.opts])).toEqual([['persona.portrait', { expireInSeconds: 1800, retryLimit: 2, retryDelaySeconds: 2, singletonKey: expect.stringMatching(/^persona-portrait:prt_/) }]]);
+    expect(queue.sent.map((s) => [s.name, s.opts])).toEqual([
+      ['persona.portrait', { expireInSeconds: 1800, retryLimit: 2, retryDelaySeconds: 2, singletonKey: expect.stringMatching(/^persona-portrait:prt_/) }],
+    ]);
     expect(await ledgerOf(ctx.workspace.id)).toEqual([['charge', -2, false]]);
     expect(await balanceOf(ctx.workspace.id)).toBe(8);
 
@@ -128,7 +142,10 @@ describe.each(DB_KINDS)('personas service on %s', (kind) => {
 
     const poor = await workspace(3);
     const queue = new FakeQueue();
-    await expect(serviceOf(queue).create(poor, {})).rejects.toMatchObject({ code: 'INSUFFICIENT_CREDITS', extra: { credits_needed: 4, current_balance: 3, top_up_url: 'https://pay.example.com' } });
+    await expect(serviceOf(queue).create(poor, {})).rejects.toMatchObject({
+      code: 'INSUFFICIENT_CREDITS',
+      extra: { credits_needed: 4, current_balance: 3, top_up_url: 'https://pay.example.com' },
+    });
     expect(await database.db.select().from(personas).where(eq(personas.workspaceId, poor.workspace.id))).toEqual([]);
     expect(await ledgerOf(poor.workspace.id)).toEqual([]);
     expect(queue.sent).toEqual([]);

@@ -119,7 +119,11 @@ describe('youtube', () => {
 
   it('refreshes ahead of expires_at, and maps a revoked refresh token or none to AUTH_*', async () => {
     const before = yt.refreshes;
-    const ahead = await attempt('youtube', { metadata, credentials: { ...creds(), expires_at: new Date(Date.now() - 1000).toISOString() }, idempotencyKey: 'item-yt-3' });
+    const ahead = await attempt('youtube', {
+      metadata,
+      credentials: { ...creds(), expires_at: new Date(Date.now() - 1000).toISOString() },
+      idempotencyKey: 'item-yt-3',
+    });
     expect(ahead.result).toBeDefined();
     expect(yt.refreshes).toBe(before + 1);
 
@@ -215,7 +219,10 @@ describe('tiktok', () => {
     tt.failOnce({ step: 'init', status: 429, body: { error: { code: 'rate_limit_exceeded' } } });
     expect(publishError((await attempt('tiktok', { metadata, credentials: creds(), idempotencyKey: 'item-tt-4' })).error).error_code).toBe('RATE_LIMITED');
     tt.failOnce({ step: 'init', status: 400, body: { error: { code: 'privacy_level_option_mismatch' } } });
-    expect(publishError((await attempt('tiktok', { metadata, credentials: creds(), idempotencyKey: 'item-tt-5' })).error)).toMatchObject({ error_code: 'METADATA_REJECTED', field: 'tiktok.privacyLevel' });
+    expect(publishError((await attempt('tiktok', { metadata, credentials: creds(), idempotencyKey: 'item-tt-5' })).error)).toMatchObject({
+      error_code: 'METADATA_REJECTED',
+      field: 'tiktok.privacyLevel',
+    });
     tt.failProcessing = true;
     const failed = await attempt('tiktok', { metadata, credentials: creds(), idempotencyKey: 'item-tt-6' });
     tt.failProcessing = false;
@@ -274,9 +281,18 @@ describe('instagram', () => {
     expect(result?.publishedUrl).toMatch(/^https:\/\/www\.instagram\.com\/reel\/C\d{8}\/$/);
     const c = ig.containers.get(states[0].containerId)!;
     expect(c.bytes?.equals(bytes)).toBe(true);
-    expect(Object.fromEntries(c.params)).toEqual({ media_type: 'REELS', upload_type: 'resumable', caption: 'Best moment #clips @friend', share_to_feed: 'false' });
+    expect(Object.fromEntries(c.params)).toEqual({
+      media_type: 'REELS',
+      upload_type: 'resumable',
+      caption: 'Best moment #clips @friend',
+      share_to_feed: 'false',
+    });
     expect(c.mediaId).toBe(result?.externalId);
-    expect(states.map((s) => [Boolean(s.uploaded), s.mediaId !== undefined])).toEqual([[false, false], [true, false], [true, true]]);
+    expect(states.map((s) => [Boolean(s.uploaded), s.mediaId !== undefined])).toEqual([
+      [false, false],
+      [true, false],
+      [true, true],
+    ]);
   });
 
   it('maps an expired or revoked token, the publishing limit, processing errors and 5xx', async () => {
@@ -291,7 +307,10 @@ describe('instagram', () => {
     ig.failProcessing = false;
     expect(publishError(failed.error)).toMatchObject({ error_code: 'PROCESSING_FAILED', retryable: false });
     ig.failOnce({ step: 'container', status: 400, body: ig.err(100, 'Invalid parameter: caption') });
-    expect(publishError((await attempt('instagram', { metadata, credentials: creds(), idempotencyKey: 'item-ig-6' })).error)).toMatchObject({ error_code: 'METADATA_REJECTED', field: 'instagram.caption' });
+    expect(publishError((await attempt('instagram', { metadata, credentials: creds(), idempotencyKey: 'item-ig-6' })).error)).toMatchObject({
+      error_code: 'METADATA_REJECTED',
+      field: 'instagram.caption',
+    });
     const noUser = await attempt('instagram', { metadata, credentials: { access_token: 'x' }, idempotencyKey: 'item-ig-7' });
     expect(publishError(noUser.error).error_code).toBe('AUTH_REVOKED');
   });
@@ -311,7 +330,11 @@ describe('instagram', () => {
     const calls = ig.publishCalls;
     const first = await attempt('instagram', { metadata, credentials: creds(), idempotencyKey: 'item-ig-crash' }, (s) => s.uploaded === true && !s.mediaId);
     expect(first.error).toBeInstanceOf(Crash);
-    const second = await attempt('instagram', { metadata, credentials: creds(), idempotencyKey: 'item-ig-crash', resumeState: first.states.at(-1) }, (s) => s.mediaId !== undefined);
+    const second = await attempt(
+      'instagram',
+      { metadata, credentials: creds(), idempotencyKey: 'item-ig-crash', resumeState: first.states.at(-1) },
+      (s) => s.mediaId !== undefined,
+    );
     expect(second.error).toBeInstanceOf(Crash);
     const third = await attempt('instagram', { metadata, credentials: creds(), idempotencyKey: 'item-ig-crash', resumeState: second.states.at(-1) });
     expect(third.result?.externalId).toBe(second.states.at(-1).mediaId);

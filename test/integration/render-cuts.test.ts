@@ -40,13 +40,33 @@ let t: TestApp | undefined;
 
 export async function makeCutFixture(file: string): Promise<string> {
   await runFfmpeg([
-    '-f', 'lavfi', '-i', `color=black:s=320x180:r=${FPS}:d=61`,
+    '-f',
+    'lavfi',
+    '-i',
+    `color=black:s=320x180:r=${FPS}:d=61`,
     // Per-sample expressions: the pauses and the beep start exactly on time (a filter's `enable`
     // switches per audio frame of 1024 samples).
-    '-f', 'lavfi', '-i', "aevalsrc='0.3*sin(2*PI*220*t)*(1-between(t,4,6))*(1-between(t,10,12))+0.6*sin(2*PI*1000*t)*gte(t,15)*lt(t,15.1)':s=48000:d=61",
-    '-filter_complex', `[0:v]drawbox=x=0:y=0:w=iw:h=ih:color=white:t=fill:enable='between(t,15,15.039)',format=yuv420p[v];[1:a]anull[a]`,
-    '-map', '[v]', '-map', '[a]',
-    '-c:v', 'libx264', '-preset', 'ultrafast', '-g', String(FPS * 2), '-c:a', 'aac', '-b:a', '96k', file,
+    '-f',
+    'lavfi',
+    '-i',
+    "aevalsrc='0.3*sin(2*PI*220*t)*(1-between(t,4,6))*(1-between(t,10,12))+0.6*sin(2*PI*1000*t)*gte(t,15)*lt(t,15.1)':s=48000:d=61",
+    '-filter_complex',
+    `[0:v]drawbox=x=0:y=0:w=iw:h=ih:color=white:t=fill:enable='between(t,15,15.039)',format=yuv420p[v];[1:a]anull[a]`,
+    '-map',
+    '[v]',
+    '-map',
+    '[a]',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-g',
+    String(FPS * 2),
+    '-c:a',
+    'aac',
+    '-b:a',
+    '96k',
+    file,
   ]);
   return file;
 }
@@ -67,7 +87,9 @@ export function cutEdit(over: Partial<Edit> = {}): Edit {
 
 function run(bin: string, args: string[], encoding: 'utf8' | 'buffer' = 'utf8'): Promise<{ stdout: string | Buffer; stderr: string }> {
   return new Promise((resolve, reject) => {
-    execFile(bin, args, { env: process.env, encoding, maxBuffer: 256 << 20 }, (err, stdout, stderr) => (err ? reject(err) : resolve({ stdout, stderr: String(stderr) })));
+    execFile(bin, args, { env: process.env, encoding, maxBuffer: 256 << 20 }, (err, stdout, stderr) =>
+      err ? reject(err) : resolve({ stdout, stderr: String(stderr) }),
+    );
   });
 }
 
@@ -94,7 +116,11 @@ async function pauses(file: string, min: number): Promise<number[]> {
  * loudest window.
  */
 async function beepAt(file: string): Promise<number> {
-  const { stdout } = await run(ffmpegPath(), ['-v', 'error', '-i', file, '-vn', '-af', 'highpass=f=700,highpass=f=700', '-ac', '1', '-ar', '48000', '-f', 'f32le', '-'], 'buffer');
+  const { stdout } = await run(
+    ffmpegPath(),
+    ['-v', 'error', '-i', file, '-vn', '-af', 'highpass=f=700,highpass=f=700', '-ac', '1', '-ar', '48000', '-f', 'f32le', '-'],
+    'buffer',
+  );
   const buf = stdout as Buffer;
   const s = new Float32Array(buf.buffer, buf.byteOffset, Math.floor(buf.length / 4));
   const win = 120;

@@ -64,7 +64,9 @@ interface Probed {
 function ffprobeJson(file: string): Promise<Probed> {
   const bin = ffprobePath();
   return new Promise((resolve, reject) => {
-    execFile(bin, ['-v', 'error', '-show_streams', '-show_format', '-of', 'json', file], { env: process.env }, (err, out) => (err ? reject(err) : resolve(JSON.parse(out))));
+    execFile(bin, ['-v', 'error', '-show_streams', '-show_format', '-of', 'json', file], { env: process.env }, (err, out) =>
+      err ? reject(err) : resolve(JSON.parse(out)),
+    );
   });
 }
 
@@ -119,7 +121,8 @@ describe('renderEdit', () => {
   const progress: number[] = [];
   let rendering: ReturnType<typeof renderEdit> | undefined;
   /** The captioned 1080x1920 render, shared by the tests that need it (made once, by whichever runs first). */
-  const renderCaptioned = () => (rendering ??= renderEdit(edit1080(), { inputPath: src1080, outputPath: captioned(), fontsDir, onProgress: (p) => progress.push(p) }));
+  const renderCaptioned = () =>
+    (rendering ??= renderEdit(edit1080(), { inputPath: src1080, outputPath: captioned(), fontsDir, onProgress: (p) => progress.push(p) }));
 
   it('renders a 1920x1080 source to a 1080x1920 H.264 High / AAC MP4 with faststart, of the edit length', async () => {
     const res = await renderCaptioned();
@@ -197,8 +200,21 @@ describe('renderEdit', () => {
     // decoded to full-range grey): the crop's mean brightness tells where the crop is.
     const gradient = path.join(dir, 'gradient.mp4');
     await runFfmpeg([
-      '-f', 'lavfi', '-i', 'color=c=black:size=640x360:rate=30', '-vf', "geq=lum='16+219*X/W':cb=128:cr=128,format=yuv420p",
-      '-t', '4', '-c:v', 'libx264', '-preset', 'ultrafast', '-qp', '0', gradient,
+      '-f',
+      'lavfi',
+      '-i',
+      'color=c=black:size=640x360:rate=30',
+      '-vf',
+      "geq=lum='16+219*X/W':cb=128:cr=128,format=yuv420p",
+      '-t',
+      '4',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-qp',
+      '0',
+      gradient,
     ]);
     const out = path.join(dir, 'speaker.mp4');
     // A 202x360 window sliding from the left edge to the right edge.
@@ -259,7 +275,13 @@ describe('renderEdit failures', () => {
     fs.writeFileSync(junk, 'this is not a video');
     const e1 = await failure(renderEdit(edit1080(), { inputPath: junk, outputPath: path.join(dir, 'x.mp4'), fontsDir }));
     expect(e1.error_code).toBe('SOURCE_UNREADABLE');
-    const e2 = await failure(renderEdit(edit1080({ source: { key: 'k', duration: 60, width: 1920, height: 1080 }, out: 30 }), { inputPath: src1080, outputPath: path.join(dir, 'x.mp4'), fontsDir }));
+    const e2 = await failure(
+      renderEdit(edit1080({ source: { key: 'k', duration: 60, width: 1920, height: 1080 }, out: 30 }), {
+        inputPath: src1080,
+        outputPath: path.join(dir, 'x.mp4'),
+        fontsDir,
+      }),
+    );
     expect(e2.error_code).toBe('SOURCE_UNREADABLE');
   }, 60_000);
 

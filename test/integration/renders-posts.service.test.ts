@@ -59,13 +59,19 @@ describe.each(DB_KINDS)('renders and posts services on %s', (kind) => {
     return row.id;
   }
 
-  const target = (editId: string, connectionId: string) => ({ edit_id: editId, targets: [{ connection_id: connectionId, metadata: { local: { title: 'T' } } }] });
+  const target = (editId: string, connectionId: string) => ({
+    edit_id: editId,
+    targets: [{ connection_id: connectionId, metadata: { local: { title: 'T' } } }],
+  });
 
   beforeAll(async () => {
     database = await openTestDatabase(kind);
     const db = database.db;
     const plan = await insertTestPlan(db);
-    const [workspace] = await db.insert(workspaces).values({ id: `ws_${kind}`, name: 'svc', planName: 'svc' }).returning();
+    const [workspace] = await db
+      .insert(workspaces)
+      .values({ id: `ws_${kind}`, name: 'svc', planName: 'svc' })
+      .returning();
     ctx = { workspace, plan };
     for (const i of [1, 2, 3]) {
       const id = `edit_${kind}_${i}`;
@@ -92,14 +98,20 @@ describe.each(DB_KINDS)('renders and posts services on %s', (kind) => {
     const first = await service.renderEdit(ctx, editIds[1]);
     expect(first).toMatchObject({ fromCache: false, render: { status: 'queued', edit_id: editIds[1], download_url: null } });
     expect(queue.sent).toEqual([
-      { name: 'render.process', payload: { renderId: first.render.id }, opts: { expireInSeconds: 3600, retryLimit: 2, retryDelaySeconds: 5, singletonKey: `render:${first.render.id}` } },
+      {
+        name: 'render.process',
+        payload: { renderId: first.render.id },
+        opts: { expireInSeconds: 3600, retryLimit: 2, retryDelaySeconds: 5, singletonKey: `render:${first.render.id}` },
+      },
     ]);
     expect((await service.limits(ctx)).active_renders).toBe(1);
 
     const repo = new DrizzleRendersRepository(database.db);
     expect(await repo.start(first.render.id)).toBe(true);
     const now = new Date();
-    expect(await repo.complete(first.render.id, { storageKey: 'renders/k.mp4', size: 10, completedAt: now, expiresAt: new Date(now.getTime() + 3600_000) })).toBe(true);
+    expect(
+      await repo.complete(first.render.id, { storageKey: 'renders/k.mp4', size: 10, completedAt: now, expiresAt: new Date(now.getTime() + 3600_000) }),
+    ).toBe(true);
     const hit = await service.renderEdit(ctx, editIds[1]);
     expect(hit).toMatchObject({ fromCache: true, render: { status: 'completed', progress: 100, from_cache: true, download_url: 'signed:renders/k.mp4' } });
     expect(queue.sent).toHaveLength(1);
@@ -116,9 +128,14 @@ describe.each(DB_KINDS)('renders and posts services on %s', (kind) => {
     expect(await repo.findUnfinishedOfEdit(ctx.workspace.id, editId)).toBeUndefined();
     expect(await repo.start(preview.render.id)).toBe(true);
     const now = new Date();
-    expect(await repo.complete(preview.render.id, { storageKey: 'renders/p.mp4', size: 10, completedAt: now, expiresAt: new Date(now.getTime() + 3600_000) })).toBe(true);
+    expect(
+      await repo.complete(preview.render.id, { storageKey: 'renders/p.mp4', size: 10, completedAt: now, expiresAt: new Date(now.getTime() + 3600_000) }),
+    ).toBe(true);
     expect(await repo.findReusable(ctx.workspace.id, editId, new Date())).toBeUndefined();
-    expect(await service.renderEdit(ctx, editId, 'preview')).toMatchObject({ fromCache: true, render: { quality: 'preview', download_url: 'signed:renders/p.mp4' } });
+    expect(await service.renderEdit(ctx, editId, 'preview')).toMatchObject({
+      fromCache: true,
+      render: { quality: 'preview', download_url: 'signed:renders/p.mp4' },
+    });
     const final = await service.renderEdit(ctx, editId);
     expect(final).toMatchObject({ fromCache: false, render: { status: 'queued', quality: 'final', output_resolution: '1080p' } });
     expect(await repo.findUnfinishedOfEdit(ctx.workspace.id, editId)).toEqual({ id: final.render.id });

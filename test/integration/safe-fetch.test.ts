@@ -20,13 +20,25 @@ async function server(routes: Record<string, Handler>) {
   });
   await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
   const port = (s.address() as AddressInfo).port;
-  return { port, url: `http://127.0.0.1:${port}`, seen, close: () => new Promise<void>((r) => { s.closeAllConnections(); s.close(() => r()); }) };
+  return {
+    port,
+    url: `http://127.0.0.1:${port}`,
+    seen,
+    close: () =>
+      new Promise<void>((r) => {
+        s.closeAllConnections();
+        s.close(() => r());
+      }),
+  };
 }
 
 let pub: Awaited<ReturnType<typeof server>>;
 let internal: Awaited<ReturnType<typeof server>>;
 
-const redirect = (to: () => string, status = 302): Handler => (_req, res) => res.writeHead(status, { location: to() }).end();
+const redirect =
+  (to: () => string, status = 302): Handler =>
+  (_req, res) =>
+    res.writeHead(status, { location: to() }).end();
 
 beforeAll(async () => {
   internal = await server({

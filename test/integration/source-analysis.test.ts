@@ -163,7 +163,15 @@ describe('direct links', () => {
 describe('HLS links', () => {
   it('reads a VOD playlist through its master playlist', async () => {
     const a = await analyzeLink(`${internal.url}/vod/master.m3u8`, deps([direct()]));
-    expect(a).toMatchObject({ platform: 'direct', isLive: false, hasVideo: true, hasAudio: true, width: 320, height: 180, mediaUrl: `${internal.url}/vod/index.m3u8` });
+    expect(a).toMatchObject({
+      platform: 'direct',
+      isLive: false,
+      hasVideo: true,
+      hasAudio: true,
+      width: 320,
+      height: 180,
+      mediaUrl: `${internal.url}/vod/index.m3u8`,
+    });
     expect(a.duration).toBeCloseTo(70, 0);
     const media = await analyzeLink(`${internal.url}/vod/index.m3u8`, deps([direct()]));
     expect(media.duration).toBeCloseTo(70, 0);

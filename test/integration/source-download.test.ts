@@ -166,7 +166,9 @@ describe('direct media files', () => {
     expect(await codeOf(downloader().download({ mediaUrl: `http://127.0.0.1:${port}/clip.mp4`, platform: 'direct' }, dest()))).toBe('SOURCE_UNAVAILABLE');
     let calls = 0;
     internal.route('/down.mp4', (_q, res) => void (calls++, res.writeHead(500).end()));
-    const err = await downloader().download({ mediaUrl: `${internal.url}/down.mp4`, platform: 'direct' }, dest()).catch((e: Error) => e);
+    const err = await downloader()
+      .download({ mediaUrl: `${internal.url}/down.mp4`, platform: 'direct' }, dest())
+      .catch((e: Error) => e);
     expect(err).toMatchObject({ code: 'SOURCE_UNAVAILABLE' });
     expect(String((err as Error).cause)).toMatch(/HTTP 500/);
     expect(calls).toBe(3);
@@ -180,7 +182,11 @@ describe('direct media files', () => {
       const m = /^bytes=(\d+)-$/.exec(req.headers.range ?? '');
       if (m && req.headers['if-range'] === '"v1"') {
         const start = Number(m[1]);
-        res.writeHead(206, { ...common, 'content-length': clipBytes.length - start, 'content-range': `bytes ${start}-${clipBytes.length - 1}/${clipBytes.length}` });
+        res.writeHead(206, {
+          ...common,
+          'content-length': clipBytes.length - start,
+          'content-range': `bytes ${start}-${clipBytes.length - 1}/${clipBytes.length}`,
+        });
         return void res.end(clipBytes.subarray(start));
       }
       res.writeHead(200, { ...common, 'content-length': clipBytes.length });
@@ -197,13 +203,17 @@ describe('direct media files', () => {
 
   it('SOURCE_TOO_LARGE over maxBytes (declared or counted); nothing stored', async () => {
     const d = dest();
-    const err = await downloader().download({ mediaUrl: `${internal.url}/clip.mp4`, platform: 'direct' }, d, { maxBytes: 10_000 }).catch((e) => e);
+    const err = await downloader()
+      .download({ mediaUrl: `${internal.url}/clip.mp4`, platform: 'direct' }, d, { maxBytes: 10_000 })
+      .catch((e) => e);
     expect(err).toMatchObject({ code: 'SOURCE_TOO_LARGE', extra: { max_size: 10_000 } });
     internal.route('/chunked.mp4', (_q, res) => {
       res.writeHead(200, { 'content-type': 'video/mp4' });
       res.end(clipBytes);
     });
-    expect(await codeOf(downloader().download({ mediaUrl: `${internal.url}/chunked.mp4`, platform: 'direct' }, d, { maxBytes: 10_000 }))).toBe('SOURCE_TOO_LARGE');
+    expect(await codeOf(downloader().download({ mediaUrl: `${internal.url}/chunked.mp4`, platform: 'direct' }, d, { maxBytes: 10_000 }))).toBe(
+      'SOURCE_TOO_LARGE',
+    );
     expect(await storage.head(d.key)).toBeNull();
   });
 
@@ -231,7 +241,9 @@ describe('direct media files', () => {
     pub.route('/to-internal.mp4', (_q, res) => res.writeHead(302, { location: `${internal.url}/clip.mp4` }).end());
     const d = dest();
     const before = internal.requests.length;
-    const err = await downloader({ allowPrivate: false }).download({ mediaUrl: `${pub.url}/to-internal.mp4`, platform: 'direct' }, d).catch((e) => e);
+    const err = await downloader({ allowPrivate: false })
+      .download({ mediaUrl: `${pub.url}/to-internal.mp4`, platform: 'direct' }, d)
+      .catch((e) => e);
     expect(err).toMatchObject({ code: 'INVALID_URL' });
     expect(String(err.cause)).toMatch(/loopback/);
     expect(await storage.head(d.key)).toBeNull();
@@ -258,7 +270,9 @@ describe('direct HLS', () => {
   it('remuxes a VOD (through its master playlist) to an MP4 of the right duration', async () => {
     const fractions: number[] = [];
     const d = dest();
-    const r = ready(await downloader().download({ mediaUrl: `${internal.url}/vod/master.m3u8`, platform: 'direct' }, d, { onProgress: (f) => fractions.push(f) }));
+    const r = ready(
+      await downloader().download({ mediaUrl: `${internal.url}/vod/master.m3u8`, platform: 'direct' }, d, { onProgress: (f) => fractions.push(f) }),
+    );
     expect(r.info.formatName).toMatch(/mp4/);
     expect(r.info).toMatchObject({ width: 320, height: 180, hasVideo: true, hasAudio: true, videoCodec: 'h264', audioCodec: 'aac' });
     expect(r.info.duration).toBeGreaterThan(11.5);
@@ -287,7 +301,9 @@ describe('direct HLS', () => {
       res.writeHead(200, { 'content-type': 'application/vnd.apple.mpegurl' }).end(text);
     });
     const d = dest();
-    const err = await downloader({ allowPrivate: false }).download({ mediaUrl: `${pub.url}/split.m3u8`, platform: 'direct' }, d).catch((e) => e);
+    const err = await downloader({ allowPrivate: false })
+      .download({ mediaUrl: `${pub.url}/split.m3u8`, platform: 'direct' }, d)
+      .catch((e) => e);
     expect(err).toMatchObject({ code: 'INVALID_URL' });
     expect(await storage.head(d.key)).toBeNull();
   });
@@ -296,7 +312,9 @@ describe('direct HLS', () => {
     pub.route('/vod/seg001.ts', (_q, res) => res.writeHead(302, { location: `${internal.url}/vod/seg001.ts` }).end());
     const d = dest();
     const before = internal.requests.length;
-    const err = await downloader({ allowPrivate: false }).download({ mediaUrl: `${pub.url}/vod/index.m3u8`, platform: 'direct' }, d).catch((e) => e);
+    const err = await downloader({ allowPrivate: false })
+      .download({ mediaUrl: `${pub.url}/vod/index.m3u8`, platform: 'direct' }, d)
+      .catch((e) => e);
     expect(err).toMatchObject({ code: 'INVALID_URL' });
     expect(String(err.cause)).toMatch(/loopback/);
     expect(await storage.head(d.key)).toBeNull();
@@ -380,8 +398,23 @@ describe('pure helpers', () => {
   });
 
   it('ytDlpDownloadArgs and progress lines', () => {
-    const args = ytDlpDownloadArgs('https://www.youtube.com/watch?v=abcdefghijk', { outputTemplate: '/w/source.%(ext)s', ffmpegLocation: '/bin/ffmpeg', maxBytes: 1000, extraArgs: ['--cookies', '/c.txt'] });
-    expect(args.slice(0, 9)).toEqual(['-f', 'bv*[height<=1080]+ba/b[height<=1080]/b', '--merge-output-format', 'mp4', '-o', '/w/source.%(ext)s', '--no-playlist', '--no-warnings', '--newline']);
+    const args = ytDlpDownloadArgs('https://www.youtube.com/watch?v=abcdefghijk', {
+      outputTemplate: '/w/source.%(ext)s',
+      ffmpegLocation: '/bin/ffmpeg',
+      maxBytes: 1000,
+      extraArgs: ['--cookies', '/c.txt'],
+    });
+    expect(args.slice(0, 9)).toEqual([
+      '-f',
+      'bv*[height<=1080]+ba/b[height<=1080]/b',
+      '--merge-output-format',
+      'mp4',
+      '-o',
+      '/w/source.%(ext)s',
+      '--no-playlist',
+      '--no-warnings',
+      '--newline',
+    ]);
     expect(args).toContain('--ffmpeg-location');
     expect(args.slice(-4)).toEqual(['--cookies', '/c.txt', '--', 'https://www.youtube.com/watch?v=abcdefghijk']);
     expect(args[args.indexOf('--max-filesize') + 1]).toBe('1000');

@@ -61,7 +61,10 @@ describe.each(DB_KINDS)('transcriptions service on %s', (kind) => {
   /** A workspace with `credits`, on the plan `svc` (1 credit per started minute, 1 more with labels). */
   async function workspace(credits: number): Promise<WorkspaceWithPlan> {
     const [plan] = await database.db.select().from(plans).where(eq(plans.name, 'svc'));
-    const [ws] = await database.db.insert(workspaces).values({ id: `ws_${kind}_${++n}`, name: 'svc', planName: 'svc', credits }).returning();
+    const [ws] = await database.db
+      .insert(workspaces)
+      .values({ id: `ws_${kind}_${++n}`, name: 'svc', planName: 'svc', credits })
+      .returning();
     return { workspace: ws, plan };
   }
 
@@ -74,7 +77,10 @@ describe.each(DB_KINDS)('transcriptions service on %s', (kind) => {
   }
 
   const ledgerOf = async (workspaceId: string) =>
-    (await database.db.select().from(ledgerEntries).where(eq(ledgerEntries.workspaceId, workspaceId)).orderBy(ledgerEntries.seq)).map((e) => [e.kind, e.amount]);
+    (await database.db.select().from(ledgerEntries).where(eq(ledgerEntries.workspaceId, workspaceId)).orderBy(ledgerEntries.seq)).map((e) => [
+      e.kind,
+      e.amount,
+    ]);
   const balanceOf = async (workspaceId: string) => (await database.db.select().from(workspaces).where(eq(workspaces.id, workspaceId)))[0].credits;
 
   beforeAll(async () => {

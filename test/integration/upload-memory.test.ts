@@ -56,7 +56,10 @@ describe('local upload memory', () => {
         const req = http.request(
           { host: '127.0.0.1', port, method: 'PUT', path: `${url.pathname}${url.search}`, headers: { 'content-type': 'video/mp4', 'content-length': SIZE } },
           (res) => {
-            res.setEncoding('utf8').on('data', (c) => (body += c)).on('end', () => resolve(res.statusCode!));
+            res
+              .setEncoding('utf8')
+              .on('data', (c) => (body += c))
+              .on('end', () => resolve(res.statusCode!));
           },
         );
         req.on('error', reject);
@@ -73,7 +76,9 @@ describe('local upload memory', () => {
     const file = storage.pathOf('videos/huge.mp4');
     expect(fs.statSync(file).size).toBe(SIZE);
     const growth = peak - before;
-    console.log(`RSS before ${(before / MiB).toFixed(0)} MiB, peak ${(peak / MiB).toFixed(0)} MiB, after ${(after / MiB).toFixed(0)} MiB (growth ${(growth / MiB).toFixed(0)} MiB for a ${SIZE / MiB} MiB body)`);
+    console.log(
+      `RSS before ${(before / MiB).toFixed(0)} MiB, peak ${(peak / MiB).toFixed(0)} MiB, after ${(after / MiB).toFixed(0)} MiB (growth ${(growth / MiB).toFixed(0)} MiB for a ${SIZE / MiB} MiB body)`,
+    );
     expect(growth).toBeLessThan(200 * MiB);
 
     const storedHash = createHash('sha256');

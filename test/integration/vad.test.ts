@@ -105,10 +105,18 @@ describe.each(ENGINES)('Silero VAD $where', ({ start }) => {
     it('still finds the sentences under pink noise', async () => {
       const noisy = path.join(dir, 'speech-noisy.wav');
       await runFfmpeg([
-        '-i', fx.path,
-        '-f', 'lavfi', '-i', 'anoisesrc=color=pink:amplitude=0.03:sample_rate=16000:seed=3',
-        '-filter_complex', '[0][1]amerge=inputs=2,pan=mono|c0=c0+c1',
-        '-t', String(fx.duration), ...pcm16k, noisy,
+        '-i',
+        fx.path,
+        '-f',
+        'lavfi',
+        '-i',
+        'anoisesrc=color=pink:amplitude=0.03:sample_rate=16000:seed=3',
+        '-filter_complex',
+        '[0][1]amerge=inputs=2,pan=mono|c0=c0+c1',
+        '-t',
+        String(fx.duration),
+        ...pcm16k,
+        noisy,
       ]);
       const said = fx.parts.filter((p) => p.kind === 'say');
       const segments = await vad.detect(noisy);

@@ -40,21 +40,64 @@ beforeAll(async () => {
   faceVideo = path.join(dir, 'face.mp4');
   // testsrc 0-3 s, plain red 3-5 s, mandelbrot 5-8 s; a quiet tone, 26 dB louder from 5 s to 7 s.
   await runFfmpeg([
-    '-f', 'lavfi', '-i', 'testsrc=size=320x180:rate=25',
-    '-f', 'lavfi', '-i', 'color=c=red:size=320x180:rate=25',
-    '-f', 'lavfi', '-i', 'mandelbrot=size=320x180:rate=25',
-    '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=22050',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc=size=320x180:rate=25',
+    '-f',
+    'lavfi',
+    '-i',
+    'color=c=red:size=320x180:rate=25',
+    '-f',
+    'lavfi',
+    '-i',
+    'mandelbrot=size=320x180:rate=25',
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=frequency=440:sample_rate=22050',
     '-filter_complex',
     '[0:v]trim=0:3,setpts=PTS-STARTPTS[a];[1:v]trim=0:2,setpts=PTS-STARTPTS[b];[2:v]trim=0:3,setpts=PTS-STARTPTS[c];' +
       "[a][b][c]concat=n=3:v=1:a=0,format=yuv420p[v];[3:a]atrim=0:8,volume='if(between(t,5,7),1,0.05)':eval=frame[au]",
-    '-map', '[v]', '-map', '[au]', '-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '30', '-c:a', 'aac', '-b:a', '48k', '-t', '8', scenesVideo,
+    '-map',
+    '[v]',
+    '-map',
+    '[au]',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-crf',
+    '30',
+    '-c:a',
+    'aac',
+    '-b:a',
+    '48k',
+    '-t',
+    '8',
+    scenesVideo,
   ]);
   // The face of the photo (140x140 crop, scaled to 120 px) sliding right over a 640x360 background.
   await runFfmpeg([
-    '-i', FACE_PHOTO,
-    '-f', 'lavfi', '-i', 'color=c=0x406080:size=640x360:rate=15',
-    '-filter_complex', "[0:v]crop=140:140:14:142,scale=120:120[f];[1:v][f]overlay=x='40+50*t':y=100,format=yuv420p[v]",
-    '-map', '[v]', '-t', '9', '-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '28', faceVideo,
+    '-i',
+    FACE_PHOTO,
+    '-f',
+    'lavfi',
+    '-i',
+    'color=c=0x406080:size=640x360:rate=15',
+    '-filter_complex',
+    "[0:v]crop=140:140:14:142,scale=120:120[f];[1:v][f]overlay=x='40+50*t':y=100,format=yuv420p[v]",
+    '-map',
+    '[v]',
+    '-t',
+    '9',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-crf',
+    '28',
+    faceVideo,
   ]);
 }, 120_000);
 
@@ -194,10 +237,13 @@ describe.each(ENGINES)('face detector $where', ({ start }) => {
       const out = path.join(dir, 'vertical.mp4');
       const filter = cropFilter(sliceKeyframes(analysis.cropPath9x16, 5, 7));
       const seen: number[] = [];
-      await runFfmpegAdapter(['-ss', '5', '-i', faceVideo, '-t', '2', '-vf', filter, '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-y', out], {
-        durationSeconds: 2,
-        onProgress: (p) => seen.push(p.fraction),
-      });
+      await runFfmpegAdapter(
+        ['-ss', '5', '-i', faceVideo, '-t', '2', '-vf', filter, '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-y', out],
+        {
+          durationSeconds: 2,
+          onProgress: (p) => seen.push(p.fraction),
+        },
+      );
       expect(seen.at(-1)).toBe(1);
       const info = await probe(out);
       expect(info).toMatchObject({ width: 202, height: 360 });

@@ -28,7 +28,10 @@ describe('SafeWebhookSender', () => {
     expect(await strict.post(`${base()}/hooks`, headers, '{}')).toEqual({ kind: 'failed', error: 'address_not_allowed' });
     // A name that resolves to a private address is refused the same way (no DNS rebinding past the check).
     const rebinding = new SafeWebhookSender({ allowPrivate: false, timeoutMs: 2000, resolve: async () => [{ address: '127.0.0.1', family: 4 }] });
-    expect(await rebinding.post(`http://hooks.example.com:${new URL(rx.url).port}/hooks`, headers, '{}')).toEqual({ kind: 'failed', error: 'address_not_allowed' });
+    expect(await rebinding.post(`http://hooks.example.com:${new URL(rx.url).port}/hooks`, headers, '{}')).toEqual({
+      kind: 'failed',
+      error: 'address_not_allowed',
+    });
     expect(rx.received.length).toBe(before);
 
     const allowed = new SafeWebhookSender({ allowPrivate: true, timeoutMs: 2000 });
@@ -49,10 +52,17 @@ describe('SafeWebhookSender', () => {
     expect(await reason('ftp://example.com/x')).toBe('url');
     expect(await reason('http://u:p@example.com/x')).toBe('url');
     expect(await reason('not a url')).toBe('url');
-    for (const url of [rx.url, 'http://10.0.0.1/', 'http://[fe80::1]/', 'http://169.254.169.254/', 'http://0x7f000001/']) expect(await reason(url), url).toBe('address_not_allowed');
+    for (const url of [rx.url, 'http://10.0.0.1/', 'http://[fe80::1]/', 'http://169.254.169.254/', 'http://0x7f000001/'])
+      expect(await reason(url), url).toBe('address_not_allowed');
     const resolving = new SafeWebhookSender({ allowPrivate: false, timeoutMs: 2000, resolve: async () => [{ address: '93.184.216.34', family: 4 }] });
     expect(await reason('https://hooks.example.com/x', resolving)).toBe('ok');
-    const nowhere = new SafeWebhookSender({ allowPrivate: false, timeoutMs: 2000, resolve: async () => { throw new Error('ENOTFOUND'); } });
+    const nowhere = new SafeWebhookSender({
+      allowPrivate: false,
+      timeoutMs: 2000,
+      resolve: async () => {
+        throw new Error('ENOTFOUND');
+      },
+    });
     expect(await reason('https://nowhere.example/x', nowhere)).toBe('unresolvable');
     expect(await reason(rx.url, new SafeWebhookSender({ allowPrivate: true, timeoutMs: 2000 }))).toBe('ok');
   });

@@ -85,7 +85,10 @@ describe.each(DB_KINDS)('webhooks on %s', (kind) => {
       expect.objectContaining({ code: 'WEBHOOK_INVALID' }),
     );
 
-    const [delivery] = await until(() => deliveriesOf(ws.id, endpoint.id), (rows) => rows[0]?.status === 'delivered');
+    const [delivery] = await until(
+      () => deliveriesOf(ws.id, endpoint.id),
+      (rows) => rows[0]?.status === 'delivered',
+    );
     expect(delivery).toMatchObject({ attempts: 1, lastStatusCode: 204, lastError: null, nextAttemptAt: null, eventType: 'render.completed' });
     await new Promise((r) => setTimeout(r, 1000));
     expect(rx.received).toHaveLength(1);
@@ -105,7 +108,10 @@ describe.each(DB_KINDS)('webhooks on %s', (kind) => {
     expect(new Set(got.map((g) => g.headers['webhook-id'])).size).toBe(1);
     for (const g of got) expect(verifyWebhook(g.headers as Record<string, string>, g.body, endpoint.secret!)).toMatchObject({ data: { id: 'trn_1' } });
 
-    const [d] = await until(() => deliveriesOf(ws.id, endpoint.id), (rows) => rows[0]?.status === 'delivered');
+    const [d] = await until(
+      () => deliveriesOf(ws.id, endpoint.id),
+      (rows) => rows[0]?.status === 'delivered',
+    );
     expect(d).toMatchObject({ attempts: 3, lastStatusCode: 200, lastError: null, lastResponseExcerpt: 'ok' });
     expect(d.deliveredAt).not.toBeNull();
   });
@@ -115,7 +121,11 @@ describe.each(DB_KINDS)('webhooks on %s', (kind) => {
     const rx = await receiver((n) => (n === 1 ? { hang: true } : { status: 500, body: 'x'.repeat(5000) }));
     const endpoint = await t.c.webhooks.create(ws.id, { url: rx.url, events: ['post.failed'] });
     await t.c.events.publish(ws.id, 'post.failed', { id: 'post_1', status: 'failed' });
-    const [d] = await until(() => deliveriesOf(ws.id, endpoint.id), (rows) => rows[0]?.status === 'failed', 40_000);
+    const [d] = await until(
+      () => deliveriesOf(ws.id, endpoint.id),
+      (rows) => rows[0]?.status === 'failed',
+      40_000,
+    );
     expect(rx.received).toHaveLength(3);
     expect(d).toMatchObject({ attempts: 3, lastStatusCode: 500, lastError: 'http_status', nextAttemptAt: null });
     expect(d.lastResponseExcerpt).toBe('x'.repeat(1024));
@@ -141,7 +151,10 @@ describe.each(DB_KINDS)('webhooks on %s', (kind) => {
     expect(await t.c.webhookDelivery.sweep()).toBeGreaterThanOrEqual(1);
     const [got] = await rx.waitFor(1);
     expect(got.headers['webhook-id']).toBe('evt_lost');
-    await until(() => deliveriesOf(ws.id, endpoint.id), (rows) => rows[0]?.status === 'delivered');
+    await until(
+      () => deliveriesOf(ws.id, endpoint.id),
+      (rows) => rows[0]?.status === 'delivered',
+    );
 
     await t.c.webhooks.delete(ws.id, endpoint.id);
     const db = t.c.database.db;

@@ -148,7 +148,8 @@ describe('a process with a pool', () => {
     // Inside the repository (.tmp/ is ignored by git), so that compiled files find node_modules.
     fs.mkdirSync(path.join(ROOT, '.tmp'), { recursive: true });
     dir = fs.mkdtempSync(path.join(ROOT, '.tmp', 'worker-pool-'));
-    wav = (await makeSpeechWav(path.join(dir, 'speech.wav'), [{ silence: 0.5 }, { say: 'One short sentence to find.', voice: 'en-us+m3' }, { silence: 0.5 }])).path;
+    wav = (await makeSpeechWav(path.join(dir, 'speech.wav'), [{ silence: 0.5 }, { say: 'One short sentence to find.', voice: 'en-us+m3' }, { silence: 0.5 }]))
+      .path;
   });
 
   afterAll(() => {
@@ -180,8 +181,26 @@ describe('a process with a pool', () => {
     const src = (f: string) => path.join(ROOT, 'src', f);
     // The project's compiler options (tsconfig.json), on the pool's module graph only.
     const build = await runNode(
-      [tsc, '--outDir', out, '--rootDir', src(''), '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--strict', '--skipLibCheck', '--types', 'node',
-        src('main/compute.wiring.ts'), src('adapters/workers/compute.worker.ts'), src('adapters/workers/worker-thread.ts')],
+      [
+        tsc,
+        '--outDir',
+        out,
+        '--rootDir',
+        src(''),
+        '--module',
+        'nodenext',
+        '--moduleResolution',
+        'nodenext',
+        '--target',
+        'es2022',
+        '--strict',
+        '--skipLibCheck',
+        '--types',
+        'node',
+        src('main/compute.wiring.ts'),
+        src('adapters/workers/compute.worker.ts'),
+        src('adapters/workers/worker-thread.ts'),
+      ],
       120_000,
     );
     expect(build.out).toBe('');

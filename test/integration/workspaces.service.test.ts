@@ -74,7 +74,7 @@ describe.each(DB_KINDS)('WorkspacesService and settings on %s', (kind) => {
     await expect(workspaces.setFreeUsage('ws_missing', null)).rejects.toMatchObject({ code: 'WORKSPACE_NOT_FOUND' });
   });
 
-  it('holds a workspace for requests until its plan, its plan\'s limits or its free usage change', async () => {
+  it("holds a workspace for requests until its plan, its plan's limits or its free usage change", async () => {
     const { workspace } = await workspaces.create({ name: 'Held', plan: 'svc' });
     await plans.create('svc-big', { max_concurrent_renders: 9 });
     const held = async () => (await workspaces.forRequest(workspace.id, { fresh: false })).workspace;
@@ -100,7 +100,15 @@ describe.each(DB_KINDS)('WorkspacesService and settings on %s', (kind) => {
     const ids = made.map((m) => m.workspace.id);
     const asked = [...ids, ids[0], 'ws_missing', ids[2], ids[1]];
     const answers = await Promise.allSettled(asked.map((id) => workspaces.balance(id)));
-    expect(answers.map((a) => (a.status === 'fulfilled' ? a.value.credits : (a.reason as { code: string }).code))).toEqual([3, 5, 8, 3, 'WORKSPACE_NOT_FOUND', 8, 5]);
+    expect(answers.map((a) => (a.status === 'fulfilled' ? a.value.credits : (a.reason as { code: string }).code))).toEqual([
+      3,
+      5,
+      8,
+      3,
+      'WORKSPACE_NOT_FOUND',
+      8,
+      5,
+    ]);
     expect((await workspaces.balance(ids[1])).unlimitedUntil).toBeNull();
     // A read asked for after a grant committed sees it, even while an earlier read of the same
     // workspace is still being answered (the earlier read, racing the grant, may see either balance).
@@ -113,9 +121,7 @@ describe.each(DB_KINDS)('WorkspacesService and settings on %s', (kind) => {
 
   it('gives 20 concurrent getOrCreate calls the one stored secret, created by exactly one', async () => {
     let made = 0;
-    const results = await Promise.all(
-      Array.from({ length: 20 }, () => settings.getOrCreate('race_secret', () => `secret_${++made}`)),
-    );
+    const results = await Promise.all(Array.from({ length: 20 }, () => settings.getOrCreate('race_secret', () => `secret_${++made}`)));
     expect(new Set(results.map((r) => r.value)).size).toBe(1);
     expect(results.filter((r) => r.created)).toHaveLength(1);
     expect(await settings.get('race_secret')).toBe(results[0].value);

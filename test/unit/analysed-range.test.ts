@@ -36,7 +36,10 @@ const stretch: VideoAnalysis = {
   height: 1080,
   sceneCuts: [4, 30.5],
   loudness: [-20, -21, -22],
-  faces: [{ t: 0, boxes: [] }, { t: 1, boxes: [] }],
+  faces: [
+    { t: 0, boxes: [] },
+    { t: 1, boxes: [] },
+  ],
   cropPath9x16: [
     { t: 0, x: 100, y: 0, w: 606, h: 1080 },
     { t: 64, x: 200, y: 0, w: 606, h: 1080 },

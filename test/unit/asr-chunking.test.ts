@@ -24,7 +24,12 @@ describe('planChunks', () => {
   });
 
   it('cuts inside silences between min and max length, contiguous and covering everything', () => {
-    const quiet: Array<[number, number, number]> = [[50, 51, -90], [85, 86, -90], [150, 151, -90], [230, 231, -90]];
+    const quiet: Array<[number, number, number]> = [
+      [50, 51, -90],
+      [85, 86, -90],
+      [150, 151, -90],
+      [230, 231, -90],
+    ];
     const spans = planChunks(levels(300, quiet), FRAME);
     expect(spans.map((s) => Math.floor(s.start))).toEqual([0, 85, 150, 230]);
     expect(spans[0].start).toBe(0);
@@ -41,15 +46,33 @@ describe('planChunks', () => {
 
   it('prefers the quietest place, and among equal silences the one nearest the target', () => {
     // a real silence far from the target beats a shallow dip at the target
-    const a = planChunks(levels(200, [[61, 62, -70], [90, 91, -35]]), FRAME);
+    const a = planChunks(
+      levels(200, [
+        [61, 62, -70],
+        [90, 91, -35],
+      ]),
+      FRAME,
+    );
     expect(a[1].start).toBeGreaterThan(61);
     expect(a[1].start).toBeLessThan(62);
     // two equal silences: 100 s is nearer the 90 s target than 65 s
-    const b = planChunks(levels(200, [[65, 66, -80], [100, 101, -80]]), FRAME);
+    const b = planChunks(
+      levels(200, [
+        [65, 66, -80],
+        [100, 101, -80],
+      ]),
+      FRAME,
+    );
     expect(b[1].start).toBeGreaterThan(100);
     expect(b[1].start).toBeLessThan(101);
     // below the silence floor all silences are equal: digital zero does not beat the nearer one
-    const c = planChunks(levels(200, [[62, 63, -100], [95, 96, -65]]), FRAME);
+    const c = planChunks(
+      levels(200, [
+        [62, 63, -100],
+        [95, 96, -65],
+      ]),
+      FRAME,
+    );
     expect(c[1].start).toBeGreaterThan(95);
   });
 
@@ -202,9 +225,16 @@ describe('transcribeLong', () => {
   });
 });
 
-describe('planUtterances (the voice detector\'s segments as recogniser utterances)', () => {
+describe("planUtterances (the voice detector's segments as recogniser utterances)", () => {
   it('pads each segment by 0.1 s in 10 ms frames, never across a neighbour or outside the file', () => {
-    const u = planUtterances([{ start: 0.05, end: 2.004 }, { start: 2.1, end: 4 }, { start: 6.5, end: 9.98 }], 10);
+    const u = planUtterances(
+      [
+        { start: 0.05, end: 2.004 },
+        { start: 2.1, end: 4 },
+        { start: 6.5, end: 9.98 },
+      ],
+      10,
+    );
     expect(u).toEqual([
       { id: 'u0000', first: 0, last: 205 },
       { id: 'u0001', first: 206, last: 410 },
@@ -216,7 +246,11 @@ describe('planUtterances (the voice detector\'s segments as recogniser utterance
   it('splits a long segment at its quietest place, contiguous and exact', () => {
     const lv = levels(100, [[31, 31.5, -90]]);
     const u = planUtterances([{ start: 5, end: 65 }], 100, { maxSeconds: 30, levels: lv, padSeconds: 0 });
-    expect(u.map((x) => [x.first, x.last])).toEqual([[500, u[0].last], [u[0].last, u[1].last], [u[1].last, 6500]]);
+    expect(u.map((x) => [x.first, x.last])).toEqual([
+      [500, u[0].last],
+      [u[0].last, u[1].last],
+      [u[1].last, 6500],
+    ]);
     expect(u[0].last / 100).toBeGreaterThan(31);
     expect(u[0].last / 100).toBeLessThan(31.5);
     for (const x of u) expect(x.last - x.first).toBeLessThanOrEqual(3000);
@@ -226,7 +260,16 @@ describe('planUtterances (the voice detector\'s segments as recogniser utterance
 
   it('answers nothing without speech, and sorts what it is given', () => {
     expect(planUtterances([], 10)).toEqual([]);
-    expect(planUtterances([{ start: 5, end: 6 }, { start: 1, end: 2 }], 10, { padSeconds: 0 }).map((x) => x.first)).toEqual([100, 500]);
+    expect(
+      planUtterances(
+        [
+          { start: 5, end: 6 },
+          { start: 1, end: 2 },
+        ],
+        10,
+        { padSeconds: 0 },
+      ).map((x) => x.first),
+    ).toEqual([100, 500]);
   });
 });
 
@@ -242,7 +285,10 @@ describe('groupUtterances', () => {
 
   it('shares consecutive utterances in runs of about equal length', () => {
     const g = groupUtterances(utts([5, 5, 5, 5, 5, 5, 5, 5]), 2);
-    expect(g.map((x) => x.map((u) => u.id))).toEqual([['u0', 'u1', 'u2', 'u3'], ['u4', 'u5', 'u6', 'u7']]);
+    expect(g.map((x) => x.map((u) => u.id))).toEqual([
+      ['u0', 'u1', 'u2', 'u3'],
+      ['u4', 'u5', 'u6', 'u7'],
+    ]);
     expect(groupUtterances(utts([20, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2]), 2).map((x) => x.length)).toEqual([1, 10]);
     expect(groupUtterances(utts([10, 10, 10, 10, 10, 10]), 3).map((x) => x.length)).toEqual([2, 2, 2]);
   });

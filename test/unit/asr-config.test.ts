@@ -5,12 +5,23 @@ import { ConfigError } from '../../src/config/env.js';
 
 describe('loadAsrConfig', () => {
   it('defaults to the embedded pocketsphinx engine', () => {
-    expect(loadAsrConfig({})).toEqual({ engine: 'pocketsphinx', routes: [], pocketsphinx: { binary: 'pocketsphinx_batch' }, chunkSeconds: 120, concurrency: 2 });
-    expect(loadAsrConfig({ CUTROOM_ASR: ' PocketSphinx ', CUTROOM_POCKETSPHINX_BIN: '/opt/ps', CUTROOM_ASR_CONCURRENCY: '4' })).toMatchObject({ pocketsphinx: { binary: '/opt/ps' }, concurrency: 4 });
+    expect(loadAsrConfig({})).toEqual({
+      engine: 'pocketsphinx',
+      routes: [],
+      pocketsphinx: { binary: 'pocketsphinx_batch' },
+      chunkSeconds: 120,
+      concurrency: 2,
+    });
+    expect(loadAsrConfig({ CUTROOM_ASR: ' PocketSphinx ', CUTROOM_POCKETSPHINX_BIN: '/opt/ps', CUTROOM_ASR_CONCURRENCY: '4' })).toMatchObject({
+      pocketsphinx: { binary: '/opt/ps' },
+      concurrency: 4,
+    });
   });
 
   it('reads the openai settings', () => {
-    expect(loadAsrConfig({ CUTROOM_ASR: 'openai', CUTROOM_ASR_URL: 'http://localhost:8000/v1', CUTROOM_ASR_MODEL: 'Systran/faster-distil-whisper-large-v3' })).toEqual({
+    expect(
+      loadAsrConfig({ CUTROOM_ASR: 'openai', CUTROOM_ASR_URL: 'http://localhost:8000/v1', CUTROOM_ASR_MODEL: 'Systran/faster-distil-whisper-large-v3' }),
+    ).toEqual({
       engine: 'openai',
       routes: [],
       openai: {
@@ -54,7 +65,13 @@ describe('loadAsrConfig', () => {
     expect(both.openai?.url).toBe('http://localhost:8000/v1/audio/transcriptions');
     // no * route: the rest goes to CUTROOM_ASR
     const rest = loadAsrConfig({ CUTROOM_ASR: 'openai', CUTROOM_ASR_ROUTES: 'en-US=pocketsphinx,pt=openai', CUTROOM_ASR_API_KEY: 'sk-x' });
-    expect(rest).toMatchObject({ engine: 'openai', routes: [{ language: 'en', engine: 'pocketsphinx' }, { language: 'pt', engine: 'openai' }] });
+    expect(rest).toMatchObject({
+      engine: 'openai',
+      routes: [
+        { language: 'en', engine: 'pocketsphinx' },
+        { language: 'pt', engine: 'openai' },
+      ],
+    });
     // only pocketsphinx: no openai settings needed
     expect(loadAsrConfig({ CUTROOM_ASR_ROUTES: 'en=pocketsphinx' }).openai).toBeUndefined();
   });

@@ -21,7 +21,7 @@ function fake(name: string, languages: string[] | 'any', detected = 'fr') {
 }
 
 describe('RoutingAsrEngine', () => {
-  it('sends a routed language to its engine, any other to the rest, and reports the engine\'s language', async () => {
+  it("sends a routed language to its engine, any other to the rest, and reports the engine's language", async () => {
     const ps = fake('pocketsphinx', ['en']);
     const hosted = fake('openai', 'any', 'es');
     const asr = new RoutingAsrEngine({ routes: new Map([['en', ps.engine]]), rest: hosted.engine, detector: hosted.engine });

@@ -12,11 +12,25 @@ describe('buildAudioExtractArgs', () => {
   it('extracts the first audio stream as 16 kHz mono s16 WAV', () => {
     expect(buildAudioExtractArgs(mov('/media/in.mp4'), '/tmp/out.wav')).toEqual([
       '-y',
-      '-protocol_whitelist', 'file',
-      '-f', 'mov',
-      '-i', 'file:/media/in.mp4',
-      '-map', '0:a:0', '-vn', '-sn', '-dn',
-      '-ac', '1', '-ar', '16000', '-c:a', 'pcm_s16le', '-f', 'wav',
+      '-protocol_whitelist',
+      'file',
+      '-f',
+      'mov',
+      '-i',
+      'file:/media/in.mp4',
+      '-map',
+      '0:a:0',
+      '-vn',
+      '-sn',
+      '-dn',
+      '-ac',
+      '1',
+      '-ar',
+      '16000',
+      '-c:a',
+      'pcm_s16le',
+      '-f',
+      'wav',
       'file:/tmp/out.wav',
     ]);
   });
@@ -52,8 +66,28 @@ describe('extractAudio (real ffmpeg)', () => {
   it('turns a stereo 44.1 kHz video into 16 kHz mono WAV, whole or a range', async () => {
     const video = path.join(dir, 'in.mp4');
     await runFfmpeg([
-      '-y', '-f', 'lavfi', '-i', 'testsrc2=size=64x36:rate=5', '-f', 'lavfi', '-i', 'sine=frequency=300:sample_rate=44100',
-      '-t', '6', '-ac', '2', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', video,
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc2=size=64x36:rate=5',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=300:sample_rate=44100',
+      '-t',
+      '6',
+      '-ac',
+      '2',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-pix_fmt',
+      'yuv420p',
+      '-c:a',
+      'aac',
+      video,
     ]);
     const whole = path.join(dir, 'whole.wav');
     await extractAudio(video, whole);
@@ -70,7 +104,22 @@ describe('extractAudio (real ffmpeg)', () => {
 
   it('says NO_AUDIO_STREAM for a video without sound', async () => {
     const silent = path.join(dir, 'silent.mp4');
-    await runFfmpeg(['-y', '-f', 'lavfi', '-i', 'testsrc2=size=64x36:rate=5', '-t', '1', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', silent]);
+    await runFfmpeg([
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc2=size=64x36:rate=5',
+      '-t',
+      '1',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-pix_fmt',
+      'yuv420p',
+      silent,
+    ]);
     const err = await extractAudio(silent, path.join(dir, 'x.wav')).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AudioExtractError);
     expect((err as AudioExtractError).code).toBe('NO_AUDIO_STREAM');

@@ -52,7 +52,12 @@ describe('TtlCache', () => {
 
   it('shares one read between concurrent misses of an id', async () => {
     const clock = fakeClock();
-    const src = countingSource(new Map([['a', 1], ['b', 2]]));
+    const src = countingSource(
+      new Map([
+        ['a', 1],
+        ['b', 2],
+      ]),
+    );
     const cache = new TtlCache(src.load, { ttlMs: 5000, now: clock.now, maxEntries: 10 });
     src.hold = true;
     const answers = Promise.all([cache.get('a'), cache.get('a'), cache.get('a'), cache.get('b')]);
@@ -84,7 +89,11 @@ describe('TtlCache', () => {
 
   it('drops by predicate and clears, reads under way included', async () => {
     const clock = fakeClock();
-    const data = new Map([['a', 1], ['b', 2], ['c', 3]]);
+    const data = new Map([
+      ['a', 1],
+      ['b', 2],
+      ['c', 3],
+    ]);
     const src = countingSource(data);
     const cache = new TtlCache(src.load, { ttlMs: 5000, now: clock.now, maxEntries: 10 });
     for (const id of ['a', 'b', 'c']) await cache.get(id);
@@ -100,7 +109,11 @@ describe('TtlCache', () => {
 
   it('keeps nothing with ttlMs 0, never keeps "not found", and keeps at most maxEntries', async () => {
     const clock = fakeClock();
-    const data = new Map([['a', 1], ['b', 2], ['c', 3]]);
+    const data = new Map([
+      ['a', 1],
+      ['b', 2],
+      ['c', 3],
+    ]);
     const off = countingSource(data);
     const none = new TtlCache(off.load, { ttlMs: 0, now: clock.now, maxEntries: 10 });
     await none.get('a');
@@ -159,7 +172,11 @@ function fakeBus() {
 describe('AuthCache', () => {
   function setup() {
     const clock = fakeClock();
-    const workspaces = new Map([['w1', workspace('w1', 'free')], ['w2', workspace('w2', 'pro')], ['w3', workspace('w3', 'free')]]);
+    const workspaces = new Map([
+      ['w1', workspace('w1', 'free')],
+      ['w2', workspace('w2', 'pro')],
+      ['w3', workspace('w3', 'free')],
+    ]);
     const keys = new Map<string, ApiKeyWithWorkspaces>([['k1', { id: 'k1', workspaceIds: ['w1'] } as ApiKeyWithWorkspaces]]);
     const wsSrc = countingSource(workspaces);
     const keySrc = countingSource(keys);

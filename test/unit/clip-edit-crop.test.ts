@@ -31,7 +31,16 @@ describe('the crop path of a clip edit', () => {
   it('apply_template keeps a source-time path, and moves an older clip-time one back to source time', () => {
     const e = buildClipEdit({ source, start: 100, end: 110, words: [], cropPath9x16: path, template, watermark: false });
     expect(rebuildEdit(e, template).layout.cropPath).toEqual(e.layout.cropPath);
-    const legacy = makeEdit({ ...e, layout: { ...e.layout, cropPath: [{ t: 0, x: 500, y: 0, w: 606, h: 1080 }, { t: 10, x: 550, y: 0, w: 606, h: 1080 }] } });
+    const legacy = makeEdit({
+      ...e,
+      layout: {
+        ...e.layout,
+        cropPath: [
+          { t: 0, x: 500, y: 0, w: 606, h: 1080 },
+          { t: 10, x: 550, y: 0, w: 606, h: 1080 },
+        ],
+      },
+    });
     expect(rebuildEdit(legacy, template).layout.cropPath).toEqual(e.layout.cropPath);
   });
 });

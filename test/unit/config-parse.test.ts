@@ -96,7 +96,10 @@ describe('config readers', () => {
     expect(addressList({ L: '127.0.0.1, 10.0.0.0/8,::1,fd00::/8' }, 'L')).toEqual(['127.0.0.1', '10.0.0.0/8', '::1', 'fd00::/8']);
     expect(addressList({ L: 'loopback,10.1.2.3' }, 'L', { names: ['loopback'] })).toEqual(['loopback', '10.1.2.3']);
     for (const bad of ['10.0.0.0/33', 'fd00::/129', '10.0.0/8', 'proxy.internal', '1', '127.1', '10.0.0.0/x', 'loopback']) {
-      expect(refusal(() => addressList({ L: bad }, 'L')), bad).toMatch(new RegExp(`^L: "${bad.replace(/[./]/g, '\\$&')}" is not an IP address, a CIDR range`));
+      expect(
+        refusal(() => addressList({ L: bad }, 'L')),
+        bad,
+      ).toMatch(new RegExp(`^L: "${bad.replace(/[./]/g, '\\$&')}" is not an IP address, a CIDR range`));
     }
   });
 

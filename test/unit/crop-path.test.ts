@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { computeCropPath, cropAt, cropAxisExpression, cropFilter, cropSize, sliceKeyframes, type FaceSample, type Keyframe } from '../../src/domain/reframe/crop-path.js';
+import {
+  computeCropPath,
+  cropAt,
+  cropAxisExpression,
+  cropFilter,
+  cropSize,
+  sliceKeyframes,
+  type FaceSample,
+  type Keyframe,
+} from '../../src/domain/reframe/crop-path.js';
 
 const SRC = { width: 1920, height: 1080 };
 const W = 606; // floor-even of 1080 * 9 / 16
@@ -41,7 +50,11 @@ function expectWellFormed(kfs: Keyframe[], src = SRC, size = { w: W, h: SRC.heig
 /** Evaluates the generated ffmpeg expression with JavaScript (it only uses if, lt, numbers and t). */
 function evalExpression(expr: string, t: number): number {
   const js = expr.replace(/\bif\(/g, 'iff(');
-  return new Function('t', 'iff', 'lt', `return ${js};`)(t, (c: number, a: number, b: number) => (c ? a : b), (a: number, b: number) => (a < b ? 1 : 0));
+  return new Function('t', 'iff', 'lt', `return ${js};`)(
+    t,
+    (c: number, a: number, b: number) => (c ? a : b),
+    (a: number, b: number) => (a < b ? 1 : 0),
+  );
 }
 
 describe('cropSize', () => {
@@ -58,7 +71,11 @@ describe('cropSize', () => {
 describe('computeCropPath', () => {
   it('follows a face moving right smoothly, within bounds', () => {
     const cx = (t: number) => 0.2 + (0.6 * t) / 20;
-    const kfs = computeCropPath(samples(20, (t) => [face(cx(t))]), SRC, { duration: 21 });
+    const kfs = computeCropPath(
+      samples(20, (t) => [face(cx(t))]),
+      SRC,
+      { duration: 21 },
+    );
     expectWellFormed(kfs);
     for (let i = 1; i < kfs.length; i++) {
       expect(kfs[i].x).toBeGreaterThanOrEqual(kfs[i - 1].x);
@@ -72,7 +89,10 @@ describe('computeCropPath', () => {
   it('does not jitter between two faces that alternate', () => {
     const left = face(0.25);
     const right = face(0.75);
-    const kfs = computeCropPath(samples(30, (t) => (t % 2 === 0 ? [left] : [right])), SRC);
+    const kfs = computeCropPath(
+      samples(30, (t) => (t % 2 === 0 ? [left] : [right])),
+      SRC,
+    );
     expectWellFormed(kfs);
     const xs = new Set(kfs.map((k) => k.x));
     expect(xs.size).toBe(1);
@@ -80,25 +100,37 @@ describe('computeCropPath', () => {
   });
 
   it('keeps the subject when a similar face is sometimes a little bigger', () => {
-    const kfs = computeCropPath(samples(30, (t) => [face(0.25, 0.4, t % 2 ? 190 : 210), face(0.75, 0.4, t % 2 ? 215 : 185)]), SRC);
+    const kfs = computeCropPath(
+      samples(30, (t) => [face(0.25, 0.4, t % 2 ? 190 : 210), face(0.75, 0.4, t % 2 ? 215 : 185)]),
+      SRC,
+    );
     expect(new Set(kfs.map((k) => k.x)).size).toBe(1);
   });
 
   it('switches to a clearly bigger face that stays', () => {
-    const kfs = computeCropPath(samples(20, (t) => (t < 5 ? [face(0.25, 0.4, 150)] : [face(0.25, 0.4, 150), face(0.75, 0.4, 320)])), SRC);
+    const kfs = computeCropPath(
+      samples(20, (t) => (t < 5 ? [face(0.25, 0.4, 150)] : [face(0.25, 0.4, 150), face(0.75, 0.4, 320)])),
+      SRC,
+    );
     expect(Math.abs(centre(kfs, 3) - 0.25 * SRC.width)).toBeLessThan(10);
     expect(Math.abs(centre(kfs, 19) - 0.75 * SRC.width)).toBeLessThan(10);
   });
 
   it('centres when there is no face', () => {
-    const kfs = computeCropPath(samples(10, () => []), SRC);
+    const kfs = computeCropPath(
+      samples(10, () => []),
+      SRC,
+    );
     expectWellFormed(kfs);
     for (const k of kfs) expect(Math.abs(k.x - MAX_X / 2)).toBeLessThanOrEqual(1);
     expect(kfs).toHaveLength(2);
   });
 
   it('holds on a face that disappears, then drifts to the centre', () => {
-    const kfs = computeCropPath(samples(20, (t) => (t <= 5 ? [face(0.15)] : [])), SRC);
+    const kfs = computeCropPath(
+      samples(20, (t) => (t <= 5 ? [face(0.15)] : [])),
+      SRC,
+    );
     const leftX = cropAt(kfs, 4).x;
     expect(leftX).toBe(0); // 0.15 * 1920 - 303 < 0: clamped
     expect(cropAt(kfs, 6.5).x).toBe(leftX);
@@ -128,14 +160,22 @@ describe('computeCropPath', () => {
     const src = { width: 1080, height: 1920 };
     const cy = (t: number) => 0.3 + (0.4 * t) / 10;
     const box = (t: number) => ({ x: 0.45, y: cy(t) - 0.05, width: 0.1, height: 0.1, score: 0.9 });
-    const kfs = computeCropPath(samples(10, (t) => [box(t)]), src, { aspect: '16:9', duration: 11 });
+    const kfs = computeCropPath(
+      samples(10, (t) => [box(t)]),
+      src,
+      { aspect: '16:9', duration: 11 },
+    );
     expectWellFormed(kfs, src, { w: 1080, h: 606 });
     for (const k of kfs) expect(k.x).toBe(0);
     expect(kfs[kfs.length - 1].y).toBeGreaterThan(kfs[0].y + 400);
   });
 
   it('stays put when the aspect is the source aspect', () => {
-    const kfs = computeCropPath(samples(5, (t) => [face(0.1 + t * 0.1)]), SRC, { aspect: '16:9' });
+    const kfs = computeCropPath(
+      samples(5, (t) => [face(0.1 + t * 0.1)]),
+      SRC,
+      { aspect: '16:9' },
+    );
     for (const k of kfs) expect(k).toMatchObject({ x: 0, y: 0, w: 1920, h: 1080 });
   });
 });

@@ -19,7 +19,7 @@ function checkRules(cues: Cue[], maxLine = 42) {
 }
 
 describe('buildCues', () => {
-  it('keeps a short sentence in one single-line cue with the words\' times', () => {
+  it("keeps a short sentence in one single-line cue with the words' times", () => {
     const cues = buildCues(say('Hello there, how are you?', 1));
     expect(cues).toEqual([{ start: 1, end: 2.7, text: 'Hello there, how are you?' }]);
   });
@@ -141,7 +141,9 @@ describe('breakLines', () => {
   });
 
   it('says when words do not fit', () => {
-    expect(breakLines('a b c d e f g h i j k l m n o p q r s t u v w x y z a b c d e f g h i j k l m n o p q r s t u v w x y z'.split(' '), 42, 2)).toBeUndefined();
+    expect(
+      breakLines('a b c d e f g h i j k l m n o p q r s t u v w x y z a b c d e f g h i j k l m n o p q r s t u v w x y z'.split(' '), 42, 2),
+    ).toBeUndefined();
   });
 });
 

@@ -146,7 +146,9 @@ describe('Dockerfile', () => {
   });
 
   it('.dockerignore keeps local builds, data and dependencies out of the build context', () => {
-    const ignored = read('.dockerignore').split('\n').map((l) => l.trim());
+    const ignored = read('.dockerignore')
+      .split('\n')
+      .map((l) => l.trim());
     for (const entry of ['node_modules', 'dist', 'data', '.git']) expect(ignored).toContain(entry);
   });
 });

@@ -54,7 +54,7 @@ function voice(seconds: number, f0: number, formantScale: number, seed: number):
       state[2 * k] = y;
       x = y * (1 - r);
     }
-    const env = Math.sin((Math.PI * ((t % 0.18) / 0.18))) ** 0.5;
+    const env = Math.sin(Math.PI * ((t % 0.18) / 0.18)) ** 0.5;
     out[i] = x * env;
   }
   let peak = 0;
@@ -111,7 +111,9 @@ describe('features', () => {
   it('tracks the pitch of a pulse-train voice and finds no pitch in noise or silence', () => {
     for (const f0 of [95, 140, 220, 310]) {
       const f = frameFeatures(voice(1, f0, 1, 1), RATE);
-      const voiced = Array.from(f.f0).filter((v) => v > 0).sort((a, b) => a - b);
+      const voiced = Array.from(f.f0)
+        .filter((v) => v > 0)
+        .sort((a, b) => a - b);
       expect(voiced.length).toBeGreaterThan(f.count * 0.6);
       const median = voiced[Math.floor(voiced.length / 2)];
       expect(Math.abs(median - f0) / f0).toBeLessThan(0.06);
@@ -203,7 +205,17 @@ describe('diarizeFeatures', () => {
     const turns = diarizeFeatures([segment(1, both), segment(14, voice(4, 100, 1, 6)), segment(19, voice(4, 230, 1.2, 7))]);
     expect(turns.map((x) => x.speaker)).toEqual(['A', 'B', 'A', 'B']);
     expect(Math.abs(turns[0].end - 7)).toBeLessThan(0.5);
-    expect(accuracy([{ start: 1, end: 7, who: 0 }, { start: 7, end: 13, who: 1 }, { start: 14, end: 18, who: 0 }, { start: 19, end: 23, who: 1 }], turns)).toBeGreaterThan(0.93);
+    expect(
+      accuracy(
+        [
+          { start: 1, end: 7, who: 0 },
+          { start: 7, end: 13, who: 1 },
+          { start: 14, end: 18, who: 0 },
+          { start: 19, end: 23, who: 1 },
+        ],
+        turns,
+      ),
+    ).toBeGreaterThan(0.93);
   });
 
   it('keeps one voice as one speaker', () => {

@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_TEMPLATES } from '../../src/domain/edits/caption-styles.js';
 import { buildClipEdit } from '../../src/domain/edits/clip-edit.js';
-import { cutOut, deriveEdit, isFiller, mergeSegments, snapBoundary, wordCuts, SNAP_MAX_SECONDS, type DeriveInput } from '../../src/domain/edits/edit-changes.js';
+import {
+  cutOut,
+  deriveEdit,
+  isFiller,
+  mergeSegments,
+  snapBoundary,
+  wordCuts,
+  SNAP_MAX_SECONDS,
+  type DeriveInput,
+} from '../../src/domain/edits/edit-changes.js';
 import { clipDuration } from '../../src/domain/edits/edit.js';
 import { editDocument, wordsOfSpec, type EditWord } from '../../src/domain/edits/edit-words.js';
 
@@ -20,7 +29,15 @@ const base = buildClipEdit({
 const words: EditWord[] = wordsOfSpec(base);
 
 function derive(change: DeriveInput['change'], over: Partial<DeriveInput> = {}) {
-  return deriveEdit({ base, words, change, template: { captions: tpl.captions, title: tpl.title, layout: tpl.layout }, applyTemplate: false, maxSeconds: 180, ...over });
+  return deriveEdit({
+    base,
+    words,
+    change,
+    template: { captions: tpl.captions, title: tpl.title, layout: tpl.layout },
+    applyTemplate: false,
+    maxSeconds: 180,
+    ...over,
+  });
 }
 
 function fieldOf(fn: () => unknown): string[] {
@@ -68,12 +85,27 @@ describe('snapBoundary', () => {
 
 describe('segments arithmetic', () => {
   it('merges overlapping and touching stretches, cuts spans out, groups adjacent removed words', () => {
-    expect(mergeSegments([{ start: 3, end: 4 }, { start: 1, end: 2 }, { start: 2, end: 2.5 }])).toEqual([{ start: 1, end: 2.5 }, { start: 3, end: 4 }]);
-    expect(cutOut([{ start: 0, end: 10 }], { start: 2, end: 3 })).toEqual([{ start: 0, end: 2 }, { start: 3, end: 10 }]);
+    expect(
+      mergeSegments([
+        { start: 3, end: 4 },
+        { start: 1, end: 2 },
+        { start: 2, end: 2.5 },
+      ]),
+    ).toEqual([
+      { start: 1, end: 2.5 },
+      { start: 3, end: 4 },
+    ]);
+    expect(cutOut([{ start: 0, end: 10 }], { start: 2, end: 3 })).toEqual([
+      { start: 0, end: 2 },
+      { start: 3, end: 10 },
+    ]);
     expect(cutOut([{ start: 0, end: 10 }], { start: 0.02, end: 9.99 })).toEqual([]);
     // A piece shorter than an edit's shortest stretch (MIN_SEGMENT_SECONDS, 0.1 s) is dropped, not left to fail validation.
     expect(cutOut([{ start: 0, end: 10 }], { start: 0.06, end: 9.93 })).toEqual([]);
-    expect(wordCuts(words, new Set([1, 2, 4]))).toEqual([{ start: 10.5, end: 11.4 }, { start: 12, end: 12.4 }]);
+    expect(wordCuts(words, new Set([1, 2, 4]))).toEqual([
+      { start: 10.5, end: 11.4 },
+      { start: 12, end: 12.4 },
+    ]);
   });
 });
 
@@ -98,14 +130,25 @@ describe('deriveEdit', () => {
   });
 
   it('segments replace the stretches (several), snapped and merged', () => {
-    const { spec } = derive({ segments: [{ start: 10, end: 10.4 }, { start: 11.5, end: 12.9 }] });
-    expect(spec.segments).toEqual([{ start: 9.9, end: 10.45 }, { start: 11.45, end: 13 }]);
+    const { spec } = derive({
+      segments: [
+        { start: 10, end: 10.4 },
+        { start: 11.5, end: 12.9 },
+      ],
+    });
+    expect(spec.segments).toEqual([
+      { start: 9.9, end: 10.45 },
+      { start: 11.45, end: 13 },
+    ]);
     expect(spec.captions?.words.map((w) => w.text)).toEqual(['so', 'cut', 'long', 'videos']);
   });
 
   it('remove_words cuts the words’ time; remove_fillers cuts "um"; the duration shrinks by that', () => {
     const a = derive({ remove_words: [2, 3] });
-    expect(a.spec.segments).toEqual([{ start: 9.8, end: 11 }, { start: 11.9, end: 13 }]);
+    expect(a.spec.segments).toEqual([
+      { start: 9.8, end: 11 },
+      { start: 11.9, end: 13 },
+    ]);
     expect(clipDuration(a.spec)).toBeCloseTo(3.2 - 0.9, 6);
     expect(a.spec.captions?.words.map((w) => w.text)).toEqual(['so', 'um', 'long', 'videos']);
     const b = derive({ remove_fillers: true });
@@ -113,7 +156,12 @@ describe('deriveEdit', () => {
   });
 
   it('word_text corrects captions; "" hides a word from captions but keeps its time and its place in words', () => {
-    const { spec, words: out } = derive({ word_text: [{ index: 4, text: 'Kubernetes' }, { index: 1, text: '' }] });
+    const { spec, words: out } = derive({
+      word_text: [
+        { index: 4, text: 'Kubernetes' },
+        { index: 1, text: '' },
+      ],
+    });
     expect(spec.captions?.words.map((w) => w.text)).toEqual(['so', 'we', 'cut', 'Kubernetes', 'videos']);
     expect(clipDuration(spec)).toBeCloseTo(3.2, 6);
     expect(out[1]).toMatchObject({ index: 1, text: '' });
@@ -132,8 +180,26 @@ describe('deriveEdit', () => {
   it('400 naming the field: outside the source, unordered or overlapping, unknown word, empty result, too long', () => {
     expect(fieldOf(() => derive({ segments: [{ start: 50, end: 61 }] }))).toEqual(['segments[0].end']);
     expect(fieldOf(() => derive({ segments: [{ start: 5, end: 4 }] }))).toEqual(['segments[0].end']);
-    expect(fieldOf(() => derive({ segments: [{ start: 5, end: 8 }, { start: 7, end: 9 }] }))).toEqual(['segments[1].start']);
-    expect(fieldOf(() => derive({ segments: [{ start: 7, end: 9 }, { start: 1, end: 2 }] }))).toEqual(['segments[1].start']);
+    expect(
+      fieldOf(() =>
+        derive({
+          segments: [
+            { start: 5, end: 8 },
+            { start: 7, end: 9 },
+          ],
+        }),
+      ),
+    ).toEqual(['segments[1].start']);
+    expect(
+      fieldOf(() =>
+        derive({
+          segments: [
+            { start: 7, end: 9 },
+            { start: 1, end: 2 },
+          ],
+        }),
+      ),
+    ).toEqual(['segments[1].start']);
     expect(fieldOf(() => derive({ trim: { start: 3, end: 70 } }))).toEqual(['trim.end']);
     expect(fieldOf(() => derive({ remove_words: [0, 99] }))).toEqual(['remove_words[1]']);
     expect(fieldOf(() => derive({ word_text: [{ index: 6, text: 'x' }] }))).toEqual(['word_text[0].index']);

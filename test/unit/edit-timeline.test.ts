@@ -23,7 +23,15 @@ describe('sourceToOutput', () => {
     expect(sourceToOutput(segs, 15)).toBeNull();
   });
   it('at a joint of touching stretches the later one wins', () => {
-    expect(sourceToOutput([{ start: 0, end: 1 }, { start: 1, end: 2 }], 1)).toBe(1);
+    expect(
+      sourceToOutput(
+        [
+          { start: 0, end: 1 },
+          { start: 1, end: 2 },
+        ],
+        1,
+      ),
+    ).toBe(1);
   });
   it('sums the stretches', () => {
     expect(segmentsDuration(segs)).toBe(6.5);
@@ -59,7 +67,15 @@ describe('keptWords', () => {
 
 describe('snapToFrames', () => {
   it('moves every boundary to the first frame at or after it, so picture and sound are cut at the same instants', () => {
-    expect(snapToFrames([{ start: 0.5, end: 4.1 }, { start: 5.9, end: 10.1 }], 25)).toEqual([
+    expect(
+      snapToFrames(
+        [
+          { start: 0.5, end: 4.1 },
+          { start: 5.9, end: 10.1 },
+        ],
+        25,
+      ),
+    ).toEqual([
       { start: 0.52, end: 4.12 },
       { start: 5.92, end: 10.12 },
     ]);
@@ -92,7 +108,10 @@ describe('cutKeyframes', () => {
       { t: 0, x: 0, y: 0, w: 100, h: 200 },
       { t: 10, x: 100, y: 0, w: 100, h: 200 },
     ];
-    const out = cutKeyframes(path, [{ start: 2, end: 4 }, { start: 8, end: 10 }]);
+    const out = cutKeyframes(path, [
+      { start: 2, end: 4 },
+      { start: 8, end: 10 },
+    ]);
     expect(out).toEqual([
       { t: 0, x: 20, y: 0, w: 100, h: 200 },
       { t: 2, x: 40, y: 0, w: 100, h: 200 },
@@ -108,15 +127,34 @@ function base(): Edit {
     source: { key: 'videos/ws1/abc.mp4', duration: 120, width: 1920, height: 1080 },
     in: 10,
     out: 40.5,
-    layout: { aspect: '9:16', reframe: 'speaker', cropPath: [{ t: 0, x: 600, y: 0, w: 606, h: 1080 }, { t: 60, x: 900, y: 0, w: 606, h: 1080 }] },
-    captions: { words: [{ start: 10.2, end: 10.5, text: 'hello' }, { start: 10.6, end: 11, text: 'world' }], style },
+    layout: {
+      aspect: '9:16',
+      reframe: 'speaker',
+      cropPath: [
+        { t: 0, x: 600, y: 0, w: 606, h: 1080 },
+        { t: 60, x: 900, y: 0, w: 606, h: 1080 },
+      ],
+    },
+    captions: {
+      words: [
+        { start: 10.2, end: 10.5, text: 'hello' },
+        { start: 10.6, end: 11, text: 'world' },
+      ],
+      style,
+    },
     watermark: false,
     resolution: '1080p',
   };
 }
 
 describe('edits with segments', () => {
-  const cut = (): Edit => ({ ...base(), segments: [{ start: 10, end: 20 }, { start: 25, end: 40.5 }] });
+  const cut = (): Edit => ({
+    ...base(),
+    segments: [
+      { start: 10, end: 20 },
+      { start: 25, end: 40.5 },
+    ],
+  });
 
   it('an edit without segments hashes as before segments existed (hash computed with the code before them)', () => {
     expect(editHash(base())).toBe('0409f873a426f5d781ec1c66c1636d7bc15825a8697b86142c21d111fadfbfa8');
@@ -135,14 +173,48 @@ describe('edits with segments', () => {
     expect(validateEdit(cut())).toEqual([]);
     const bad = (segments: unknown, extra: Partial<Record<string, unknown>> = {}) => validateEdit({ ...base(), ...extra, segments });
     expect(bad([])).toEqual([{ field: 'segments', rule: 'non-empty array' }]);
-    expect(bad([{ start: 10, end: 20 }, { start: 15, end: 40.5 }])).toEqual([{ field: 'segments[1].start', rule: 'ascending, not overlapping the stretch before' }]);
-    expect(bad([{ start: 10, end: 9 }, { start: 15, end: 40.5 }])).toEqual([{ field: 'segments[0].end', rule: 'after start' }]);
-    expect(bad([{ start: 10, end: 20 }, { start: 25, end: 121 }], { out: 121 }).map((e) => e.field)).toContain('segments[1].end');
-    expect(bad([{ start: 11, end: 20 }, { start: 25, end: 40.5 }])).toEqual([{ field: 'in', rule: 'equal to segments[0].start' }]);
-    expect(bad([{ start: 10, end: 20 }, { start: 25, end: 40 }])).toEqual([{ field: 'out', rule: 'equal to the last segment end' }]);
+    expect(
+      bad([
+        { start: 10, end: 20 },
+        { start: 15, end: 40.5 },
+      ]),
+    ).toEqual([{ field: 'segments[1].start', rule: 'ascending, not overlapping the stretch before' }]);
+    expect(
+      bad([
+        { start: 10, end: 9 },
+        { start: 15, end: 40.5 },
+      ]),
+    ).toEqual([{ field: 'segments[0].end', rule: 'after start' }]);
+    expect(
+      bad(
+        [
+          { start: 10, end: 20 },
+          { start: 25, end: 121 },
+        ],
+        { out: 121 },
+      ).map((e) => e.field),
+    ).toContain('segments[1].end');
+    expect(
+      bad([
+        { start: 11, end: 20 },
+        { start: 25, end: 40.5 },
+      ]),
+    ).toEqual([{ field: 'in', rule: 'equal to segments[0].start' }]);
+    expect(
+      bad([
+        { start: 10, end: 20 },
+        { start: 25, end: 40 },
+      ]),
+    ).toEqual([{ field: 'out', rule: 'equal to the last segment end' }]);
     expect(bad([{ start: 10, end: 20, x: 1 }])).toEqual([{ field: 'segments[0]', rule: 'stretch {start,end}' }]);
     // A stretch shorter than a few frames would leave the picture without a frame to join.
-    expect(bad([{ start: 10, end: 20 }, { start: 25, end: 25.05 }, { start: 30, end: 40.5 }])).toEqual([{ field: 'segments[1].end', rule: 'at least 0.1 s after start' }]);
+    expect(
+      bad([
+        { start: 10, end: 20 },
+        { start: 25, end: 25.05 },
+        { start: 30, end: 40.5 },
+      ]),
+    ).toEqual([{ field: 'segments[1].end', rule: 'at least 0.1 s after start' }]);
     expect(() => makeEdit({ ...base(), segments: 'no' })).toThrow(DomainError);
   });
 });

@@ -13,13 +13,27 @@ const h264 = (extra: Record<string, unknown> = {}) => ({
   disposition: { default: 1, attached_pic: 0 },
   ...extra,
 });
-const aac = { index: 1, codec_name: 'aac', codec_type: 'audio', sample_rate: '48000', channels: 2, duration: '125.100000', disposition: { default: 1, attached_pic: 0 } };
+const aac = {
+  index: 1,
+  codec_name: 'aac',
+  codec_type: 'audio',
+  sample_rate: '48000',
+  channels: 2,
+  duration: '125.100000',
+  disposition: { default: 1, attached_pic: 0 },
+};
 
 describe('parseProbeOutput', () => {
   it('reads an ordinary MP4 with video and audio', () => {
     const info = parseProbeOutput({
       streams: [h264(), aac],
-      format: { format_name: 'mov,mp4,m4a,3gp,3g2,mj2', duration: '125.125000', size: '52428800', bit_rate: '3352000', tags: { title: 'Keynote', artist: 'ACME', encoder: 'Lavf60' } },
+      format: {
+        format_name: 'mov,mp4,m4a,3gp,3g2,mj2',
+        duration: '125.125000',
+        size: '52428800',
+        bit_rate: '3352000',
+        tags: { title: 'Keynote', artist: 'ACME', encoder: 'Lavf60' },
+      },
     });
     expect(info).toEqual({
       duration: 125.125,
@@ -48,8 +62,16 @@ describe('parseProbeOutput', () => {
   });
 
   it('reads the older rotate tag, and keeps the size for 180°', () => {
-    expect(parseProbeOutput({ streams: [h264({ tags: { rotate: '270' } })], format: { duration: '5' } })).toMatchObject({ width: 1080, height: 1920, rotation: 270 });
-    expect(parseProbeOutput({ streams: [h264({ tags: { rotate: '180' } })], format: { duration: '5' } })).toMatchObject({ width: 1920, height: 1080, rotation: 180 });
+    expect(parseProbeOutput({ streams: [h264({ tags: { rotate: '270' } })], format: { duration: '5' } })).toMatchObject({
+      width: 1080,
+      height: 1920,
+      rotation: 270,
+    });
+    expect(parseProbeOutput({ streams: [h264({ tags: { rotate: '180' } })], format: { duration: '5' } })).toMatchObject({
+      width: 1920,
+      height: 1080,
+      rotation: 180,
+    });
     expect(streamRotation({ side_data_list: [{ rotation: 90 }] })).toBe(270);
     expect(streamRotation({ side_data_list: [{ rotation: -180 }] })).toBe(180);
     expect(streamRotation({ side_data_list: [{ side_data_type: 'CPB properties' }] })).toBe(0);
@@ -59,11 +81,29 @@ describe('parseProbeOutput', () => {
     const info = parseProbeOutput({
       streams: [
         { index: 0, codec_name: 'mp3', codec_type: 'audio', avg_frame_rate: '0/0', duration: '70.060408', disposition: { attached_pic: 0 } },
-        { index: 1, codec_name: 'mjpeg', codec_type: 'video', width: 64, height: 64, avg_frame_rate: '0/0', r_frame_rate: '90000/1', disposition: { attached_pic: 1 } },
+        {
+          index: 1,
+          codec_name: 'mjpeg',
+          codec_type: 'video',
+          width: 64,
+          height: 64,
+          avg_frame_rate: '0/0',
+          r_frame_rate: '90000/1',
+          disposition: { attached_pic: 1 },
+        },
       ],
       format: { format_name: 'mp3', duration: '70.060408', size: '280757', tags: { title: 'Song', TPE1: 'x' } },
     });
-    expect(info).toMatchObject({ hasVideo: false, hasAudio: true, width: 0, height: 0, videoCodec: null, audioCodec: 'mp3', title: 'Song', duration: 70.060408 });
+    expect(info).toMatchObject({
+      hasVideo: false,
+      hasAudio: true,
+      width: 0,
+      height: 0,
+      videoCodec: null,
+      audioCodec: 'mp3',
+      title: 'Song',
+      duration: 70.060408,
+    });
     expect(info.fps).toBeUndefined();
   });
 

@@ -32,14 +32,39 @@ describe('checkAsk', () => {
 
 describe('modelFromPut', () => {
   it('gives a hosted video model a duration option within max_seconds', () => {
-    const row = modelFromPut('v', { name: 'V', kind: 'video', provider: 'fal', provider_model: 'a/b', price: { per_second: 2 }, max_seconds: 8, options: { duration: { type: 'integer', minimum: 5, maximum: 10, default: 5 } } }, 'sealed');
+    const row = modelFromPut(
+      'v',
+      {
+        name: 'V',
+        kind: 'video',
+        provider: 'fal',
+        provider_model: 'a/b',
+        price: { per_second: 2 },
+        max_seconds: 8,
+        options: { duration: { type: 'integer', minimum: 5, maximum: 10, default: 5 } },
+      },
+      'sealed',
+    );
     expect(row.options).toEqual({ duration: { type: 'integer', minimum: 5, maximum: 8, default: 5 } });
-    expect(row).toMatchObject({ pricePerSecond: 2, pricePerImage: null, maxSeconds: 8, apiKeySealed: 'sealed', inputs: { prompt: 'optional', image_ids: { min: 0, max: 1 } } });
+    expect(row).toMatchObject({
+      pricePerSecond: 2,
+      pricePerImage: null,
+      maxSeconds: 8,
+      apiKeySealed: 'sealed',
+      inputs: { prompt: 'optional', image_ids: { min: 0, max: 1 } },
+    });
     expect(modelView({ ...row, createdAt: new Date(), updatedAt: new Date() })).toMatchObject({ engine: 'fal', price: { per_second: 2 }, max_seconds: 8 });
   });
 
   it('accepts a duration a provider takes as text, when every allowed value is a number of seconds within max_seconds', () => {
-    const put = { name: 'Kling', kind: 'video' as const, provider: 'fal' as const, provider_model: 'fal-ai/kling-video/v2/image-to-video', price: { per_second: 5 }, max_seconds: 10 };
+    const put = {
+      name: 'Kling',
+      kind: 'video' as const,
+      provider: 'fal' as const,
+      provider_model: 'fal-ai/kling-video/v2/image-to-video',
+      price: { per_second: 5 },
+      max_seconds: 10,
+    };
     const row = modelFromPut('kling', { ...put, options: { duration: { type: 'string', values: ['5', '10'], default: '5' } } }, null);
     const m = { ...row, createdAt: new Date(), updatedAt: new Date() };
     expect(checkAsk(m, { options: { duration: '10' } })).toEqual({ options: { duration: '10' }, seconds: 10 });
@@ -50,11 +75,25 @@ describe('modelFromPut', () => {
   });
 
   it('keeps an embedded engine’s inputs and options, caps its max_seconds at 30 and refuses keys', () => {
-    const row = modelFromPut('camera-motion', { name: 'Moves', kind: 'video', provider: 'embedded', provider_model: 'camera-motion', price: { per_second: 3 }, max_seconds: 90, inputs: { prompt: 'required', image_ids: { min: 0, max: 9 } } }, null);
+    const row = modelFromPut(
+      'camera-motion',
+      {
+        name: 'Moves',
+        kind: 'video',
+        provider: 'embedded',
+        provider_model: 'camera-motion',
+        price: { per_second: 3 },
+        max_seconds: 90,
+        inputs: { prompt: 'required', image_ids: { min: 0, max: 9 } },
+      },
+      null,
+    );
     expect(row.inputs).toEqual({ prompt: 'none', image_ids: { min: 1, max: 1 } });
     expect(row.maxSeconds).toBe(30);
     expect((row.options as any).duration.maximum).toBe(30);
-    expect(() => modelFromPut('x', { name: 'X', kind: 'image', provider: 'embedded', provider_model: 'cutout', price: { per_image: 1 }, api_key: 'k' }, null)).toThrow('VALIDATION_ERROR');
+    expect(() =>
+      modelFromPut('x', { name: 'X', kind: 'image', provider: 'embedded', provider_model: 'cutout', price: { per_image: 1 }, api_key: 'k' }, null),
+    ).toThrow('VALIDATION_ERROR');
   });
 });
 

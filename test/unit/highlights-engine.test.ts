@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
-  HIGHLIGHT_STRATEGIES, pickHighlights, pickHighlightsWithScorer, rankCandidates, resolveStrategy,
+  HIGHLIGHT_STRATEGIES,
+  pickHighlights,
+  pickHighlightsWithScorer,
+  rankCandidates,
+  resolveStrategy,
 } from '../../src/domain/highlights/highlight-engine.js';
 import type { HighlightClip, HighlightInput, HighlightScorer, TimedWord } from '../../src/ports/highlights.js';
 import { STOPWORDS, tokenize } from '../../src/domain/highlights/lexicon.js';
@@ -34,7 +38,7 @@ function checkInvariants(clips: HighlightClip[], input: HighlightInput, words: T
     expect(c.text.length).toBeGreaterThan(0);
     for (const v of Object.values(c.signals)) expect(v >= 0 && v <= 1).toBe(true);
     // no word is cut by a clip edge
-    const cut = words.filter((w) => w.start < c.start - 1e-9 && w.end > c.start + 1e-9 || (w.start < c.end - 1e-9 && w.end > c.end + 1e-9));
+    const cut = words.filter((w) => (w.start < c.start - 1e-9 && w.end > c.start + 1e-9) || (w.start < c.end - 1e-9 && w.end > c.end + 1e-9));
     expect(cut).toEqual([]);
     for (let j = 0; j < i; j++) {
       const o = clips[j];
@@ -143,7 +147,11 @@ describe('highlight engine', () => {
   it('never leaves the video when the transcript runs past its end', () => {
     const input = { words: t.words, duration: 200 };
     const clips = pickHighlights(input);
-    checkInvariants(clips, input, t.words.filter((w) => w.start < 200));
+    checkInvariants(
+      clips,
+      input,
+      t.words.filter((w) => w.start < 200),
+    );
     expect(Math.max(...clips.map((c) => c.end))).toBeLessThanOrEqual(200);
   });
 
@@ -195,7 +203,13 @@ describe('highlight engine with a scorer', () => {
   it('keeps the embedded result when the scorer throws, and ignores clips it invents', async () => {
     const embedded = pickHighlights(input);
     const errors: unknown[] = [];
-    const throwing: HighlightScorer = { name: 'bad', maxCandidates: 5, rescore: async () => { throw new Error('boom'); } };
+    const throwing: HighlightScorer = {
+      name: 'bad',
+      maxCandidates: 5,
+      rescore: async () => {
+        throw new Error('boom');
+      },
+    };
     expect(await pickHighlightsWithScorer(input, throwing, { onScorerError: (e) => errors.push(e) })).toEqual(embedded);
     expect(errors).toHaveLength(1);
     const inventing: HighlightScorer = {

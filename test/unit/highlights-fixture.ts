@@ -1,7 +1,10 @@
 import type { TimedWord } from '../../src/ports/highlights.js';
 
 /** Synthetic speech: each word 0.32 s, 0.06 s between words, `sentenceGap` between sentences. */
-export function speak(sentences: string[], opts: { start?: number; wordSeconds?: number; wordGap?: number; sentenceGap?: number } = {}): { words: TimedWord[]; end: number } {
+export function speak(
+  sentences: string[],
+  opts: { start?: number; wordSeconds?: number; wordGap?: number; sentenceGap?: number } = {},
+): { words: TimedWord[]; end: number } {
   const wordSeconds = opts.wordSeconds ?? 0.32;
   const wordGap = opts.wordGap ?? 0.06;
   const sentenceGap = opts.sentenceGap ?? 0.8;

@@ -18,7 +18,17 @@ describe('LLM scorer: tolerant JSON', () => {
   });
 
   it('reads ratings in the shapes models actually answer', () => {
-    expect(parseRatings({ clips: [{ index: 1, rating: 8, title: 'A' }, { index: 2, rating: '6.5' }] }, 2)).toEqual([
+    expect(
+      parseRatings(
+        {
+          clips: [
+            { index: 1, rating: 8, title: 'A' },
+            { index: 2, rating: '6.5' },
+          ],
+        },
+        2,
+      ),
+    ).toEqual([
       { index: 1, rating: 8, title: 'A' },
       { index: 2, rating: 6.5, title: undefined },
     ]);
@@ -27,9 +37,30 @@ describe('LLM scorer: tolerant JSON', () => {
     expect(parseRatings({ '1': { rating: 2, title: 'x' } }, 1)).toEqual([{ index: 1, rating: 2, title: 'x' }]);
     expect(parseRatings({ index: 1, rating: 5 }, 1)).toEqual([{ index: 1, rating: 5, title: undefined }]);
     // zero-based numbering is shifted; out-of-range, duplicate and invalid entries are dropped
-    expect(parseRatings([{ index: 0, rating: 1 }, { index: 1, rating: 2 }], 3).map((r) => r.index)).toEqual([1, 2]);
-    expect(parseRatings([{ index: 1, rating: 11 }, { index: 2, rating: -1 }, { index: 9, rating: 5 }, { index: 'x', rating: 5 }, { index: 3, rating: 'high' }, null, 7], 3)).toEqual([]);
-    expect(parseRatings([{ index: 1, rating: 5 }, { index: 1, rating: 9 }], 1)).toEqual([{ index: 1, rating: 5, title: undefined }]);
+    expect(
+      parseRatings(
+        [
+          { index: 0, rating: 1 },
+          { index: 1, rating: 2 },
+        ],
+        3,
+      ).map((r) => r.index),
+    ).toEqual([1, 2]);
+    expect(
+      parseRatings(
+        [{ index: 1, rating: 11 }, { index: 2, rating: -1 }, { index: 9, rating: 5 }, { index: 'x', rating: 5 }, { index: 3, rating: 'high' }, null, 7],
+        3,
+      ),
+    ).toEqual([]);
+    expect(
+      parseRatings(
+        [
+          { index: 1, rating: 5 },
+          { index: 1, rating: 9 },
+        ],
+        1,
+      ),
+    ).toEqual([{ index: 1, rating: 5, title: undefined }]);
     expect(parseRatings('text', 1)).toEqual([]);
   });
 
@@ -40,7 +71,11 @@ describe('LLM scorer: tolerant JSON', () => {
 
   it('numbers the candidates in the prompt and names the language', () => {
     const clip = (start: number, text: string): HighlightClip => ({ start, end: start + 30, rating: 5, title: 't', text, signals: {} });
-    const msgs = buildMessages([clip(0, 'first text'), clip(75, 'y'.repeat(3000))], { language: 'de', duration: 200, strategy: { min_seconds: 20, max_seconds: 60, max_clips: 3 } });
+    const msgs = buildMessages([clip(0, 'first text'), clip(75, 'y'.repeat(3000))], {
+      language: 'de',
+      duration: 200,
+      strategy: { min_seconds: 20, max_seconds: 60, max_clips: 3 },
+    });
     expect(msgs.map((m) => m.role)).toEqual(['system', 'user']);
     expect(msgs[0].content).toMatch(/JSON/);
     expect(msgs[0].content).toMatch(/\(de\)/);

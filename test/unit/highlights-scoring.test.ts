@@ -1,7 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import {
-  HIGHLIGHT_WEIGHTS, capitalise, cleanTitleText, combineSignals, dropTrailingPhrases, iou, keyPhrase, makeTitle, roundRating,
-  isUnsureWord, suppressOverlaps, titleRuns, truncateWords,
+  HIGHLIGHT_WEIGHTS,
+  capitalise,
+  cleanTitleText,
+  combineSignals,
+  dropTrailingPhrases,
+  iou,
+  keyPhrase,
+  makeTitle,
+  roundRating,
+  isUnsureWord,
+  suppressOverlaps,
+  titleRuns,
+  truncateWords,
 } from '../../src/domain/highlights/scoring.js';
 import { analyzeSentence } from '../../src/domain/highlights/signals.js';
 
@@ -104,7 +115,17 @@ describe('highlights: title words of a weak recogniser', () => {
   });
 
   it('cuts a sentence at unsure words into pieces of at least three words', () => {
-    const words = [w('why', 0.9), w('do', 0.9), w('most', 0.9), w('people', 0.2), w('never', 0.9), w('save', 0.8), w('money', 0.7), w('blows', 0.01), w('it', 0.9)];
+    const words = [
+      w('why', 0.9),
+      w('do', 0.9),
+      w('most', 0.9),
+      w('people', 0.2),
+      w('never', 0.9),
+      w('save', 0.8),
+      w('money', 0.7),
+      w('blows', 0.01),
+      w('it', 0.9),
+    ];
     expect(titleRuns(words).map((r) => r.map((x) => x.text).join(' '))).toEqual(['why do most', 'never save money']);
     // a sentence the recogniser was sure of is one piece, however short
     expect(titleRuns([w('hello', 0.9), w('there', 0.9)]).map((r) => r.length)).toEqual([2]);

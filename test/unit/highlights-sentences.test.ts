@@ -25,7 +25,15 @@ describe('highlights: sentences', () => {
   });
 
   it('uses pauses as boundaries in unpunctuated (pocketsphinx) text', () => {
-    const words = timed([['so', 0], ['we', 0.05], ['started', 0.1], ['then', 0.65], ['it', 0.05], ['grew', 0.3], ['fast', 0.1]]);
+    const words = timed([
+      ['so', 0],
+      ['we', 0.05],
+      ['started', 0.1],
+      ['then', 0.65],
+      ['it', 0.05],
+      ['grew', 0.3],
+      ['fast', 0.1],
+    ]);
     const s = splitSentences(words);
     expect(s.map((x) => x.text)).toEqual(['so we started', 'then it grew fast']);
     expect(s[0].boundary).toBe('pause');
@@ -34,7 +42,14 @@ describe('highlights: sentences', () => {
   });
 
   it('needs a longer pause when the transcript is punctuated', () => {
-    const words = timed([['We', 0], ['went', 0.05], ['home', 0.8], ['early.', 0.05], ['Then', 1.5], ['slept.', 0.05]]);
+    const words = timed([
+      ['We', 0],
+      ['went', 0.05],
+      ['home', 0.8],
+      ['early.', 0.05],
+      ['Then', 1.5],
+      ['slept.', 0.05],
+    ]);
     expect(isPunctuated(words)).toBe(true);
     expect(splitSentences(words).map((x) => x.text)).toEqual(['We went home early.', 'Then slept.']);
     expect(splitSentences(words, { punctuatedPauseSeconds: 0.7 }).map((x) => x.text)).toEqual(['We went', 'home early.', 'Then slept.']);

@@ -1,8 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { contentStems, stem, tokenize } from '../../src/domain/highlights/lexicon.js';
 import {
-  analyzeSentence, cohesionSignal, completeThoughtSignal, cosine, emotionSignal, energySignal, hookSignal, looksLikeQuestion,
-  loudnessStats, numbersSignal, questionSignal, sceneCutSignal, speechDensitySignal, type SentenceFeatures,
+  analyzeSentence,
+  cohesionSignal,
+  completeThoughtSignal,
+  cosine,
+  emotionSignal,
+  energySignal,
+  hookSignal,
+  looksLikeQuestion,
+  loudnessStats,
+  numbersSignal,
+  questionSignal,
+  sceneCutSignal,
+  speechDensitySignal,
+  type SentenceFeatures,
 } from '../../src/domain/highlights/signals.js';
 import type { BoundaryKind } from '../../src/domain/highlights/sentences.js';
 import { speak } from './highlights-fixture.js';
@@ -14,7 +26,15 @@ const inRange = (x: number) => x >= 0 && x <= 1;
 describe('highlights: text helpers', () => {
   it('tokenizes and stems', () => {
     expect(tokenize("Don't pay 40% — it's $1,000.50 now!")).toEqual(["don't", 'pay', '40', '%', "it's", '$', '1,000.50', 'now']);
-    expect(['running', 'stopped', 'stories', 'classes', 'quickly', 'restaurants', 'lease'].map(stem)).toEqual(['run', 'stop', 'story', 'class', 'quick', 'restaurant', 'lease']);
+    expect(['running', 'stopped', 'stories', 'classes', 'quickly', 'restaurants', 'lease'].map(stem)).toEqual([
+      'run',
+      'stop',
+      'story',
+      'class',
+      'quick',
+      'restaurant',
+      'lease',
+    ]);
     expect(contentStems(tokenize('The restaurants and the restaurant owners'))).toEqual(['restaurant', 'restaurant', 'owner']);
   });
 });
@@ -114,7 +134,9 @@ describe('highlights: complete thought signal', () => {
 
 describe('highlights: topic cohesion signal', () => {
   const stems = (t: string) => contentStems(tokenize(t));
-  const garden = stems('The garden needs water. Garden plants grow when the soil holds water. Water the garden plants early, the soil stays cool and the plants grow.');
+  const garden = stems(
+    'The garden needs water. Garden plants grow when the soil holds water. Water the garden plants early, the soil stays cool and the plants grow.',
+  );
   const taxes = stems('Taxes are due in April. File your taxes early, tax forms change and the tax office gets busy with late taxes.');
   const cars = stems('Cars need oil. Change the engine oil of your car, car engines wear out when the oil is old.');
 

@@ -25,7 +25,12 @@ describe('parseHlsPlaylist', () => {
       playlistType: 'VOD',
       duration: 10.5,
       segmentCount: 3,
-      uris: ['https://keys.example.com/k1', 'https://cdn.example.com/v/seg000.ts', 'https://cdn.example.com/v/seg001.ts', 'https://cdn2.example.com/x/seg002.ts'],
+      uris: [
+        'https://keys.example.com/k1',
+        'https://cdn.example.com/v/seg000.ts',
+        'https://cdn.example.com/v/seg001.ts',
+        'https://cdn2.example.com/x/seg002.ts',
+      ],
     });
   });
 
@@ -80,9 +85,15 @@ describe('parseHlsPlaylist reads what ffmpeg reads', () => {
   });
 
   it('reads unquoted URI attributes of keys, maps and renditions', () => {
-    const p = parseHlsPlaylist('#EXTM3U\n#EXT-X-KEY:METHOD=AES-128,URI=http://127.0.0.1:9/k\n#EXT-X-MAP:URI=init.mp4\n#EXTINF:4,\ns.m4s\n#EXT-X-ENDLIST\n', base);
+    const p = parseHlsPlaylist(
+      '#EXTM3U\n#EXT-X-KEY:METHOD=AES-128,URI=http://127.0.0.1:9/k\n#EXT-X-MAP:URI=init.mp4\n#EXTINF:4,\ns.m4s\n#EXT-X-ENDLIST\n',
+      base,
+    );
     expect(p.kind === 'media' && p.uris).toEqual(['http://127.0.0.1:9/k', 'https://cdn.example.com/v/init.mp4', 'https://cdn.example.com/v/s.m4s']);
-    const master = parseHlsPlaylist('#EXTM3U\n#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=aud,DEFAULT=YES,URI=a/en.m3u8\n#EXT-X-STREAM-INF:BANDWIDTH=9,AUDIO=aud\nv.m3u8\n', base);
+    const master = parseHlsPlaylist(
+      '#EXTM3U\n#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=aud,DEFAULT=YES,URI=a/en.m3u8\n#EXT-X-STREAM-INF:BANDWIDTH=9,AUDIO=aud\nv.m3u8\n',
+      base,
+    );
     if (master.kind !== 'master') throw new Error('expected a master playlist');
     expect(master.variants).toEqual([{ uri: 'https://cdn.example.com/v/v.m3u8', bandwidth: 9, audioGroup: 'aud' }]);
     expect(audioPlaylistOf(master, master.variants[0])).toBe('https://cdn.example.com/v/a/en.m3u8');

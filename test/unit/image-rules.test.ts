@@ -35,7 +35,12 @@ describe('camera moves', () => {
   });
 
   it('keeps every camera window inside the image with the output’s aspect, for every move, size and aspect', () => {
-    for (const [w, h] of [[1000, 600], [600, 1000], [800, 800], [4000, 300]]) {
+    for (const [w, h] of [
+      [1000, 600],
+      [600, 1000],
+      [800, 800],
+      [4000, 300],
+    ]) {
       for (const aspect of [16 / 9, 9 / 16, 1, 4 / 5]) {
         for (const motion of MOTIONS) {
           for (const amount of [0.5, 1, 1.8]) {
@@ -56,7 +61,13 @@ describe('camera moves', () => {
   });
 
   it('parallax: the nearer layer (amount 1.8) moves further than the camera for every move, size and aspect, and both meet half-way through a pan', () => {
-    for (const [w, h] of [[1000, 600], [600, 1000], [800, 800], [4000, 300], [1024, 768]]) {
+    for (const [w, h] of [
+      [1000, 600],
+      [600, 1000],
+      [800, 800],
+      [4000, 300],
+      [1024, 768],
+    ]) {
       for (const aspect of [16 / 9, 9 / 16, 1, 4 / 5]) {
         for (const motion of ['pan_left', 'pan_right'] as const) {
           const bg = [cameraRect(motion, 0, w, h, aspect), cameraRect(motion, 0.5, w, h, aspect), cameraRect(motion, 1, w, h, aspect)];
@@ -77,7 +88,12 @@ describe('camera moves', () => {
 
   it('composites a layer only where its image is: outside it the frame below shows, edge pixels are not stretched', () => {
     // A 4×2 opaque red layer seen through a window twice its width, starting 2 px left of it.
-    const layer = { width: 4, height: 2, channels: 4 as const, data: Buffer.from(new Uint8Array(4 * 2 * 4).map((_, i) => (i % 4 === 0 || i % 4 === 3 ? 255 : 0))) };
+    const layer = {
+      width: 4,
+      height: 2,
+      channels: 4 as const,
+      data: Buffer.from(new Uint8Array(4 * 2 * 4).map((_, i) => (i % 4 === 0 || i % 4 === 3 ? 255 : 0))),
+    };
     const out = new Uint8Array(8 * 2 * 3).fill(50);
     sampleInto(layer, { x: -2, y: 0, w: 8, h: 2 }, out, 8, 2, true);
     const red = (x: number) => out[x * 3];
@@ -129,7 +145,16 @@ describe('upscaler tiling and graph', () => {
             layers: [
               { class_name: 'InputLayer', config: { name: 'in' }, inbound_nodes: [] },
               { class_name: 'Conv2D', config: { name: 'c' }, inbound_nodes: [[['in', 0, 0, {}]]] },
-              { class_name: 'Add', config: { name: 'a' }, inbound_nodes: [[['c', 0, 0, {}], ['in', 0, 0, {}]]] },
+              {
+                class_name: 'Add',
+                config: { name: 'a' },
+                inbound_nodes: [
+                  [
+                    ['c', 0, 0, {}],
+                    ['in', 0, 0, {}],
+                  ],
+                ],
+              },
             ],
             input_layers: [['in', 0, 0]],
             output_layers: [['a', 0, 0]],
@@ -137,7 +162,11 @@ describe('upscaler tiling and graph', () => {
         },
       },
     });
-    expect(g.layers.map((l) => [l.className, l.inputs])).toEqual([['InputLayer', []], ['Conv2D', ['in']], ['Add', ['c', 'in']]]);
+    expect(g.layers.map((l) => [l.className, l.inputs])).toEqual([
+      ['InputLayer', []],
+      ['Conv2D', ['in']],
+      ['Add', ['c', 'in']],
+    ]);
     expect(g).toMatchObject({ input: 'in', output: 'a' });
     expect(() => layersOf({})).toThrow();
   });

@@ -97,7 +97,22 @@ describe('isAllowedAddress', () => {
   it('allows only public addresses by default', () => {
     expect(isAllowedAddress('8.8.8.8', false)).toBe(true);
     expect(isAllowedAddress('2606:4700:4700::1111', false)).toBe(true);
-    for (const ip of ['127.0.0.1', '10.0.0.1', '192.168.0.1', '172.16.5.4', '169.254.0.1', '100.64.0.1', '0.0.0.0', '224.0.0.1', '255.255.255.255', '::1', 'fe80::1', 'fc00::1', '::ffff:127.0.0.1', '::ffff:192.168.0.1']) {
+    for (const ip of [
+      '127.0.0.1',
+      '10.0.0.1',
+      '192.168.0.1',
+      '172.16.5.4',
+      '169.254.0.1',
+      '100.64.0.1',
+      '0.0.0.0',
+      '224.0.0.1',
+      '255.255.255.255',
+      '::1',
+      'fe80::1',
+      'fc00::1',
+      '::ffff:127.0.0.1',
+      '::ffff:192.168.0.1',
+    ]) {
       expect(isAllowedAddress(ip, false), ip).toBe(false);
     }
   });

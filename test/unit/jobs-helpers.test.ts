@@ -34,10 +34,20 @@ describe('the job table', () => {
   });
 
   it('sends a job with its options and its singleton key', () => {
-    expect(jobSendOptions('render.process', { renderId: 'rnd_1' })).toEqual({ expireInSeconds: 3600, retryLimit: 2, retryDelaySeconds: 5, singletonKey: 'render:rnd_1' });
+    expect(jobSendOptions('render.process', { renderId: 'rnd_1' })).toEqual({
+      expireInSeconds: 3600,
+      retryLimit: 2,
+      retryDelaySeconds: 5,
+      singletonKey: 'render:rnd_1',
+    });
     expect(jobSendOptions('post.publish_item', { itemId: 'item_1' })).toEqual({ retryLimit: 3, retryDelaySeconds: 2, expireInSeconds: 7200 });
     expect(jobSendOptions('render.expire', {})).toEqual({});
-    expect(jobSendOptions('generation.process', { generationId: 'gen_1' })).toEqual({ expireInSeconds: 7 * 3600, retryLimit: 2, retryDelaySeconds: 5, singletonKey: 'generation:gen_1' });
+    expect(jobSendOptions('generation.process', { generationId: 'gen_1' })).toEqual({
+      expireInSeconds: 7 * 3600,
+      retryLimit: 2,
+      retryDelaySeconds: 5,
+      singletonKey: 'generation:gen_1',
+    });
   });
 });
 
@@ -93,7 +103,11 @@ describe('retryOrFail', () => {
   async function outcome(err: unknown, attempt: { retryCount: number; retryLimit: number }, retryable?: (e: unknown) => boolean) {
     const events: string[] = [];
     try {
-      await retryOrFail(err, attempt, { retryable, onRetry: () => void events.push('retry'), fail: async (e) => void events.push(`fail:${(e as Error).message}`) });
+      await retryOrFail(err, attempt, {
+        retryable,
+        onRetry: () => void events.push('retry'),
+        fail: async (e) => void events.push(`fail:${(e as Error).message}`),
+      });
       events.push('returned');
     } catch (thrown) {
       events.push(thrown === err ? 'rethrown' : 'other');
@@ -120,7 +134,7 @@ describe('retryOrFail', () => {
     expect(await outcome(retryableError, { retryCount: 0, retryLimit: 3 }, () => false)).toEqual(['fail:try later', 'returned']);
   });
 
-  it('a lost last run records JOB_LOST through the run\'s own fail, whatever its retry rule', async () => {
+  it("a lost last run records JOB_LOST through the run's own fail, whatever its retry rule", async () => {
     const attempt = attemptOf('post.publish_item', { retryCount: 3, lost: true });
     expect(attempt.lost).toBe(true);
     const events: string[] = [];

@@ -34,7 +34,8 @@ describe('licences of what the service ships', () => {
 
   it('recognises the licences it forbids (the check can fail)', () => {
     for (const l of ['AGPL-3.0-only', 'GPL-3.0-or-later', 'SSPL-1.0', 'CC-BY-NC-4.0', 'BUSL-1.1']) expect(FORBIDDEN.test(l), l).toBe(true);
-    for (const l of ['MIT', 'Apache-2.0', 'LGPL-3.0-or-later', 'BSD-3-Clause', '(MIT AND CC-BY-4.0)', 'MIT AND OFL-1.1', 'BlueOak-1.0.0']) expect(FORBIDDEN.test(l), l).toBe(false);
+    for (const l of ['MIT', 'Apache-2.0', 'LGPL-3.0-or-later', 'BSD-3-Clause', '(MIT AND CC-BY-4.0)', 'MIT AND OFL-1.1', 'BlueOak-1.0.0'])
+      expect(FORBIDDEN.test(l), l).toBe(false);
   });
 
   it('keeps each model in assets/models with its licence (MIT or Apache-2.0) and a README naming it and its source', () => {
@@ -55,7 +56,10 @@ describe('licences of what the service ships', () => {
       expect(readme, m).toMatch(/npm package\s+`[^`]+`/);
       // Only the files the engine loads, their licences and the README.
       const kept = files.filter((f) => !licences.includes(f) && f !== 'README.md');
-      expect(kept.every((f) => /\.(json|bin)$/.test(f)), `${m}: ${kept.join(', ')}`).toBe(true);
+      expect(
+        kept.every((f) => /\.(json|bin)$/.test(f)),
+        `${m}: ${kept.join(', ')}`,
+      ).toBe(true);
     }
   });
 });

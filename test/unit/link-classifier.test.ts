@@ -48,7 +48,11 @@ const platformCases: Array<[string, string, string]> = [
   ['https://vimeo.com/ondemand/thefilm', 'vimeo', 'https://vimeo.com/ondemand/thefilm'],
   // TikTok
   ['https://www.tiktok.com/@scout2015/video/6718335390845095173', 'tiktok', 'https://www.tiktok.com/@scout2015/video/6718335390845095173'],
-  ['https://m.tiktok.com/@scout2015/video/6718335390845095173?is_from_webapp=1&sender_device=pc', 'tiktok', 'https://www.tiktok.com/@scout2015/video/6718335390845095173'],
+  [
+    'https://m.tiktok.com/@scout2015/video/6718335390845095173?is_from_webapp=1&sender_device=pc',
+    'tiktok',
+    'https://www.tiktok.com/@scout2015/video/6718335390845095173',
+  ],
   ['https://vm.tiktok.com/ZMeAbCdEf/', 'tiktok', 'https://vm.tiktok.com/ZMeAbCdEf/'],
   ['https://vt.tiktok.com/ZSabc123/', 'tiktok', 'https://vt.tiktok.com/ZSabc123/'],
   ['https://www.tiktok.com/t/ZTRabc123/', 'tiktok', 'https://www.tiktok.com/t/ZTRabc123'],

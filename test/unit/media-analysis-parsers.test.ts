@@ -36,7 +36,15 @@ const EBUR128_STDERR = `Input #0, mov,mp4,m4a,3gp,3g2,mj2, from 'scenes.mp4':
 describe('ffmpeg runner helpers', () => {
   it('puts the global flags and fd-3 progress before the caller arguments', () => {
     expect(buildFfmpegArgs(['-i', 'x'])).toEqual(['-hide_banner', '-nostdin', '-nostats', '-loglevel', 'error', '-progress', 'pipe:3', '-i', 'x']);
-    expect(buildFfmpegArgs(['-i', 'x'], { logLevel: 'info', progress: false })).toEqual(['-hide_banner', '-nostdin', '-nostats', '-loglevel', 'info', '-i', 'x']);
+    expect(buildFfmpegArgs(['-i', 'x'], { logLevel: 'info', progress: false })).toEqual([
+      '-hide_banner',
+      '-nostdin',
+      '-nostats',
+      '-loglevel',
+      'info',
+      '-i',
+      'x',
+    ]);
   });
 
   it('reads local inputs through the file protocol only', () => {
@@ -124,7 +132,12 @@ describe('loudness', () => {
   });
 
   it('without a duration, the array ends at the last block', () => {
-    expect(loudnessPerSecond([{ t: 0.1, momentary: -30, shortTerm: -30 }, { t: 2.1, momentary: -10, shortTerm: -20 }])).toEqual([-30, -70, -10]);
+    expect(
+      loudnessPerSecond([
+        { t: 0.1, momentary: -30, shortTerm: -30 },
+        { t: 2.1, momentary: -10, shortTerm: -20 },
+      ]),
+    ).toEqual([-30, -70, -10]);
     expect(loudnessPerSecond([], 0)).toEqual([]);
   });
 });
@@ -147,8 +160,23 @@ describe('frame sampler', () => {
   it('adds a scene-cut output to the same decode when asked', () => {
     const args = frameSamplerArgs(mov('/v.mp4'), { fps: 1, width: 320, height: 180, scenes: { threshold: 0.3 } });
     const graph = args[args.indexOf('-filter_complex') + 1];
-    expect(graph).toBe("[0:v:0]split=2[fr][sc];[fr]fps=1,scale=320:180:flags=bilinear,setsar=1[frames];[sc]scale=160:-2:flags=fast_bilinear,select='gt(scene,0.3)',showinfo[cuts]");
-    expect(args.slice(args.indexOf('-filter_complex') + 2)).toEqual(['-map', '[frames]', '-pix_fmt', 'rgb24', '-f', 'rawvideo', 'pipe:1', '-map', '[cuts]', '-f', 'null', '-']);
+    expect(graph).toBe(
+      "[0:v:0]split=2[fr][sc];[fr]fps=1,scale=320:180:flags=bilinear,setsar=1[frames];[sc]scale=160:-2:flags=fast_bilinear,select='gt(scene,0.3)',showinfo[cuts]",
+    );
+    expect(args.slice(args.indexOf('-filter_complex') + 2)).toEqual([
+      '-map',
+      '[frames]',
+      '-pix_fmt',
+      'rgb24',
+      '-f',
+      'rawvideo',
+      'pipe:1',
+      '-map',
+      '[cuts]',
+      '-f',
+      'null',
+      '-',
+    ]);
   });
 
   it('prefetches ahead of a slow consumer, in order, errors included', async () => {

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sniffContainer } from '../../src/adapters/media/container.js';
 
-const bytes = (...parts: (string | number[])[]) =>
-  Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'latin1') : Buffer.from(p))));
+const bytes = (...parts: (string | number[])[]) => Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'latin1') : Buffer.from(p))));
 
 function ts(packets: number): Buffer {
   const b = Buffer.alloc(188 * packets, 0xff);

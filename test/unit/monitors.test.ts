@@ -20,7 +20,10 @@ describe('monitor URLs on YouTube and Twitch (platformChannel)', () => {
   it('reads channels, their tabs and the uploads feed', () => {
     expect(platformChannel('https://www.youtube.com/@Some.Channel')).toEqual({ platform: 'youtube', watchUrl: 'https://www.youtube.com/@Some.Channel' });
     expect(platformChannel('https://m.youtube.com/@handle/streams')).toEqual({ platform: 'youtube', watchUrl: 'https://www.youtube.com/@handle' });
-    expect(platformChannel('https://youtube.com/channel/UCabcdefghijklmnopqrstuv/videos')).toEqual({ platform: 'youtube', watchUrl: 'https://www.youtube.com/channel/UCabcdefghijklmnopqrstuv' });
+    expect(platformChannel('https://youtube.com/channel/UCabcdefghijklmnopqrstuv/videos')).toEqual({
+      platform: 'youtube',
+      watchUrl: 'https://www.youtube.com/channel/UCabcdefghijklmnopqrstuv',
+    });
     expect(platformChannel('https://www.youtube.com/c/SomeName')).toEqual({ platform: 'youtube', watchUrl: 'https://www.youtube.com/c/SomeName' });
     expect(platformChannel('https://www.youtube.com/feeds/videos.xml?channel_id=UCabcdefghijklmnopqrstuv')).toEqual({
       platform: 'feed',
@@ -47,8 +50,12 @@ describe('monitor URLs on YouTube and Twitch (platformChannel)', () => {
   });
 
   it('checks the type against the channel and names monitors', () => {
-    expect(() => checkTypeFits('video', { platform: 'hls', watchUrl: 'https://a.example/x.m3u8' })).toThrow(expect.objectContaining({ code: 'VALIDATION_ERROR' }));
-    expect(() => checkTypeFits('live', { platform: 'feed', watchUrl: 'https://a.example/x.xml' })).toThrow(expect.objectContaining({ code: 'VALIDATION_ERROR' }));
+    expect(() => checkTypeFits('video', { platform: 'hls', watchUrl: 'https://a.example/x.m3u8' })).toThrow(
+      expect.objectContaining({ code: 'VALIDATION_ERROR' }),
+    );
+    expect(() => checkTypeFits('live', { platform: 'feed', watchUrl: 'https://a.example/x.xml' })).toThrow(
+      expect.objectContaining({ code: 'VALIDATION_ERROR' }),
+    );
     expect(() => checkTypeFits('live', { platform: 'hls', watchUrl: 'https://a.example/x.m3u8' })).not.toThrow();
     expect(defaultName({ platform: 'youtube', watchUrl: 'https://www.youtube.com/@handle' })).toBe('@handle');
     expect(defaultName({ platform: 'hls', watchUrl: 'https://cdn.example.com/live/x.m3u8' })).toBe('cdn.example.com');
@@ -82,7 +89,9 @@ describe('prices and timing', () => {
     expect(() => loadMonitorsConfig({ CUTROOM_MONITOR_POLL_SECONDS: '0' })).toThrow(/CUTROOM_MONITOR_POLL_SECONDS/);
     expect(() => loadMonitorsConfig({ CUTROOM_LIVE_BATCH_SECONDS: '19' })).toThrow(/CUTROOM_LIVE_BATCH_SECONDS/);
     expect(() => loadMonitorsConfig({ CUTROOM_TWITCH_CLIENT_ID: 'abc' })).toThrow(/CUTROOM_TWITCH_CLIENT_SECRET/);
-    expect(loadMonitorsConfig({ CUTROOM_TWITCH_CLIENT_ID: 'abc', CUTROOM_TWITCH_CLIENT_SECRET: 'def', CUTROOM_TWITCH_API_URL: 'http://127.0.0.1:9/helix/' }).twitch).toEqual({
+    expect(
+      loadMonitorsConfig({ CUTROOM_TWITCH_CLIENT_ID: 'abc', CUTROOM_TWITCH_CLIENT_SECRET: 'def', CUTROOM_TWITCH_API_URL: 'http://127.0.0.1:9/helix/' }).twitch,
+    ).toEqual({
       clientId: 'abc',
       clientSecret: 'def',
       apiUrl: 'http://127.0.0.1:9/helix',
@@ -124,7 +133,12 @@ describe('live recording by measured time (what a stored chunk measures, not wha
     expect(chunkRefusal({ declared: 10, measured: 10, segments: 5, bytes: 101 }, { seconds: 0, bytes: 900 }, limits)).toBe('LIVE_BATCH_TOO_LARGE');
     // A lie is named as such, whatever else it breaks.
     expect(chunkRefusal({ declared: 1, measured: 700, segments: 2, bytes: 5000 }, empty, limits)).toBe('STREAM_DURATION_MISMATCH');
-    expect(recordedBytes([{ key: 'a', seconds: 2, firstSequence: 0, lastSequence: 0, bytes: 7 }, { key: 'b', seconds: 2, firstSequence: 1, lastSequence: 1 }])).toBe(7);
+    expect(
+      recordedBytes([
+        { key: 'a', seconds: 2, firstSequence: 0, lastSequence: 0, bytes: 7 },
+        { key: 'b', seconds: 2, firstSequence: 1, lastSequence: 1 },
+      ]),
+    ).toBe(7);
     expect(STOP_REASONS).toEqual(expect.arrayContaining(['STREAM_DURATION_MISMATCH', 'LIVE_BATCH_TOO_LARGE']));
   });
 

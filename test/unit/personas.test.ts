@@ -11,7 +11,22 @@ import { dicebearOptions, overlaySvg, portraitSvg } from '../../src/adapters/per
 
 describe('persona catalog', () => {
   it('has the 14 trait keys of the spec, each default among its options, and complete presets', () => {
-    expect(TRAIT_KEYS).toEqual(['vibe', 'gender', 'age', 'origin', 'skin', 'eyes', 'hair_style', 'hair_color', 'facial_hair', 'face', 'body', 'outfit', 'accessory', 'mark']);
+    expect(TRAIT_KEYS).toEqual([
+      'vibe',
+      'gender',
+      'age',
+      'origin',
+      'skin',
+      'eyes',
+      'hair_style',
+      'hair_color',
+      'facial_hair',
+      'face',
+      'body',
+      'outfit',
+      'accessory',
+      'mark',
+    ]);
     for (const k of TRAIT_KEYS) expect(TRAITS[k].options.map((o) => o.id)).toContain(TRAITS[k].default);
     for (const p of PRESETS) expect(resolveChips(p.chips)).toEqual(p.chips);
   });

@@ -19,7 +19,12 @@ describe('parseCtm on captured output', () => {
   it('reads every word with its utterance, times from the utterance start and posterior', () => {
     const words = parseCtm(ctm);
     expect(words).toHaveLength(31);
-    expect(words.filter((w) => w.utterance === 'u0001').map((w) => w.text).join(' ')).toBe('he was not until this blows young man');
+    expect(
+      words
+        .filter((w) => w.utterance === 'u0001')
+        .map((w) => w.text)
+        .join(' '),
+    ).toBe('he was not until this blows young man');
     // `u0001 1 0.14 0.10 he 1.000`: the word lasts to the end of its last frame
     expect(words.find((w) => w.utterance === 'u0001')).toEqual({ utterance: 'u0001', start: 0.14, end: 0.25, text: 'he', confidence: 1 });
     expect(words.find((w) => w.text === 'blows')!.confidence).toBe(0.007);
@@ -93,9 +98,29 @@ describe('PocketsphinxEngine', () => {
     expect(controlFile('audio', UTTERANCES)).toBe('audio 8 674 u0000\naudio 818 1110 u0001\n');
     expect(() => controlFile('my audio', UTTERANCES)).toThrow(RangeError);
     const files = { dir: '/tmp/x', ctl: '/tmp/x/0.ctl', ctm: '/tmp/x/0.ctm', headerBytes: 78 };
-    expect(buildPocketsphinxArgs(files)).toEqual(['-adcin', 'yes', '-adchdr', '78', '-cepdir', '/tmp/x', '-cepext', '.wav', '-ctl', '/tmp/x/0.ctl', '-ctm', '/tmp/x/0.ctm']);
+    expect(buildPocketsphinxArgs(files)).toEqual([
+      '-adcin',
+      'yes',
+      '-adchdr',
+      '78',
+      '-cepdir',
+      '/tmp/x',
+      '-cepext',
+      '.wav',
+      '-ctl',
+      '/tmp/x/0.ctl',
+      '-ctm',
+      '/tmp/x/0.ctm',
+    ]);
     expect(buildPocketsphinxArgs(files, { hmm: '/m', lm: '/m.lm', dict: '/m.dic', extraArgs: ['-beam', '1e-60'] }).slice(12)).toEqual([
-      '-hmm', '/m', '-lm', '/m.lm', '-dict', '/m.dic', '-beam', '1e-60',
+      '-hmm',
+      '/m',
+      '-lm',
+      '/m.lm',
+      '-dict',
+      '/m.dic',
+      '-beam',
+      '1e-60',
     ]);
   });
 

@@ -81,7 +81,9 @@ describe('PricedCharges', () => {
 
   it('charges nothing when the quoted price differs', async () => {
     const r = recorder();
-    await expect(new PricedCharges({ credits: r.credits, topUpUrl: null }).charge({ workspaceId: 'w', quoted: 5, measured: 6, reason: 'x', jobType: 'g', jobId: 'j' })).rejects.toMatchObject({
+    await expect(
+      new PricedCharges({ credits: r.credits, topUpUrl: null }).charge({ workspaceId: 'w', quoted: 5, measured: 6, reason: 'x', jobType: 'g', jobId: 'j' }),
+    ).rejects.toMatchObject({
       code: 'PRICE_CHANGED',
       extra: { credits: 6 },
     });

@@ -17,11 +17,18 @@ function parseAss(text: string) {
   }
   const info = Object.fromEntries(sections['Script Info'].map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 1).trim()]));
   const table = (lines: string[], kind: string) => {
-    const fmt = lines.find((l) => l.startsWith('Format:'))!.slice(7).split(',').map((s) => s.trim());
+    const fmt = lines
+      .find((l) => l.startsWith('Format:'))!
+      .slice(7)
+      .split(',')
+      .map((s) => s.trim());
     return lines
       .filter((l) => l.startsWith(`${kind}:`))
       .map((l) => {
-        const parts = l.slice(kind.length + 1).trim().split(',');
+        const parts = l
+          .slice(kind.length + 1)
+          .trim()
+          .split(',');
         const head = parts.slice(0, fmt.length - 1);
         const rec: Record<string, string> = Object.fromEntries(head.map((v, i) => [fmt[i], v]));
         rec[fmt[fmt.length - 1]] = parts.slice(fmt.length - 1).join(',');
@@ -38,7 +45,14 @@ function secondsOf(t: string): number {
 
 /** The visible text of a Dialogue Text field: overrides removed, escapes resolved. */
 function plain(text: string): string {
-  return text.replace(/\\\{/g, '\u0001').replace(/\\\}/g, '\u0002').replace(/\{[^}]*\}/g, '').replace(/\\N/g, '\n').replace(/\u0001/g, '{').replace(/\u0002/g, '}').replace(/\u200b/g, '');
+  return text
+    .replace(/\\\{/g, '\u0001')
+    .replace(/\\\}/g, '\u0002')
+    .replace(/\{[^}]*\}/g, '')
+    .replace(/\\N/g, '\n')
+    .replace(/\u0001/g, '{')
+    .replace(/\u0002/g, '}')
+    .replace(/\u200b/g, '');
 }
 
 /** The words shown in the highlight colour in a Text field. */

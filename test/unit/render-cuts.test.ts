@@ -32,7 +32,14 @@ const cut = (over: Partial<Edit> = {}): Edit =>
     ...over,
   });
 
-const paths: RenderPaths = { input: '/data/in.mp4', inputFormat: 'mov', output: '/data/out.mp4', assFile: '/tmp/r/captions.ass', fontsDir: '/data/fonts', watermarkFontFile: '/data/fonts/Inter_800ExtraBold.ttf' };
+const paths: RenderPaths = {
+  input: '/data/in.mp4',
+  inputFormat: 'mov',
+  output: '/data/out.mp4',
+  assFile: '/tmp/r/captions.ass',
+  fontsDir: '/data/fonts',
+  watermarkFontFile: '/data/fonts/Inter_800ExtraBold.ttf',
+};
 
 function valueAfter(args: string[], flag: string): string | undefined {
   const i = args.indexOf(flag);
@@ -42,8 +49,102 @@ function valueAfter(args: string[], flag: string): string | undefined {
 describe('the final render of an edit without cuts', () => {
   it('keeps exactly the command it had before cuts and previews existed', () => {
     // Arguments printed by the code before this change, for the same edit.
-    const before = ["-protocol_whitelist","file","-ss","12.5","-f","mov","-i","file:/data/in.mp4","-filter_complex","[0:v]crop=w=606:h=1080:x='if(lt(t,0),126,if(lt(t,30),126+10*(t-0),426))':y='0',scale=1080:1920,setsar=1[framed];[framed]ass=filename=\\'/tmp/r/captions.ass\\':fontsdir=\\'/data/fonts\\',drawtext=fontfile=\\'/data/fonts/Inter_800ExtraBold.ttf\\':text=Cutroom:fontsize=49:fontcolor=white@0.55:shadowcolor=black@0.35:shadowx=2:shadowy=2:x=w-tw-43:y=43,format=yuv420p[v];[0:a:0]loudnorm=I=-14:TP=-1.5:LRA=11,aresample=48000,aformat=sample_fmts=fltp:sample_rates=48000:channel_layouts=stereo[a]","-map","[v]","-map","[a]","-t","30","-c:v","libx264","-profile:v","high","-pix_fmt","yuv420p","-preset","veryfast","-crf","20","-c:a","aac","-b:a","160k","-ar","48000","-ac","2","-map_metadata","-1","-map_chapters","-1","-max_muxing_queue_size","4096","-movflags","+faststart","-f","mp4","-y","file:/data/out.mp4"];
-    const beforeSilent = ["-protocol_whitelist","file","-ss","12.5","-f","mov","-i","file:/data/in.mp4","-filter_complex","[0:v]crop=w=606:h=1080:x='if(lt(t,0),126,if(lt(t,30),126+10*(t-0),426))':y='0',scale=1080:1920,setsar=1[framed];[framed]ass=filename=\\'/tmp/r/captions.ass\\':fontsdir=\\'/data/fonts\\',drawtext=fontfile=\\'/data/fonts/Inter_800ExtraBold.ttf\\':text=Cutroom:fontsize=49:fontcolor=white@0.55:shadowcolor=black@0.35:shadowx=2:shadowy=2:x=w-tw-43:y=43,format=yuv420p[v];anullsrc=channel_layout=stereo:sample_rate=48000,atrim=duration=30,aformat=sample_fmts=fltp[a]","-map","[v]","-map","[a]","-t","30","-c:v","libx264","-profile:v","high","-pix_fmt","yuv420p","-preset","veryfast","-crf","20","-c:a","aac","-b:a","160k","-ar","48000","-ac","2","-map_metadata","-1","-map_chapters","-1","-max_muxing_queue_size","4096","-movflags","+faststart","-f","mp4","-y","file:/data/out.mp4"];
+    const before = [
+      '-protocol_whitelist',
+      'file',
+      '-ss',
+      '12.5',
+      '-f',
+      'mov',
+      '-i',
+      'file:/data/in.mp4',
+      '-filter_complex',
+      "[0:v]crop=w=606:h=1080:x='if(lt(t,0),126,if(lt(t,30),126+10*(t-0),426))':y='0',scale=1080:1920,setsar=1[framed];[framed]ass=filename=\\'/tmp/r/captions.ass\\':fontsdir=\\'/data/fonts\\',drawtext=fontfile=\\'/data/fonts/Inter_800ExtraBold.ttf\\':text=Cutroom:fontsize=49:fontcolor=white@0.55:shadowcolor=black@0.35:shadowx=2:shadowy=2:x=w-tw-43:y=43,format=yuv420p[v];[0:a:0]loudnorm=I=-14:TP=-1.5:LRA=11,aresample=48000,aformat=sample_fmts=fltp:sample_rates=48000:channel_layouts=stereo[a]",
+      '-map',
+      '[v]',
+      '-map',
+      '[a]',
+      '-t',
+      '30',
+      '-c:v',
+      'libx264',
+      '-profile:v',
+      'high',
+      '-pix_fmt',
+      'yuv420p',
+      '-preset',
+      'veryfast',
+      '-crf',
+      '20',
+      '-c:a',
+      'aac',
+      '-b:a',
+      '160k',
+      '-ar',
+      '48000',
+      '-ac',
+      '2',
+      '-map_metadata',
+      '-1',
+      '-map_chapters',
+      '-1',
+      '-max_muxing_queue_size',
+      '4096',
+      '-movflags',
+      '+faststart',
+      '-f',
+      'mp4',
+      '-y',
+      'file:/data/out.mp4',
+    ];
+    const beforeSilent = [
+      '-protocol_whitelist',
+      'file',
+      '-ss',
+      '12.5',
+      '-f',
+      'mov',
+      '-i',
+      'file:/data/in.mp4',
+      '-filter_complex',
+      "[0:v]crop=w=606:h=1080:x='if(lt(t,0),126,if(lt(t,30),126+10*(t-0),426))':y='0',scale=1080:1920,setsar=1[framed];[framed]ass=filename=\\'/tmp/r/captions.ass\\':fontsdir=\\'/data/fonts\\',drawtext=fontfile=\\'/data/fonts/Inter_800ExtraBold.ttf\\':text=Cutroom:fontsize=49:fontcolor=white@0.55:shadowcolor=black@0.35:shadowx=2:shadowy=2:x=w-tw-43:y=43,format=yuv420p[v];anullsrc=channel_layout=stereo:sample_rate=48000,atrim=duration=30,aformat=sample_fmts=fltp[a]",
+      '-map',
+      '[v]',
+      '-map',
+      '[a]',
+      '-t',
+      '30',
+      '-c:v',
+      'libx264',
+      '-profile:v',
+      'high',
+      '-pix_fmt',
+      'yuv420p',
+      '-preset',
+      'veryfast',
+      '-crf',
+      '20',
+      '-c:a',
+      'aac',
+      '-b:a',
+      '160k',
+      '-ar',
+      '48000',
+      '-ac',
+      '2',
+      '-map_metadata',
+      '-1',
+      '-map_chapters',
+      '-1',
+      '-max_muxing_queue_size',
+      '4096',
+      '-movflags',
+      '+faststart',
+      '-f',
+      'mp4',
+      '-y',
+      'file:/data/out.mp4',
+    ];
     expect(buildRenderCommand(edit(), paths, { hasAudio: true }).args).toEqual(before);
     expect(buildRenderCommand(edit(), paths, { hasAudio: true, quality: 'final' }).args).toEqual(before);
     expect(buildRenderCommand(edit(), paths, { hasAudio: true, quality: 'final', fps: 29.97 }).args).toEqual(before);
@@ -74,7 +175,14 @@ describe('an edit with segments', () => {
   });
 
   it('cuts at the source frames when the frame rate is known (from -ss floored to the millisecond)', () => {
-    const e = cut({ in: 12.51, segments: [{ start: 12.51, end: 20 }, { start: 22.01, end: 30.03 }], out: 30.03 });
+    const e = cut({
+      in: 12.51,
+      segments: [
+        { start: 12.51, end: 20 },
+        { start: 22.01, end: 30.03 },
+      ],
+      out: 30.03,
+    });
     const cmd = buildRenderCommand(e, paths, { hasAudio: true, fps: 30 });
     expect(valueAfter(cmd.args, '-ss')).toBe('12.533');
     expect(cmd.filterComplex).toContain('[vs0]trim=start=0.000333:end=7.500333,setpts=PTS-STARTPTS[vc0]');

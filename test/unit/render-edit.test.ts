@@ -17,8 +17,21 @@ function base(): Edit {
     source: { key: 'videos/ws1/abc.mp4', duration: 120, width: 1920, height: 1080 },
     in: 10,
     out: 40.5,
-    layout: { aspect: '9:16', reframe: 'speaker', cropPath: [{ t: 0, x: 600, y: 0, w: 606, h: 1080 }, { t: 60, x: 900, y: 0, w: 606, h: 1080 }] },
-    captions: { words: [{ start: 10.2, end: 10.5, text: 'hello' }, { start: 10.6, end: 11, text: 'world' }], style },
+    layout: {
+      aspect: '9:16',
+      reframe: 'speaker',
+      cropPath: [
+        { t: 0, x: 600, y: 0, w: 606, h: 1080 },
+        { t: 60, x: 900, y: 0, w: 606, h: 1080 },
+      ],
+    },
+    captions: {
+      words: [
+        { start: 10.2, end: 10.5, text: 'hello' },
+        { start: 10.6, end: 11, text: 'world' },
+      ],
+      style,
+    },
     title: { text: 'A hook', style: titleStyle },
     watermark: false,
     resolution: '1080p',
@@ -28,7 +41,12 @@ function base(): Edit {
 /** Rebuilds an object with its keys in reverse order, at every level. */
 function reverseKeys(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(reverseKeys);
-  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).reverse().map(([k, x]) => [k, reverseKeys(x)]));
+  if (v && typeof v === 'object')
+    return Object.fromEntries(
+      Object.entries(v)
+        .reverse()
+        .map(([k, x]) => [k, reverseKeys(x)]),
+    );
   return v;
 }
 
@@ -133,7 +151,18 @@ describe('validateEdit / makeEdit', () => {
     expect(fields({ ...a, captions: { ...a.captions, words: [{ start: 2, end: 1, text: 'x' }] } })).toContain('captions.words[0]');
     expect(fields({ ...a, layout: { ...a.layout, cropPath: [{ t: 0, x: 1500, y: 0, w: 606, h: 1080 }] } })).toContain('layout.cropPath[0]');
     expect(fields({ ...a, layout: { ...a.layout, cropPath: [{ t: 0, x: 0, y: 0, w: 1080, h: 1080 }] } })).toContain('layout.cropPath');
-    expect(fields({ ...a, layout: { ...a.layout, cropPath: [{ t: 5, x: 0, y: 0, w: 606, h: 1080 }, { t: 1, x: 0, y: 0, w: 606, h: 1080 }] } })).toContain('layout.cropPath[1].t');
+    expect(
+      fields({
+        ...a,
+        layout: {
+          ...a.layout,
+          cropPath: [
+            { t: 5, x: 0, y: 0, w: 606, h: 1080 },
+            { t: 1, x: 0, y: 0, w: 606, h: 1080 },
+          ],
+        },
+      }),
+    ).toContain('layout.cropPath[1].t');
     expect(fields({ ...a, captions: { ...a.captions, style: { ...style, fontFamily: 'Comic Sans MS' } } })).toContain('captions.style.fontFamily');
     expect(fields({ ...a, title: { text: ' ', style: titleStyle } })).toContain('title.text');
     expect(fields({ ...a, captions: undefined })).toContain('captions');
@@ -160,11 +189,32 @@ describe('templates', () => {
 
   it('validation returns the failed fields of a custom style', () => {
     const errs = validateCaptionStyle(
-      { ...style, fontSize: 5, primaryColor: 'red', highlightColor: '#12345G', position: 'left', wordsPerLine: 2.5, maxLines: 9, uppercase: 'no', box: { color: '#000000', opacity: 2 }, colour: '#FFFFFF' },
+      {
+        ...style,
+        fontSize: 5,
+        primaryColor: 'red',
+        highlightColor: '#12345G',
+        position: 'left',
+        wordsPerLine: 2.5,
+        maxLines: 9,
+        uppercase: 'no',
+        box: { color: '#000000', opacity: 2 },
+        colour: '#FFFFFF',
+      },
       { prefix: 'style.' },
     );
     expect(errs.map((e) => e.field).sort()).toEqual(
-      ['style.box.opacity', 'style.colour', 'style.fontSize', 'style.highlightColor', 'style.maxLines', 'style.position', 'style.primaryColor', 'style.uppercase', 'style.wordsPerLine'].sort(),
+      [
+        'style.box.opacity',
+        'style.colour',
+        'style.fontSize',
+        'style.highlightColor',
+        'style.maxLines',
+        'style.position',
+        'style.primaryColor',
+        'style.uppercase',
+        'style.wordsPerLine',
+      ].sort(),
     );
     expect(validateCaptionStyle(null)).toEqual([{ field: 'style', rule: 'object' }]);
     expect(validateCaptionStyle({ ...style, fontFamily: 'My Font' }, { fonts: ['My Font'] })).toEqual([]);

@@ -19,7 +19,14 @@ function edit(over: Partial<Edit> = {}): Edit {
   };
 }
 
-const paths: RenderPaths = { input: '/data/in.mp4', inputFormat: 'mov', output: '/data/out.mp4', assFile: '/tmp/r/captions.ass', fontsDir: '/data/fonts', watermarkFontFile: '/data/fonts/Inter_800ExtraBold.ttf' };
+const paths: RenderPaths = {
+  input: '/data/in.mp4',
+  inputFormat: 'mov',
+  output: '/data/out.mp4',
+  assFile: '/tmp/r/captions.ass',
+  fontsDir: '/data/fonts',
+  watermarkFontFile: '/data/fonts/Inter_800ExtraBold.ttf',
+};
 
 function valueAfter(args: string[], flag: string): string | undefined {
   const i = args.indexOf(flag);

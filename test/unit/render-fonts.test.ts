@@ -2,7 +2,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FontMissingError, prepareFontsDir, readFontNames, SHIPPED_FONTS, shippedFontPath, verifyFonts, WATERMARK_FONT_FAMILY } from '../../src/adapters/media/fonts.js';
+import {
+  FontMissingError,
+  prepareFontsDir,
+  readFontNames,
+  SHIPPED_FONTS,
+  shippedFontPath,
+  verifyFonts,
+  WATERMARK_FONT_FAMILY,
+} from '../../src/adapters/media/fonts.js';
 import { BUILTIN_TEMPLATES, CAPTION_FONT_FAMILIES } from '../../src/domain/edits/caption-styles.js';
 
 const dirs: string[] = [];

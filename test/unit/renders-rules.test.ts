@@ -74,7 +74,15 @@ describe('rebuildEdit (apply_template)', () => {
     { start: 10.2, end: 10.5, text: 'hello' },
     { start: 10.6, end: 11, text: 'there' },
   ];
-  const prev = buildClipEdit({ source, start: 10, end: 12, words, cropPath9x16: path, template: { captions: pop.captions, layout: pop.layout }, watermark: true });
+  const prev = buildClipEdit({
+    source,
+    start: 10,
+    end: 12,
+    words,
+    cropPath9x16: path,
+    template: { captions: pop.captions, layout: pop.layout },
+    watermark: true,
+  });
 
   it('keeps source, times, words, crop path and watermark; takes the template’s captions and layout', () => {
     const next = rebuildEdit(prev, { captions: clean.captions, layout: clean.layout });

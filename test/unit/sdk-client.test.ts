@@ -154,16 +154,42 @@ describe('Cutroom client: waiting for jobs', () => {
     expect(err).toBeInstanceOf(CutroomError);
     expect(err).toMatchObject({ status: null, code: 'SUBMISSION_FAILED', extra: { id: 'sub_1', status: 'failed', error_code: 'NO_SPEECH' } });
 
-    const render = { id: 'rnd_1', edit_id: 'edit_1', progress: 40, output_resolution: '1080p', has_watermark: false, from_cache: false, download_url: null, error_code: null, created_at: '2026-01-01T00:00:00.000Z', expires_at: null };
+    const render = {
+      id: 'rnd_1',
+      edit_id: 'edit_1',
+      progress: 40,
+      output_resolution: '1080p',
+      has_watermark: false,
+      from_cache: false,
+      download_url: null,
+      error_code: null,
+      created_at: '2026-01-01T00:00:00.000Z',
+      expires_at: null,
+    };
     const failing = scripted([json(200, { ...render, status: 'failed', error_code: 'RENDER_ERROR' })]);
     await expect(failing.cutroom.waitForRender('rnd_1')).rejects.toMatchObject({ code: 'RENDER_FAILED', extra: { error_code: 'RENDER_ERROR' } });
 
     const slow = scripted([json(200, { ...render, status: 'active' })]);
-    await expect(slow.cutroom.waitForRender('rnd_1', { intervalMs: 5000, timeoutMs: 1000 })).rejects.toMatchObject({ code: 'WAIT_TIMEOUT', extra: { progress: 40 } });
+    await expect(slow.cutroom.waitForRender('rnd_1', { intervalMs: 5000, timeoutMs: 1000 })).rejects.toMatchObject({
+      code: 'WAIT_TIMEOUT',
+      extra: { progress: 40 },
+    });
   });
 
   it('a transcription is done when ready or no_speech; a post only when completed (partial is an error)', async () => {
-    const trn = { id: 'trn_1', credits_charged: 0, media_id: 'med_1', file_name: 'a.mp3', speaker_labels: false, source_language: 'auto', language: null, from_cache: false, error_code: null, created_at: '2026-01-01T00:00:00.000Z', finished_at: null };
+    const trn = {
+      id: 'trn_1',
+      credits_charged: 0,
+      media_id: 'med_1',
+      file_name: 'a.mp3',
+      speaker_labels: false,
+      source_language: 'auto',
+      language: null,
+      from_cache: false,
+      error_code: null,
+      created_at: '2026-01-01T00:00:00.000Z',
+      finished_at: null,
+    };
     const quiet = scripted([json(202, { ...trn, status: 'processing' }), json(200, { ...trn, status: 'no_speech' })], { pollIntervalMs: () => 1 });
     expect((await quiet.cutroom.waitForTranscription('trn_1')).status).toBe('no_speech');
 
@@ -174,8 +200,21 @@ describe('Cutroom client: waiting for jobs', () => {
 
   it('waits for a persona’s portrait every 5 s (the API’s interval) until ready; a failed one is PERSONA_FAILED', async () => {
     const persona = (image_status: string, extra: Record<string, unknown> = {}) => ({
-      id: 'prs_1', name: null, saved: false, image_status, image_url: null, image_kind: null, error_code: null, chips: {}, face_ids: [], preset_id: null,
-      current_version_id: null, versions: [], created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z', ...extra,
+      id: 'prs_1',
+      name: null,
+      saved: false,
+      image_status,
+      image_url: null,
+      image_kind: null,
+      error_code: null,
+      chips: {},
+      face_ids: [],
+      preset_id: null,
+      current_version_id: null,
+      versions: [],
+      created_at: '2026-01-01T00:00:00.000Z',
+      updated_at: '2026-01-01T00:00:00.000Z',
+      ...extra,
     });
     const { cutroom, sent, slept } = scripted([
       json(200, persona('processing')),
@@ -189,7 +228,9 @@ describe('Cutroom client: waiting for jobs', () => {
     expect(slept).toEqual([5000, 5000]);
     expect(sent.map((s) => `${s.method} ${s.url}`)).toEqual(Array(3).fill('GET https://cutroom.test/api/v1/personas/prs_1'));
 
-    const failed = scripted([json(200, persona('processing')), json(200, persona('failed', { error_code: 'IMAGE_ENGINE_FAILED' }))], { pollIntervalMs: () => 1 });
+    const failed = scripted([json(200, persona('processing')), json(200, persona('failed', { error_code: 'IMAGE_ENGINE_FAILED' }))], {
+      pollIntervalMs: () => 1,
+    });
     const err = await failed.cutroom.waitForPersona('prs_1').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CutroomError);
     expect(err).toMatchObject({ status: null, code: 'PERSONA_FAILED', extra: { id: 'prs_1', image_status: 'failed', error_code: 'IMAGE_ENGINE_FAILED' } });
@@ -197,10 +238,29 @@ describe('Cutroom client: waiting for jobs', () => {
 
   it('waits for a persona video every 10 s until ready; a failed one is PERSONA_VIDEO_FAILED', async () => {
     const video = (status: string, extra: Record<string, unknown> = {}) => ({
-      id: 'pvid_1', persona_id: 'prs_1', type: 'swap', status, error_code: null, download_url: null, edit_id: null, version_id: 'ver_1', media_id: 'med_1',
-      quality: 'standard', replace: 'head', engine: 'embedded', seconds: 4, credits_charged: 8, feedback: null, created_at: '2026-01-01T00:00:00.000Z', finished_at: null, ...extra,
+      id: 'pvid_1',
+      persona_id: 'prs_1',
+      type: 'swap',
+      status,
+      error_code: null,
+      download_url: null,
+      edit_id: null,
+      version_id: 'ver_1',
+      media_id: 'med_1',
+      quality: 'standard',
+      replace: 'head',
+      engine: 'embedded',
+      seconds: 4,
+      credits_charged: 8,
+      feedback: null,
+      created_at: '2026-01-01T00:00:00.000Z',
+      finished_at: null,
+      ...extra,
     });
-    const { cutroom, sent, slept } = scripted([json(200, video('processing')), json(200, video('ready', { download_url: 'https://cutroom.test/f/v.mp4', edit_id: 'edit_9' }))]);
+    const { cutroom, sent, slept } = scripted([
+      json(200, video('processing')),
+      json(200, video('ready', { download_url: 'https://cutroom.test/f/v.mp4', edit_id: 'edit_9' })),
+    ]);
     const ready = await cutroom.waitForPersonaVideo('prs_1', 'pvid_1');
     expect(ready).toMatchObject({ status: 'ready', edit_id: 'edit_9', download_url: 'https://cutroom.test/f/v.mp4' });
     expect(slept).toEqual([10_000]);
@@ -217,13 +277,27 @@ describe('Cutroom client: waiting for jobs', () => {
 
   it('waits for a generation through queued and processing until ready; a failed one is GENERATION_FAILED; the wait can time out', async () => {
     const generation = (status: string, extra: Record<string, unknown> = {}) => ({
-      id: 'gen_1', model_id: 'camera-motion', kind: 'video', status, prompt: null, image_ids: ['gim_1'], options: {}, credits_charged: 5, error_code: null,
-      output: null, created_at: '2026-01-01T00:00:00.000Z', completed_at: null, ...extra,
+      id: 'gen_1',
+      model_id: 'camera-motion',
+      kind: 'video',
+      status,
+      prompt: null,
+      image_ids: ['gim_1'],
+      options: {},
+      credits_charged: 5,
+      error_code: null,
+      output: null,
+      created_at: '2026-01-01T00:00:00.000Z',
+      completed_at: null,
+      ...extra,
     });
     const output = { url: 'https://cutroom.test/f/g.mp4', content_type: 'video/mp4', width: 720, height: 1280, seconds: 5 };
-    const { cutroom, sent, slept } = scripted([json(200, generation('queued')), json(200, generation('processing')), json(200, generation('ready', { output }))], {
-      pollIntervalMs: () => 777,
-    });
+    const { cutroom, sent, slept } = scripted(
+      [json(200, generation('queued')), json(200, generation('processing')), json(200, generation('ready', { output }))],
+      {
+        pollIntervalMs: () => 777,
+      },
+    );
     const seen: string[] = [];
     const ready = await cutroom.waitForGeneration('gen_1', { onPoll: (g) => seen.push(g.status) });
     expect(ready.output).toEqual(output);
@@ -231,11 +305,20 @@ describe('Cutroom client: waiting for jobs', () => {
     expect(slept).toEqual([777, 777]);
     expect(sent.every((s) => s.url === 'https://cutroom.test/api/v1/generations/gen_1')).toBe(true);
 
-    const failed = scripted([json(200, generation('processing')), json(200, generation('failed', { error_code: 'PROVIDER_ERROR', credits_charged: 0 }))], { pollIntervalMs: () => 1 });
-    await expect(failed.cutroom.waitForGeneration('gen_1')).rejects.toMatchObject({ status: null, code: 'GENERATION_FAILED', extra: { id: 'gen_1', error_code: 'PROVIDER_ERROR' } });
+    const failed = scripted([json(200, generation('processing')), json(200, generation('failed', { error_code: 'PROVIDER_ERROR', credits_charged: 0 }))], {
+      pollIntervalMs: () => 1,
+    });
+    await expect(failed.cutroom.waitForGeneration('gen_1')).rejects.toMatchObject({
+      status: null,
+      code: 'GENERATION_FAILED',
+      extra: { id: 'gen_1', error_code: 'PROVIDER_ERROR' },
+    });
 
     const slow = scripted([json(200, generation('processing'))]);
-    await expect(slow.cutroom.waitForGeneration('gen_1', { intervalMs: 5000, timeoutMs: 1000 })).rejects.toMatchObject({ code: 'WAIT_TIMEOUT', extra: { status: 'processing' } });
+    await expect(slow.cutroom.waitForGeneration('gen_1', { intervalMs: 5000, timeoutMs: 1000 })).rejects.toMatchObject({
+      code: 'WAIT_TIMEOUT',
+      extra: { status: 'processing' },
+    });
     // An error answer while waiting is the API's error, not the job's.
     const gone = scripted([json(404, { code: 'GENERATION_NOT_FOUND', extra: {} })]);
     await expect(gone.cutroom.waitForGeneration('gen_x')).rejects.toMatchObject({ status: 404, code: 'GENERATION_NOT_FOUND' });

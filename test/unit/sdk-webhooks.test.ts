@@ -11,7 +11,11 @@ import { CutroomConfigError, CutroomError, verifyWebhook } from '../../sdk/src/i
  */
 const SPEC = {
   secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
-  headers: { 'webhook-id': 'msg_p5jXN8AQM9LWM0D4loKWxJek', 'webhook-timestamp': '1614265330', 'webhook-signature': 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=' },
+  headers: {
+    'webhook-id': 'msg_p5jXN8AQM9LWM0D4loKWxJek',
+    'webhook-timestamp': '1614265330',
+    'webhook-signature': 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=',
+  },
   body: '{"test": 2432232314}',
   now: new Date(1614265330 * 1000),
 };
@@ -54,7 +58,9 @@ describe('verifyWebhook (Standard Webhooks)', () => {
     expect(reasonOf(() => verifyWebhook({ ...headers, 'webhook-id': 'evt_other' }, OURS.body, OURS.secret, now))).toEqual(refused);
     expect(reasonOf(() => verifyWebhook({ ...headers, 'webhook-timestamp': '1767225601' }, OURS.body, OURS.secret, now))).toEqual(refused);
     expect(reasonOf(() => verifyWebhook(headers, OURS.body, SPEC.secret, now))).toEqual(refused);
-    expect(reasonOf(() => verifyWebhook({ ...headers, 'webhook-signature': OURS.signature.replace('v1,', 'v2,') }, OURS.body, OURS.secret, now))).toEqual(refused);
+    expect(reasonOf(() => verifyWebhook({ ...headers, 'webhook-signature': OURS.signature.replace('v1,', 'v2,') }, OURS.body, OURS.secret, now))).toEqual(
+      refused,
+    );
   });
 
   it('refuses a delivery outside the tolerance (replays) and missing headers', () => {
@@ -62,7 +68,9 @@ describe('verifyWebhook (Standard Webhooks)', () => {
     const late = new Date(1767225600 * 1000 + 301_000);
     expect(reasonOf(() => verifyWebhook(headers, OURS.body, OURS.secret, { now: late }))).toMatchObject({ reason: 'timestamp' });
     expect(verifyWebhook(headers, OURS.body, OURS.secret, { now: late, toleranceSeconds: 600 })).toBeTruthy();
-    expect(reasonOf(() => verifyWebhook({ 'webhook-id': OURS.id, 'webhook-timestamp': OURS.timestamp }, OURS.body, OURS.secret, { now: OURS.now }))).toMatchObject({
+    expect(
+      reasonOf(() => verifyWebhook({ 'webhook-id': OURS.id, 'webhook-timestamp': OURS.timestamp }, OURS.body, OURS.secret, { now: OURS.now })),
+    ).toMatchObject({
       reason: 'headers',
     });
   });
@@ -89,10 +97,24 @@ describe('verifyWebhook fails closed on a bad configuration (security audit 2, f
     const sixteenBytes = `whsec_${Buffer.alloc(16, 7).toString('base64')}`;
     const fifteenBytes = `whsec_${Buffer.alloc(15, 7).toString('base64')}`;
     const refused = { name: 'CutroomConfigError', code: 'CONFIG_INVALID', option: 'secret' };
-    for (const secret of ['', 'whsec_', 'whsec_!!!!', '!!!!!!!!!!!!!!!!!!!!!!!!', 'whsec_ not base64 at all, a passphrase', fifteenBytes, 'whsec_c2VjcmV0LWZvci1jdXRyb29tLXRlc3RzLTMyYnl0ZXM=\n']) {
-      expect(configError(() => verifyWebhook(forged, OURS.body, secret, { now: OURS.now })), JSON.stringify(secret)).toEqual(refused);
+    for (const secret of [
+      '',
+      'whsec_',
+      'whsec_!!!!',
+      '!!!!!!!!!!!!!!!!!!!!!!!!',
+      'whsec_ not base64 at all, a passphrase',
+      fifteenBytes,
+      'whsec_c2VjcmV0LWZvci1jdXRyb29tLXRlc3RzLTMyYnl0ZXM=\n',
+    ]) {
+      expect(
+        configError(() => verifyWebhook(forged, OURS.body, secret, { now: OURS.now })),
+        JSON.stringify(secret),
+      ).toEqual(refused);
       // Checked before the headers: a misconfigured receiver fails on every request, not only on signed ones.
-      expect(configError(() => verifyWebhook({}, OURS.body, secret, { now: OURS.now })), JSON.stringify(secret)).toEqual(refused);
+      expect(
+        configError(() => verifyWebhook({}, OURS.body, secret, { now: OURS.now })),
+        JSON.stringify(secret),
+      ).toEqual(refused);
     }
     // A key of exactly 16 bytes is accepted as a key (and this signature is not its own).
     expect(reasonOf(() => verifyWebhook(forged, OURS.body, sixteenBytes, { now: OURS.now }))).toMatchObject({ reason: 'signature' });
@@ -101,7 +123,10 @@ describe('verifyWebhook fails closed on a bad configuration (security audit 2, f
   it('throws CutroomConfigError for a tolerance that is not a finite non-negative number, or an invalid now', () => {
     const yearLater = new Date(1767225600 * 1000 + 365 * 86_400_000);
     for (const toleranceSeconds of [Number.NaN, Number.POSITIVE_INFINITY, -1, '300' as unknown as number]) {
-      expect(configError(() => verifyWebhook(signed, OURS.body, OURS.secret, { now: yearLater, toleranceSeconds })), String(toleranceSeconds)).toEqual({
+      expect(
+        configError(() => verifyWebhook(signed, OURS.body, OURS.secret, { now: yearLater, toleranceSeconds })),
+        String(toleranceSeconds),
+      ).toEqual({
         name: 'CutroomConfigError',
         code: 'CONFIG_INVALID',
         option: 'toleranceSeconds',
@@ -109,7 +134,9 @@ describe('verifyWebhook fails closed on a bad configuration (security audit 2, f
     }
     expect(configError(() => verifyWebhook(signed, OURS.body, OURS.secret, { now: new Date(Number.NaN) }))).toMatchObject({ option: 'now' });
     // 0 is a valid (strict) tolerance.
-    expect(verifyWebhook(signed, OURS.body, OURS.secret, { now: new Date(1767225600 * 1000), toleranceSeconds: 0 })).toMatchObject({ type: 'render.completed' });
+    expect(verifyWebhook(signed, OURS.body, OURS.secret, { now: new Date(1767225600 * 1000), toleranceSeconds: 0 })).toMatchObject({
+      type: 'render.completed',
+    });
   });
 
   it('still accepts the real secrets: the spec’s (24 bytes), ours (32 bytes), a bare base64 key, a URL-safe one', () => {

@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  canonicalString,
-  computeSignature,
-  signUrl,
-  signedQuery,
-  verifySignedRequest,
-  type SignedFields,
-} from '../../src/adapters/storage/signed-url.js';
+import { canonicalString, computeSignature, signUrl, signedQuery, verifySignedRequest, type SignedFields } from '../../src/adapters/storage/signed-url.js';
 import { contentDisposition } from '../../src/shared/content-disposition.js';
 
 const SECRET = 'unit-test-secret-unit-test-secret-0123456789';

@@ -28,7 +28,11 @@ function fakeResolver(name: string, platforms: string[], meta: Partial<SourceMet
   };
 }
 
-const code = async (p: Promise<unknown>) => p.then(() => 'OK', (e: { code?: string }) => e.code);
+const code = async (p: Promise<unknown>) =>
+  p.then(
+    () => 'OK',
+    (e: { code?: string }) => e.code,
+  );
 
 describe('checkUsable', () => {
   const limits = { maxDurationSeconds: 3600 };
@@ -39,8 +43,12 @@ describe('checkUsable', () => {
   });
 
   it('refuses short, long, unknown-length, audio-only and live sources', () => {
-    expect(() => checkUsable({ ...base, duration: 59.9 }, limits)).toThrow(expect.objectContaining({ code: 'INVALID_DURATION', extra: { duration: 59.9, min_duration: 60, max_duration: 3600 } }));
-    expect(() => checkUsable({ ...base, duration: 3600.5 }, limits)).toThrow(expect.objectContaining({ code: 'INVALID_DURATION', extra: { duration: 3600.5, min_duration: 60, max_duration: 3600 } }));
+    expect(() => checkUsable({ ...base, duration: 59.9 }, limits)).toThrow(
+      expect.objectContaining({ code: 'INVALID_DURATION', extra: { duration: 59.9, min_duration: 60, max_duration: 3600 } }),
+    );
+    expect(() => checkUsable({ ...base, duration: 3600.5 }, limits)).toThrow(
+      expect.objectContaining({ code: 'INVALID_DURATION', extra: { duration: 3600.5, min_duration: 60, max_duration: 3600 } }),
+    );
     expect(() => checkUsable({ ...base, duration: 0 }, limits)).toThrow(expect.objectContaining({ code: 'INVALID_DURATION' }));
     expect(() => checkUsable({ ...base, duration: Number.NaN }, limits)).toThrow(expect.objectContaining({ code: 'INVALID_DURATION' }));
     expect(() => checkUsable({ ...base, hasVideo: false }, limits)).toThrow(expect.objectContaining({ code: 'AUDIO_ONLY' }));

@@ -33,7 +33,10 @@ describe('loadSourcesConfig', () => {
   });
 
   it('checks timeouts and binary overrides', () => {
-    expect(loadSourcesConfig({ CUTROOM_YTDLP_TIMEOUT_MS: '5000', CUTROOM_PROBE_TIMEOUT_MS: '2000' })).toMatchObject({ ytdlpTimeoutMs: 5000, probeTimeoutMs: 2000 });
+    expect(loadSourcesConfig({ CUTROOM_YTDLP_TIMEOUT_MS: '5000', CUTROOM_PROBE_TIMEOUT_MS: '2000' })).toMatchObject({
+      ytdlpTimeoutMs: 5000,
+      probeTimeoutMs: 2000,
+    });
     expect(() => loadSourcesConfig({ CUTROOM_PROBE_TIMEOUT_MS: '10' })).toThrow(ConfigError);
     expect(() => loadSourcesConfig({ CUTROOM_YTDLP_TIMEOUT_MS: 'soon' })).toThrow(ConfigError);
     expect(loadSourcesConfig({ FFPROBE_PATH: exe }).ffprobePath).toBe(exe);

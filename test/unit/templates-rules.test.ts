@@ -62,7 +62,9 @@ describe('key case', () => {
 
   it('shows a config in snake_case, nested objects included', () => {
     const view = templateConfigView(templateConfigFromRow({}));
-    expect(Object.keys(view.captions)).toEqual(expect.arrayContaining(['font_family', 'font_size', 'highlight_color', 'words_per_line', 'max_lines', 'uppercase']));
+    expect(Object.keys(view.captions)).toEqual(
+      expect.arrayContaining(['font_family', 'font_size', 'highlight_color', 'words_per_line', 'max_lines', 'uppercase']),
+    );
     expect(Object.keys(view.captions).some((k) => /[A-Z]/.test(k))).toBe(false);
     expect(view.layout).toEqual({ aspect: '9:16', reframe: 'speaker', resolution: '1080p' });
   });
@@ -77,13 +79,32 @@ describe('checkTemplateConfig', () => {
 
   it('takes snake_case fields and returns the render module shape', () => {
     const r = checkTemplateConfig({
-      captions: { font_family: 'Inter ExtraBold', font_size: 90, primary_color: '#ffffff', highlight_color: '#FF0000', words_per_line: 2, max_lines: 1, uppercase: false, position: 'middle', box: { color: '#000000', opacity: 0.6 } },
+      captions: {
+        font_family: 'Inter ExtraBold',
+        font_size: 90,
+        primary_color: '#ffffff',
+        highlight_color: '#FF0000',
+        words_per_line: 2,
+        max_lines: 1,
+        uppercase: false,
+        position: 'middle',
+        box: { color: '#000000', opacity: 0.6 },
+      },
       title: { seconds: null, color: '#123456' },
       layout: { aspect: '1:1', reframe: 'fit', resolution: '720p' },
     });
     expect(r.ok).toBe(true);
     if (!r.ok) return;
-    expect(r.config.captions).toMatchObject({ fontFamily: 'Inter ExtraBold', fontSize: 90, highlightColor: '#FF0000', wordsPerLine: 2, maxLines: 1, uppercase: false, position: 'middle', box: { color: '#000000', opacity: 0.6 } });
+    expect(r.config.captions).toMatchObject({
+      fontFamily: 'Inter ExtraBold',
+      fontSize: 90,
+      highlightColor: '#FF0000',
+      wordsPerLine: 2,
+      maxLines: 1,
+      uppercase: false,
+      position: 'middle',
+      box: { color: '#000000', opacity: 0.6 },
+    });
     expect(r.config.captions.outlineWidth).toBe(BUILTIN_TEMPLATES[0].captions.outlineWidth);
     expect(r.config.title).toMatchObject({ seconds: null, color: '#123456' });
     expect(r.config.layout).toEqual({ aspect: '1:1', reframe: 'fit', resolution: '720p' });
@@ -92,7 +113,16 @@ describe('checkTemplateConfig', () => {
   it('names every bad field in snake_case with the rule', () => {
     const errs = errorsOf(
       checkTemplateConfig({
-        captions: { font_family: 'Comic Sans', font_size: 500, highlight_color: 'red', words_per_line: 2.5, max_lines: 0, uppercase: 'yes', position: 'left', box: { color: '#000000', opacity: 2, radius: 3 } },
+        captions: {
+          font_family: 'Comic Sans',
+          font_size: 500,
+          highlight_color: 'red',
+          words_per_line: 2.5,
+          max_lines: 0,
+          uppercase: 'yes',
+          position: 'left',
+          box: { color: '#000000', opacity: 2, radius: 3 },
+        },
         title: { seconds: 0 },
         layout: { aspect: '4:3', reframe: 'zoom', resolution: '4k', fps: 30 },
         watermark: true,
@@ -141,9 +171,7 @@ describe('checkTemplateConfig', () => {
   it('accepts a null box (outline instead) and a box replacing the default whole', () => {
     const r = checkTemplateConfig({ captions: { box: null } });
     expect(r.ok && r.config.captions.box).toBeNull();
-    expect(errorsOf(checkTemplateConfig({ captions: { box: { color: '#000000' } } }))).toEqual([
-      { field: 'config.captions.box.opacity', rule: 'number' },
-    ]);
+    expect(errorsOf(checkTemplateConfig({ captions: { box: { color: '#000000' } } }))).toEqual([{ field: 'config.captions.box.opacity', rule: 'number' }]);
   });
 });
 

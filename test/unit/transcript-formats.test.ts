@@ -94,7 +94,9 @@ describe('SRT', () => {
   });
 
   it('writes the exact layout', () => {
-    expect(toSrt(cues.slice(0, 2))).toBe('1\n00:00:00,500 --> 00:00:02,250\nA: Hello there,\nhow are you?\n\n2\n00:00:02,250 --> 00:00:04,001\nB: Fine, thanks.\n');
+    expect(toSrt(cues.slice(0, 2))).toBe(
+      '1\n00:00:00,500 --> 00:00:02,250\nA: Hello there,\nhow are you?\n\n2\n00:00:02,250 --> 00:00:04,001\nB: Fine, thanks.\n',
+    );
   });
 
   it('keeps the timing arrow out of texts and skips empty cues', () => {

@@ -36,8 +36,12 @@ describe('transcription cache', () => {
   });
 
   it('no_speech serves anything; failed serves nothing', () => {
-    expect(reusable({ status: 'no_speech', speakerLabels: false, language: null, sourceLanguage: 'auto' }, { speakerLabels: true, sourceLanguage: 'en' })).toBe(true);
-    expect(reusable({ status: 'failed', speakerLabels: true, language: null, sourceLanguage: 'auto' }, { speakerLabels: false, sourceLanguage: 'auto' })).toBe(false);
+    expect(reusable({ status: 'no_speech', speakerLabels: false, language: null, sourceLanguage: 'auto' }, { speakerLabels: true, sourceLanguage: 'en' })).toBe(
+      true,
+    );
+    expect(reusable({ status: 'failed', speakerLabels: true, language: null, sourceLanguage: 'auto' }, { speakerLabels: false, sourceLanguage: 'auto' })).toBe(
+      false,
+    );
   });
 
   it('prefers ready with the same labels, then labelled, then no_speech, then processing; newest first', () => {

@@ -28,6 +28,14 @@ describe('the CLI’s progress display', () => {
 
   it('formats sizes and aligns table columns', () => {
     expect([0, 1023, 1024, 5 * 1024 * 1024 + 1, 3 * 1024 ** 3].map(formatBytes)).toEqual(['0 B', '1023 B', '1.0 KB', '5.0 MB', '3.0 GB']);
-    expect(table(['#', 'title'], [['1', 'Why start'], ['10', 'Now']])).toBe('#   title\n1   Why start\n10  Now\n');
+    expect(
+      table(
+        ['#', 'title'],
+        [
+          ['1', 'Why start'],
+          ['10', 'Now'],
+        ],
+      ),
+    ).toBe('#   title\n1   Why start\n10  Now\n');
   });
 });

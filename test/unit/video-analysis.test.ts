@@ -85,6 +85,12 @@ describe('progressCombiner', () => {
     report('scenes', 1);
     report('loudness', 1);
     report('faces', 1);
-    expect(out).toEqual([[0, 'faces'], [0.375, 'faces'], [0.575, 'scenes'], [0.625, 'loudness'], [1, 'faces']]);
+    expect(out).toEqual([
+      [0, 'faces'],
+      [0.375, 'faces'],
+      [0.575, 'scenes'],
+      [0.625, 'loudness'],
+      [1, 'faces'],
+    ]);
   });
 });

@@ -48,7 +48,8 @@ describe('the retry schedule', () => {
     const total = DEFAULT_RETRY_SCHEDULE_SECONDS.reduce((a, b) => a + b, 0);
     expect(total).toBeGreaterThan(23 * 3600);
     expect(total).toBeLessThanOrEqual(24 * 3600);
-    for (let i = 1; i < DEFAULT_RETRY_SCHEDULE_SECONDS.length; i++) expect(DEFAULT_RETRY_SCHEDULE_SECONDS[i]).toBeGreaterThanOrEqual(DEFAULT_RETRY_SCHEDULE_SECONDS[i - 1]);
+    for (let i = 1; i < DEFAULT_RETRY_SCHEDULE_SECONDS.length; i++)
+      expect(DEFAULT_RETRY_SCHEDULE_SECONDS[i]).toBeGreaterThanOrEqual(DEFAULT_RETRY_SCHEDULE_SECONDS[i - 1]);
     const now = new Date(0);
     expect(nextAttemptAt(1, now, DEFAULT_RETRY_SCHEDULE_SECONDS)).toEqual(new Date(5000));
     expect(nextAttemptAt(10, now, DEFAULT_RETRY_SCHEDULE_SECONDS)).toEqual(new Date(28_800_000));
@@ -57,7 +58,9 @@ describe('the retry schedule', () => {
 
   it('is read from CUTROOM_WEBHOOK_RETRY_SCHEDULE; bad values are refused', () => {
     expect(loadWebhooksConfig({})).toEqual({ allowPrivate: false, timeoutMs: 10_000, retrySchedule: [...DEFAULT_RETRY_SCHEDULE_SECONDS] });
-    expect(loadWebhooksConfig({ CUTROOM_WEBHOOK_RETRY_SCHEDULE: '1, 2,0.5', CUTROOM_WEBHOOKS_ALLOW_PRIVATE: 'yes', CUTROOM_WEBHOOK_TIMEOUT_MS: '500' })).toEqual({
+    expect(
+      loadWebhooksConfig({ CUTROOM_WEBHOOK_RETRY_SCHEDULE: '1, 2,0.5', CUTROOM_WEBHOOKS_ALLOW_PRIVATE: 'yes', CUTROOM_WEBHOOK_TIMEOUT_MS: '500' }),
+    ).toEqual({
       allowPrivate: true,
       timeoutMs: 500,
       retrySchedule: [1, 2, 0.5],

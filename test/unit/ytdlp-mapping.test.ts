@@ -42,7 +42,10 @@ describe('mapYtDlpInfo', () => {
   });
 
   it('takes the largest video format when the top level has no size, and falls back for missing names', () => {
-    const m = mapYtDlpInfo({ ...video, width: undefined, height: undefined, uploader: undefined, channel: undefined, title: undefined, webpage_url: undefined }, target);
+    const m = mapYtDlpInfo(
+      { ...video, width: undefined, height: undefined, uploader: undefined, channel: undefined, title: undefined, webpage_url: undefined },
+      target,
+    );
     expect([m.width, m.height, m.author, m.title, m.mediaUrl]).toEqual([1920, 1080, 'youtube', target.url, target.url]);
   });
 
@@ -52,7 +55,10 @@ describe('mapYtDlpInfo', () => {
     // no codec information at all: assumed present
     expect(mapYtDlpInfo({ title: 'x', duration: 100 }, target)).toMatchObject({ hasVideo: true, hasAudio: true });
     // a silent video
-    expect(mapYtDlpInfo({ title: 'x', vcodec: 'vp9', acodec: 'none', formats: [{ vcodec: 'vp9', acodec: 'none' }] }, target)).toMatchObject({ hasVideo: true, hasAudio: false });
+    expect(mapYtDlpInfo({ title: 'x', vcodec: 'vp9', acodec: 'none', formats: [{ vcodec: 'vp9', acodec: 'none' }] }, target)).toMatchObject({
+      hasVideo: true,
+      hasAudio: false,
+    });
   });
 
   it('marks live streams, upcoming premieres and VODs still processing', () => {
@@ -110,7 +116,10 @@ describe('mapYtDlpError', () => {
       kind: 'waiting',
       waiting: { reason: 'SOURCE_PREMIERE_SCHEDULED', until: new Date('2025-06-01T15:00:00Z') },
     });
-    expect(mapYtDlpError(err('Premieres in 2 days'), now)).toEqual({ kind: 'waiting', waiting: { reason: 'SOURCE_PREMIERE_SCHEDULED', until: new Date('2025-06-03T12:00:00Z') } });
+    expect(mapYtDlpError(err('Premieres in 2 days'), now)).toEqual({
+      kind: 'waiting',
+      waiting: { reason: 'SOURCE_PREMIERE_SCHEDULED', until: new Date('2025-06-03T12:00:00Z') },
+    });
     expect(mapYtDlpError(err('Premieres in 45 minutes'), now)).toMatchObject({ waiting: { until: new Date('2025-06-01T12:45:00Z') } });
     expect(mapYtDlpError(err('This live event will begin in a few moments.'), now)).toMatchObject({ waiting: { until: now } });
     expect(mapYtDlpError(err('Premiere will begin shortly'), now)).toMatchObject({ kind: 'waiting' });
@@ -120,6 +129,15 @@ describe('mapYtDlpError', () => {
 
 describe('ytDlpArgs', () => {
   it('asks for one JSON document and keeps the URL after --', () => {
-    expect(ytDlpArgs('https://youtu.be/x', { timeoutMs: 30_000 })).toEqual(['-J', '--no-playlist', '--no-warnings', '--no-progress', '--socket-timeout', '15', '--', 'https://youtu.be/x']);
+    expect(ytDlpArgs('https://youtu.be/x', { timeoutMs: 30_000 })).toEqual([
+      '-J',
+      '--no-playlist',
+      '--no-warnings',
+      '--no-progress',
+      '--socket-timeout',
+      '15',
+      '--',
+      'https://youtu.be/x',
+    ]);
   });
 });

@@ -28,7 +28,12 @@ export function createAsrEngine(config: AsrConfig, deps: AsrFactoryDeps = {}): A
   const make = (name: AsrEngineName): AsrEngine => {
     if (name === 'pocketsphinx') {
       if (!config.pocketsphinx) throw new Error('createAsrEngine: pocketsphinx is routed but has no settings (loadAsrConfig makes them)');
-      return new PocketsphinxEngine({ binary: config.pocketsphinx.binary, vad: deps.vad ?? new SileroVad(), concurrency: config.concurrency, tmpDir: deps.tmpDir });
+      return new PocketsphinxEngine({
+        binary: config.pocketsphinx.binary,
+        vad: deps.vad ?? new SileroVad(),
+        concurrency: config.concurrency,
+        tmpDir: deps.tmpDir,
+      });
     }
     if (!config.openai) throw new Error('createAsrEngine: the openai engine is routed but has no settings (loadAsrConfig makes them)');
     const { url, apiKey, model, timeoutMs } = config.openai;

@@ -61,7 +61,12 @@ export function parseVerboseJson(body: unknown, fallbackLanguage?: string): AsrR
   words = tidyWords(words);
 
   const segs = rawSegments
-    .map((s) => ({ start: num(s.start), end: num(s.end), text: typeof s.text === 'string' ? s.text.trim() : '', speaker: typeof s.speaker === 'string' ? s.speaker : undefined }))
+    .map((s) => ({
+      start: num(s.start),
+      end: num(s.end),
+      text: typeof s.text === 'string' ? s.text.trim() : '',
+      speaker: typeof s.speaker === 'string' ? s.speaker : undefined,
+    }))
     .filter((s): s is { start: number; end: number; text: string; speaker: string | undefined } => s.start !== undefined && s.end !== undefined)
     .sort((a, b) => a.start - b.start);
 
@@ -85,7 +90,15 @@ export function parseVerboseJson(body: unknown, fallbackLanguage?: string): AsrR
     segments = segs.flatMap((s, i): AsrSegment[] => {
       const ws = buckets[i].length ? buckets[i] : spreadWords(s.text, s.start, s.end);
       if (!ws.length) return [];
-      return [{ start: Math.min(s.start, ws[0].start), end: Math.max(s.end, ws[ws.length - 1].end), text: s.text || joinWords(ws), words: ws, ...(s.speaker ? { speaker: s.speaker } : {}) }];
+      return [
+        {
+          start: Math.min(s.start, ws[0].start),
+          end: Math.max(s.end, ws[ws.length - 1].end),
+          text: s.text || joinWords(ws),
+          words: ws,
+          ...(s.speaker ? { speaker: s.speaker } : {}),
+        },
+      ];
     });
   } else if (segs.length) {
     segments = segs.flatMap((s): AsrSegment[] => {
@@ -116,14 +129,22 @@ function serverMessage(text: string): string {
     const j = JSON.parse(text) as unknown;
     if (isObj(j)) {
       const e = j.error;
-      msg = isObj(e) && typeof e.message === 'string' ? e.message : typeof e === 'string' ? e : typeof j.detail === 'string' ? j.detail : typeof j.message === 'string' ? j.message : text;
+      msg =
+        isObj(e) && typeof e.message === 'string'
+          ? e.message
+          : typeof e === 'string'
+            ? e
+            : typeof j.detail === 'string'
+              ? j.detail
+              : typeof j.message === 'string'
+                ? j.message
+                : text;
     }
   } catch {
     // not JSON: keep the text
   }
   return msg.replace(/\s+/g, ' ').trim().slice(0, 300);
 }
-
 
 export class OpenAiAsrEngine implements AsrEngine {
   readonly name = 'openai';
@@ -187,7 +208,9 @@ export class OpenAiAsrEngine implements AsrEngine {
       } catch (err) {
         if (err instanceof AsrError) throw err;
         if (opts.signal?.aborted) throw opts.signal.reason;
-        const why = timeout.aborted ? `timed out after ${this.opts.timeoutMs ?? 600_000} ms` : `failed: ${(err as Error).cause instanceof Error ? ((err as Error).cause as Error).message : (err as Error).message}`;
+        const why = timeout.aborted
+          ? `timed out after ${this.opts.timeoutMs ?? 600_000} ms`
+          : `failed: ${(err as Error).cause instanceof Error ? ((err as Error).cause as Error).message : (err as Error).message}`;
         last = new AsrError('ASR_UNAVAILABLE', `ASR request to ${new URL(this.opts.url).host} ${why}`, true);
       }
       if (attempt >= maxRetries) throw last;

@@ -45,7 +45,10 @@ export interface PocketsphinxOptions {
 }
 
 /** The argv after the binary (pure): decode the utterances of `<dir>/<name>.wav` listed in `ctl`, words to `ctm`. */
-export function buildPocketsphinxArgs(files: { dir: string; ctl: string; ctm: string; headerBytes: number }, opts: Pick<PocketsphinxOptions, 'hmm' | 'lm' | 'dict' | 'extraArgs'> = {}): string[] {
+export function buildPocketsphinxArgs(
+  files: { dir: string; ctl: string; ctm: string; headerBytes: number },
+  opts: Pick<PocketsphinxOptions, 'hmm' | 'lm' | 'dict' | 'extraArgs'> = {},
+): string[] {
   const args = ['-adcin', 'yes', '-adchdr', String(files.headerBytes), '-cepdir', files.dir, '-cepext', '.wav', '-ctl', files.ctl, '-ctm', files.ctm];
   if (opts.hmm) args.push('-hmm', opts.hmm);
   if (opts.lm) args.push('-lm', opts.lm);
@@ -127,7 +130,11 @@ export class PocketsphinxEngine implements AsrEngine {
           const ctm = path.join(dir, `${i}.ctm`);
           await fs.writeFile(ctl, controlFile('audio', group));
           const seconds = group.reduce((n, u) => n + (u.last - u.first), 0) / FRAME_RATE;
-          await this.run(buildPocketsphinxArgs({ dir, ctl, ctm, headerBytes: info.dataOffset }, this.opts), this.opts.timeoutMs ?? seconds * 4000 + 60_000, opts.signal);
+          await this.run(
+            buildPocketsphinxArgs({ dir, ctl, ctm, headerBytes: info.dataOffset }, this.opts),
+            this.opts.timeoutMs ?? seconds * 4000 + 60_000,
+            opts.signal,
+          );
           return fs.readFile(ctm, 'utf8');
         },
         opts.signal,
@@ -172,7 +179,8 @@ export class PocketsphinxEngine implements AsrEngine {
         if (why === 'aborted' && signal) return reject(abortError(signal));
         if (why === 'timeout') return reject(new AsrError('ASR_ENGINE_FAILED', `${bin} timed out after ${timeoutMs} ms`, true));
         // The binary exits 0 after an utterance it could not read; its error line tells.
-        if (code !== 0 || errTail.length) return reject(new AsrError('ASR_ENGINE_FAILED', `${bin} exited with ${code ?? sig}: ${errTail.join(' | ') || 'no error message'}`));
+        if (code !== 0 || errTail.length)
+          return reject(new AsrError('ASR_ENGINE_FAILED', `${bin} exited with ${code ?? sig}: ${errTail.join(' | ') || 'no error message'}`));
         resolve();
       });
     });

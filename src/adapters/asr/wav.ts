@@ -137,7 +137,7 @@ export async function writeWavSlice(src: string, info: WavInfo, startFrame: numb
   try {
     await out.write(wavHeader(bytes, info.sampleRate, info.channels, info.bitsPerSample));
     const buf = Buffer.alloc(1 << 20);
-    for (let done = 0; done < bytes; ) {
+    for (let done = 0; done < bytes;) {
       const want = Math.min(buf.length, bytes - done);
       const { bytesRead } = await inp.read(buf, 0, want, info.dataOffset + from * frameBytes + done);
       if (bytesRead === 0) throw new WavFormatError(`${src} ended early`);

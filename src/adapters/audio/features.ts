@@ -104,8 +104,12 @@ export function fft(re: Float64Array, im: Float64Array): void {
   for (let i = 0; i < n; i++) {
     const j = rev[i];
     if (i < j) {
-      let t = re[i]; re[i] = re[j]; re[j] = t;
-      t = im[i]; im[i] = im[j]; im[j] = t;
+      let t = re[i];
+      re[i] = re[j];
+      re[j] = t;
+      t = im[i];
+      im[i] = im[j];
+      im[j] = t;
     }
   }
   for (let len = 2; len <= n; len <<= 1) {
@@ -119,8 +123,10 @@ export function fft(re: Float64Array, im: Float64Array): void {
         const ci = sin[k * stride];
         const xr = re[b] * cr - im[b] * ci;
         const xi = re[b] * ci + im[b] * cr;
-        re[b] = re[a] - xr; im[b] = im[a] - xi;
-        re[a] += xr; im[a] += xi;
+        re[b] = re[a] - xr;
+        im[b] = im[a] - xi;
+        re[a] += xr;
+        im[a] += xi;
       }
     }
   }
@@ -301,7 +307,14 @@ function pitchTrack(input: Float32Array, inputRate: number, count: number, input
 }
 
 /** Linear autocorrelation of x[0..len) for lags 0..lags-1, through an FFT of size nfft >= len + lags. */
-function autocorrelation(x: ArrayLike<number>, len: number, nfft: number, lags: number, re = new Float64Array(nfft), im = new Float64Array(nfft)): Float64Array {
+function autocorrelation(
+  x: ArrayLike<number>,
+  len: number,
+  nfft: number,
+  lags: number,
+  re = new Float64Array(nfft),
+  im = new Float64Array(nfft),
+): Float64Array {
   re.fill(0);
   im.fill(0);
   for (let i = 0; i < len; i++) re[i] = x[i];

@@ -83,10 +83,9 @@ export class PgliteStatements {
     const name = `cutroom_s${++this.seq}`;
     let messages: BackendMessage[];
     try {
-      ({ messages } = await this.client.execProtocol(
-        concat([serialize.parse({ name, text }), serialize.describe({ type: 'S', name }), serialize.sync()]),
-        { syncToFs: false },
-      ));
+      ({ messages } = await this.client.execProtocol(concat([serialize.parse({ name, text }), serialize.describe({ type: 'S', name }), serialize.sync()]), {
+        syncToFs: false,
+      }));
     } catch (err) {
       throw Object.assign(err as object, { query: text, params: values });
     }

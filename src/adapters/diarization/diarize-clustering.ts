@@ -122,12 +122,20 @@ export function divisiveClusters(points: number[][], o: DivisiveOptions): number
   const settled = new Set<number>();
   while (k < o.maxK) {
     const sizes = Array.from({ length: k }, (_, c) => labels.filter((l) => l === c).length);
-    const order = sizes.map((n, c) => ({ n, c })).filter(({ n, c }) => !settled.has(c) && n >= 2 * minSize).sort((x, y) => y.n - x.n);
+    const order = sizes
+      .map((n, c) => ({ n, c }))
+      .filter(({ n, c }) => !settled.has(c) && n >= 2 * minSize)
+      .sort((x, y) => y.n - x.n);
     if (!order.length) break;
     const c = order[0].c;
     const idx = labels.flatMap((l, i) => (l === c ? [i] : []));
     // Near-identical windows (the same recording played again) count once: repetition is no evidence.
-    const { reps, of } = collapseDuplicates(standardise(idx.map((i) => points[i]), o.weight));
+    const { reps, of } = collapseDuplicates(
+      standardise(
+        idx.map((i) => points[i]),
+        o.weight,
+      ),
+    );
     const split = reps.length >= 2 ? kmeans(reps, 2).labels : reps.map(() => 0);
     const trial = labels.slice();
     let ones = 0;

@@ -268,7 +268,7 @@ function turnsFrom(fr: Frames, spans: SegmentFeatures[], frameLabel: Int32Array,
     let shortest = -1;
     for (let r = 0; r < runs.length; r++) {
       const run = runs[r];
-      const sameSegNeighbour = (runs[r - 1]?.seg === run.seg) || (runs[r + 1]?.seg === run.seg);
+      const sameSegNeighbour = runs[r - 1]?.seg === run.seg || runs[r + 1]?.seg === run.seg;
       if (run.end - run.start < minTurn && sameSegNeighbour && (shortest < 0 || run.end - run.start < runs[shortest].end - runs[shortest].start)) shortest = r;
     }
     if (shortest < 0) break;

@@ -51,7 +51,14 @@ export function humanAssetUrls(): { modelBasePath: string; wasmPath: string } {
 }
 
 /** The Human configuration: face detector only (pure; unit-tested). */
-export function humanConfig(opts: { backend: HumanBackend; minConfidence: number; maxFaces: number; modelBasePath: string; wasmPath: string; mesh?: boolean }): Partial<Config> {
+export function humanConfig(opts: {
+  backend: HumanBackend;
+  minConfidence: number;
+  maxFaces: number;
+  modelBasePath: string;
+  wasmPath: string;
+  mesh?: boolean;
+}): Partial<Config> {
   const off = { enabled: false };
   return {
     backend: opts.backend,
@@ -176,7 +183,10 @@ async function withoutProcessHooks<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-async function startHuman(backend: HumanBackend, opts: Required<Omit<HumanFaceDetectorOptions, 'backend' | 'fallbackToCpu' | 'mesh'>> & { mesh: boolean }): Promise<Human> {
+async function startHuman(
+  backend: HumanBackend,
+  opts: Required<Omit<HumanFaceDetectorOptions, 'backend' | 'fallbackToCpu' | 'mesh'>> & { mesh: boolean },
+): Promise<Human> {
   const bundle = require(path.join(humanRoot(), 'dist', 'human.node-wasm.js')) as { Human: HumanCtor };
   if (backend === 'cpu') require('@tensorflow/tfjs-backend-cpu');
   const human = new bundle.Human(humanConfig({ backend, ...opts, ...humanAssetUrls() }));
@@ -277,7 +287,13 @@ export class HumanFaceDetector implements FaceDetector {
     const side = Math.max(width, height);
     const input = tf.tidy(() => {
       const t = tf.tensor3d(Int32Array.from(data), [height, width, 3], 'int32');
-      return side === width && side === height ? t : tf.pad(t, [[0, side - height], [0, side - width], [0, 0]]);
+      return side === width && side === height
+        ? t
+        : tf.pad(t, [
+            [0, side - height],
+            [0, side - width],
+            [0, 0],
+          ]);
     });
     try {
       const result = await this.human.detect(input);

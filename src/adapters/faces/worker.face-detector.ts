@@ -34,7 +34,11 @@ export class WorkerFaceDetector implements FaceDetector {
   async detect(frame: RgbFrame): Promise<FaceBox[]> {
     if (this.closed) throw new Error('face detector is closed');
     const data = ownBuffer(frame.data);
-    const out = await this.pool.run<typeof faceDetect>('faceDetect', { opts: this.opts, width: frame.width, height: frame.height, data }, { transfer: [data.buffer] });
+    const out = await this.pool.run<typeof faceDetect>(
+      'faceDetect',
+      { opts: this.opts, width: frame.width, height: frame.height, data },
+      { transfer: [data.buffer] },
+    );
     this.engine = out.name;
     return out.boxes;
   }

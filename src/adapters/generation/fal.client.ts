@@ -1,5 +1,22 @@
-import type { HostedClientConfig, HostedGenerationClient, HostedJobRequest, HostedJobState, HostedOutput, HostedSubmitted } from '../../ports/hosted-generation.js';
-import { DEFAULT_REQUEST_TIMEOUT_MS, describeAnswer, failureOf, hostedRequest, looksLikeRefusal, transportFailure, trimBase, withImages, type HostedAnswer } from './hosted-http.js';
+import type {
+  HostedClientConfig,
+  HostedGenerationClient,
+  HostedJobRequest,
+  HostedJobState,
+  HostedOutput,
+  HostedSubmitted,
+} from '../../ports/hosted-generation.js';
+import {
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  describeAnswer,
+  failureOf,
+  hostedRequest,
+  looksLikeRefusal,
+  transportFailure,
+  trimBase,
+  withImages,
+  type HostedAnswer,
+} from './hosted-http.js';
 import type { ParsedJson } from '../../shared/json.js';
 
 export const FAL_QUEUE_BASE = 'https://queue.fal.run';
@@ -26,7 +43,11 @@ export class FalClient implements HostedGenerationClient {
   }
 
   private headers(json: boolean): Record<string, string> {
-    return { ...(this.cfg.apiKey ? { authorization: `Key ${this.cfg.apiKey}` } : {}), accept: 'application/json', ...(json ? { 'content-type': 'application/json' } : {}) };
+    return {
+      ...(this.cfg.apiKey ? { authorization: `Key ${this.cfg.apiKey}` } : {}),
+      accept: 'application/json',
+      ...(json ? { 'content-type': 'application/json' } : {}),
+    };
   }
 
   /** `fal-ai/flux/dev` → `fal-ai/flux`. */
@@ -47,7 +68,8 @@ export class FalClient implements HostedGenerationClient {
     }
     if (a.status < 200 || a.status >= 300) return { jobId: '', state: this.errorState(a) };
     const id = a.json?.request_id;
-    if (typeof id !== 'string' || !/^[A-Za-z0-9._-]{1,200}$/.test(id)) return { jobId: '', state: { state: 'failed', detail: `no request_id in ${describeAnswer(a)}`, retryable: false } };
+    if (typeof id !== 'string' || !/^[A-Za-z0-9._-]{1,200}$/.test(id))
+      return { jobId: '', state: { state: 'failed', detail: `no request_id in ${describeAnswer(a)}`, retryable: false } };
     const jobId = `${FalClient.appOf(req.providerModel)}/requests/${id}`;
     return { jobId, state: { state: 'queued', ...(typeof a.json?.queue_position === 'number' ? { position: a.json.queue_position } : {}) } };
   }

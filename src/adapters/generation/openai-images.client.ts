@@ -1,6 +1,22 @@
 import { randomUUID } from 'node:crypto';
-import type { HostedClientConfig, HostedGenerationClient, HostedJobRequest, HostedJobState, HostedOutput, HostedSubmitted } from '../../ports/hosted-generation.js';
-import { DEFAULT_REQUEST_TIMEOUT_MS, HostedTransportError, describeAnswer, failureOf, hostedRequest, transportFailure, trimBase, type HostedAnswer } from './hosted-http.js';
+import type {
+  HostedClientConfig,
+  HostedGenerationClient,
+  HostedJobRequest,
+  HostedJobState,
+  HostedOutput,
+  HostedSubmitted,
+} from '../../ports/hosted-generation.js';
+import {
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  HostedTransportError,
+  describeAnswer,
+  failureOf,
+  hostedRequest,
+  transportFailure,
+  trimBase,
+  type HostedAnswer,
+} from './hosted-http.js';
 
 export const OPENAI_API_BASE = 'https://api.openai.com';
 
@@ -36,19 +52,31 @@ export class OpenAiImagesClient implements HostedGenerationClient {
     let a: HostedAnswer;
     try {
       if (req.images.length === 0) {
-        a = await hostedRequest(`${this.base}/v1/images/generations`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(fields) }, this.timeoutMs, signal);
+        a = await hostedRequest(
+          `${this.base}/v1/images/generations`,
+          { method: 'POST', headers: { ...auth, 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(fields) },
+          this.timeoutMs,
+          signal,
+        );
       } else {
         const form = new FormData();
         for (const [k, v] of Object.entries(fields)) form.append(k, typeof v === 'string' ? v : JSON.stringify(v));
         const field = req.imageField ?? (req.images.length > 1 ? 'image[]' : 'image');
         for (const img of req.images) form.append(field, new Blob([new Uint8Array(img.bytes)], { type: img.contentType }), img.fileName);
-        a = await hostedRequest(`${this.base}/v1/images/edits`, { method: 'POST', headers: { ...auth, accept: 'application/json' }, body: form }, this.timeoutMs, signal);
+        a = await hostedRequest(
+          `${this.base}/v1/images/edits`,
+          { method: 'POST', headers: { ...auth, accept: 'application/json' }, body: form },
+          this.timeoutMs,
+          signal,
+        );
       }
     } catch (err) {
       // The synchronous request outlived the job's limit: the provider may still be drawing (and charging),
       // so it is not sent again; the generation fails with GENERATION_TIMEOUT like a queue job cancelled at its deadline.
       const state: HostedJobState =
-        err instanceof HostedTransportError && err.timedOut ? { state: 'failed', detail: err.message, retryable: false, timedOut: true } : transportFailure(err);
+        err instanceof HostedTransportError && err.timedOut
+          ? { state: 'failed', detail: err.message, retryable: false, timedOut: true }
+          : transportFailure(err);
       this.done.set(jobId, state);
       return { jobId, state };
     }

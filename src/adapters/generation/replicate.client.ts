@@ -1,5 +1,22 @@
-import type { HostedClientConfig, HostedGenerationClient, HostedJobRequest, HostedJobState, HostedOutput, HostedSubmitted } from '../../ports/hosted-generation.js';
-import { DEFAULT_REQUEST_TIMEOUT_MS, describeAnswer, failureOf, hostedRequest, looksLikeRefusal, transportFailure, trimBase, withImages, type HostedAnswer } from './hosted-http.js';
+import type {
+  HostedClientConfig,
+  HostedGenerationClient,
+  HostedJobRequest,
+  HostedJobState,
+  HostedOutput,
+  HostedSubmitted,
+} from '../../ports/hosted-generation.js';
+import {
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  describeAnswer,
+  failureOf,
+  hostedRequest,
+  looksLikeRefusal,
+  transportFailure,
+  trimBase,
+  withImages,
+  type HostedAnswer,
+} from './hosted-http.js';
 import type { ParsedJson } from '../../shared/json.js';
 
 export const REPLICATE_API_BASE = 'https://api.replicate.com';
@@ -28,7 +45,11 @@ export class ReplicateClient implements HostedGenerationClient {
   }
 
   private headers(json: boolean): Record<string, string> {
-    return { ...(this.cfg.apiKey ? { authorization: `Bearer ${this.cfg.apiKey}` } : {}), accept: 'application/json', ...(json ? { 'content-type': 'application/json' } : {}) };
+    return {
+      ...(this.cfg.apiKey ? { authorization: `Bearer ${this.cfg.apiKey}` } : {}),
+      accept: 'application/json',
+      ...(json ? { 'content-type': 'application/json' } : {}),
+    };
   }
 
   async submit(req: HostedJobRequest, signal?: AbortSignal): Promise<HostedSubmitted> {
@@ -46,7 +67,8 @@ export class ReplicateClient implements HostedGenerationClient {
     }
     if (a.status < 200 || a.status >= 300) return { jobId: '', state: failureOf(a) };
     const id = a.json?.id;
-    if (typeof id !== 'string' || !PREDICTION_ID.test(id)) return { jobId: '', state: { state: 'failed', detail: `no prediction id in ${describeAnswer(a)}`, retryable: false } };
+    if (typeof id !== 'string' || !PREDICTION_ID.test(id))
+      return { jobId: '', state: { state: 'failed', detail: `no prediction id in ${describeAnswer(a)}`, retryable: false } };
     return { jobId: id, state: replicateState(a.json) };
   }
 

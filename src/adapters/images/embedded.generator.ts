@@ -22,7 +22,10 @@ const FPS = 30;
 export class LocalEmbeddedGenerator implements EmbeddedGenerator {
   private readonly runner: Runner;
 
-  constructor(pool: WorkerPool | null, private readonly opts: { videoTimeoutMs?: number } = {}) {
+  constructor(
+    pool: WorkerPool | null,
+    private readonly opts: { videoTimeoutMs?: number } = {},
+  ) {
     this.runner = pool
       ? {
           upscale: (p, signal) => pool.run<typeof imageUpscale>('imageUpscale', p, { signal }),
@@ -49,7 +52,9 @@ export class LocalEmbeddedGenerator implements EmbeddedGenerator {
       case 'cutout': {
         const outFile = path.join(input.outDir, 'cutout.png');
         const bg = typeof o.background === 'string' && /^#[0-9a-fA-F]{6}$/.test(o.background) ? o.background : null;
-        const background: [number, number, number] | null = bg ? [parseInt(bg.slice(1, 3), 16), parseInt(bg.slice(3, 5), 16), parseInt(bg.slice(5, 7), 16)] : null;
+        const background: [number, number, number] | null = bg
+          ? [parseInt(bg.slice(1, 3), 16), parseInt(bg.slice(3, 5), 16), parseInt(bg.slice(5, 7), 16)]
+          : null;
         const r = await this.runner.cutout({ file, outFile, background }, input.signal);
         return { file: outFile, contentType: 'image/png', width: r.width, height: r.height, engine: r.engine };
       }

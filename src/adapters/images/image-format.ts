@@ -20,7 +20,8 @@ export const IMAGE_SNIFF_BYTES = 16;
 /** PNG, JPEG or WebP from the first bytes (pure); null for anything else. */
 export function sniffImage(head: Uint8Array): ImageFormat | null {
   const b = head;
-  if (b.length >= 8 && b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47 && b[4] === 0x0d && b[5] === 0x0a && b[6] === 0x1a && b[7] === 0x0a) return 'png';
+  if (b.length >= 8 && b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47 && b[4] === 0x0d && b[5] === 0x0a && b[6] === 0x1a && b[7] === 0x0a)
+    return 'png';
   if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'jpeg';
   if (b.length >= 12 && ascii(b, 0, 4) === 'RIFF' && ascii(b, 8, 12) === 'WEBP') return 'webp';
   return null;
@@ -64,7 +65,8 @@ export async function readImageHeader(input: Buffer | string): Promise<ImageInfo
     throw new ImageRejected('undecodable', `unreadable ${format}: ${(err as Error).message}`);
   }
   if (meta.format !== format || !meta.width || !meta.height) throw new ImageRejected('undecodable', `bytes of ${format} read as ${meta.format ?? 'nothing'}`);
-  if (meta.width * meta.height > MAX_IMAGE_PIXELS) throw new ImageRejected('too_many_pixels', `${meta.width}x${meta.height} is above ${MAX_IMAGE_PIXELS} pixels`);
+  if (meta.width * meta.height > MAX_IMAGE_PIXELS)
+    throw new ImageRejected('too_many_pixels', `${meta.width}x${meta.height} is above ${MAX_IMAGE_PIXELS} pixels`);
   const { width, height } = orientedSize(meta);
   return { format, contentType: IMAGE_CONTENT_TYPES[format], width, height };
 }
@@ -80,7 +82,10 @@ export async function readImageHeader(input: Buffer | string): Promise<ImageInfo
 export async function readImage(input: Buffer | string, opts: { maxSide: number; alpha?: boolean }): Promise<{ info: ImageInfo; image: RawImage }> {
   const info = await readImageHeader(input);
   try {
-    const image = await decodeImage(input, { alpha: opts.alpha, resize: { width: opts.maxSide, height: opts.maxSide, fit: 'inside', withoutEnlargement: true } });
+    const image = await decodeImage(input, {
+      alpha: opts.alpha,
+      resize: { width: opts.maxSide, height: opts.maxSide, fit: 'inside', withoutEnlargement: true },
+    });
     return { info, image };
   } catch (err) {
     throw new ImageRejected('undecodable', `unreadable ${info.format}: ${(err as Error).message}`);
@@ -131,7 +136,8 @@ export async function decodeImage(
   opts: { alpha?: boolean; resize?: { width: number; height: number; fit: 'fill' | 'cover' | 'inside' | 'outside'; withoutEnlargement?: boolean } } = {},
 ): Promise<RawImage> {
   let img = sharp(input, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error' }).rotate();
-  if (opts.resize) img = img.resize(opts.resize.width, opts.resize.height, { fit: opts.resize.fit, kernel: 'lanczos3', withoutEnlargement: opts.resize.withoutEnlargement });
+  if (opts.resize)
+    img = img.resize(opts.resize.width, opts.resize.height, { fit: opts.resize.fit, kernel: 'lanczos3', withoutEnlargement: opts.resize.withoutEnlargement });
   // Without `alpha`, a transparent image is laid on white (what is under its transparent pixels is arbitrary).
   img = opts.alpha ? img.ensureAlpha() : img.flatten({ background: '#ffffff' });
   const { data, info } = await img.raw().toBuffer({ resolveWithObject: true });

@@ -5,7 +5,10 @@ import { ImageRejected, MAX_IMAGE_PIXELS, inspectImage } from './image-format.js
 /** The pool task (compute.worker.ts): the check of one image (a buffer, or a local file the thread reads). */
 export async function imageInspect(input: Uint8Array | string): Promise<ImageCheck> {
   try {
-    return { ok: true, info: await inspectImage(typeof input === 'string' || Buffer.isBuffer(input) ? input : Buffer.from(input.buffer, input.byteOffset, input.byteLength)) };
+    return {
+      ok: true,
+      info: await inspectImage(typeof input === 'string' || Buffer.isBuffer(input) ? input : Buffer.from(input.buffer, input.byteOffset, input.byteLength)),
+    };
   } catch (err) {
     if (err instanceof ImageRejected) return { ok: false, reason: err.reason, ...(err.reason === 'too_many_pixels' ? { maxPixels: MAX_IMAGE_PIXELS } : {}) };
     throw err;

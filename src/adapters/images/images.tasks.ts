@@ -89,7 +89,11 @@ function grey3(m: Uint8Array): Uint8Array {
 }
 
 /** cutout: the person/foreground on transparency (PNG with alpha), or on a solid colour. */
-export async function imageCutout(task: { file: string; outFile: string; background: [number, number, number] | null }): Promise<ImageOut & { coverage: number }> {
+export async function imageCutout(task: {
+  file: string;
+  outFile: string;
+  background: [number, number, number] | null;
+}): Promise<ImageOut & { coverage: number }> {
   const src = await decodeImage(task.file);
   const matte = await matteOf(src);
   let sum = 0;

@@ -171,9 +171,33 @@ export async function renderMotion(r: MotionRender): Promise<{ frames: number }>
   const aspect = r.width / r.height;
   const ff = startFfmpeg(
     [
-      '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${r.width}x${r.height}`, '-framerate', String(r.fps), '-i', 'pipe:0',
-      '-an', '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '20', '-pix_fmt', 'yuv420p', '-movflags', '+faststart',
-      '-frames:v', String(frames), '-f', 'mp4', '-y', `file:${path.resolve(r.outFile)}`,
+      '-f',
+      'rawvideo',
+      '-pix_fmt',
+      'rgb24',
+      '-s',
+      `${r.width}x${r.height}`,
+      '-framerate',
+      String(r.fps),
+      '-i',
+      'pipe:0',
+      '-an',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'veryfast',
+      '-crf',
+      '20',
+      '-pix_fmt',
+      'yuv420p',
+      '-movflags',
+      '+faststart',
+      '-frames:v',
+      String(frames),
+      '-f',
+      'mp4',
+      '-y',
+      `file:${path.resolve(r.outFile)}`,
     ],
     { stdin: 'pipe', timeoutMs: r.timeoutMs, durationSeconds: r.seconds },
   );
@@ -184,7 +208,14 @@ export async function renderMotion(r: MotionRender): Promise<{ frames: number }>
       const frame = new Uint8Array(r.width * r.height * 3);
       sampleInto(r.background, cameraRect(r.motion, t, r.background.width, r.background.height, aspect), frame, r.width, r.height);
       if (r.foreground) {
-        sampleInto(r.foreground, cameraRect(r.motion, t, r.foreground.width, r.foreground.height, aspect, r.foregroundAmount ?? 1.8), frame, r.width, r.height, true);
+        sampleInto(
+          r.foreground,
+          cameraRect(r.motion, t, r.foreground.width, r.foreground.height, aspect, r.foregroundAmount ?? 1.8),
+          frame,
+          r.width,
+          r.height,
+          true,
+        );
       }
       await write(frame);
     }

@@ -44,7 +44,10 @@ export class SelfieSegmenter {
     const h = this.inputHeight;
     if (rgb.length !== w * h * 3) throw new RangeError(`expected ${w}x${h} RGB`);
     const probs = t.tidy(() => {
-      const x = t.tensor4d(Float32Array.from(rgb, (v) => v / 255), [1, h, w, 3]);
+      const x = t.tensor4d(
+        Float32Array.from(rgb, (v) => v / 255),
+        [1, h, w, 3],
+      );
       let y = this.model.execute(x) as tfc.Tensor;
       if (Array.isArray(y)) y = y[0];
       const channels = y.shape[y.shape.length - 1] ?? 1;

@@ -90,7 +90,14 @@ export class EsrganSlim {
             const kernel = this.weights.get(`${l.name}/kernel`) as tfc.Tensor4D;
             const bias = this.weights.get(`${l.name}/bias`) as tfc.Tensor1D | undefined;
             if (!kernel) throw new Error(`weights of ${l.name} are missing`);
-            let z = t.conv2d(ins[0], kernel, l.config.strides as [number, number], l.config.padding === 'valid' ? 'valid' : 'same', 'NHWC', l.config.dilation_rate as [number, number]);
+            let z = t.conv2d(
+              ins[0],
+              kernel,
+              l.config.strides as [number, number],
+              l.config.padding === 'valid' ? 'valid' : 'same',
+              'NHWC',
+              l.config.dilation_rate as [number, number],
+            );
             if (l.config.use_bias !== false && bias) z = t.add(z, bias);
             y = activate(t, z, l.config.activation);
             break;
@@ -181,7 +188,16 @@ export function tiles(width: number, height: number, size: number, overlap: numb
     for (let cx0 = 0; cx0 < width; cx0 += size) {
       const cx1 = Math.min(width, cx0 + size);
       const cy1 = Math.min(height, cy0 + size);
-      out.push({ cx0, cy0, cx1, cy1, x0: Math.max(0, cx0 - overlap), y0: Math.max(0, cy0 - overlap), x1: Math.min(width, cx1 + overlap), y1: Math.min(height, cy1 + overlap) });
+      out.push({
+        cx0,
+        cy0,
+        cx1,
+        cy1,
+        x0: Math.max(0, cx0 - overlap),
+        y0: Math.max(0, cy0 - overlap),
+        x1: Math.min(width, cx1 + overlap),
+        y1: Math.min(height, cy1 + overlap),
+      });
     }
   }
   return out;

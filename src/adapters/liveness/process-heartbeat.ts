@@ -97,7 +97,11 @@ export class ProcessHeartbeat {
 
   private async beat(): Promise<void> {
     try {
-      const rows = await this.db.update(processes).set({ heartbeatAt: sql`now()` }).where(eq(processes.id, this.id)).returning({ id: processes.id });
+      const rows = await this.db
+        .update(processes)
+        .set({ heartbeatAt: sql`now()` })
+        .where(eq(processes.id, this.id))
+        .returning({ id: processes.id });
       if (rows.length === 0) {
         // The row was deleted (silent for a day, or another run of the embedded mode started): register again.
         this.logger.warn({ process: this.id }, 'process row was gone; registered again');

@@ -186,7 +186,10 @@ export class OpenAiChatHighlightScorer implements HighlightScorer {
         const title = r.title ? cleanLlmTitle(r.title) : '';
         if (title) c.title = title;
       }
-      this.opts.logger?.debug?.({ model: this.opts.model, rated: ratings.length, sent: subset.length, ms: Date.now() - started }, 'LLM rated highlight candidates');
+      this.opts.logger?.debug?.(
+        { model: this.opts.model, rated: ratings.length, sent: subset.length, ms: Date.now() - started },
+        'LLM rated highlight candidates',
+      );
       return out;
     } catch (err) {
       const reason = err instanceof Error ? (err.name === 'TimeoutError' ? `timed out after ${this.opts.timeoutMs} ms` : err.message) : String(err);

@@ -192,7 +192,14 @@ function styleLine(name: string, s: StyleParts, w: number, h: number): string {
     assColor(s.secondary),
     outline,
     assColor('#000000', 128),
-    0, 0, 0, 0, 100, 100, 0, 0,
+    0,
+    0,
+    0,
+    0,
+    100,
+    100,
+    0,
+    0,
     s.box ? 3 : 1,
     r(border * k),
     r(s.shadow * k),
@@ -206,15 +213,31 @@ function styleLine(name: string, s: StyleParts, w: number, h: number): string {
 
 function captionStyleParts(c: CaptionStyle): StyleParts {
   return {
-    font: c.fontFamily, size: c.fontSize, primary: c.primaryColor, secondary: c.highlightColor,
-    outlineColor: c.outlineColor, outlineWidth: c.outlineWidth, shadow: c.shadow, box: c.box, position: c.position, margin: c.margin,
+    font: c.fontFamily,
+    size: c.fontSize,
+    primary: c.primaryColor,
+    secondary: c.highlightColor,
+    outlineColor: c.outlineColor,
+    outlineWidth: c.outlineWidth,
+    shadow: c.shadow,
+    box: c.box,
+    position: c.position,
+    margin: c.margin,
   };
 }
 
 function titleStyleParts(t: TitleStyle): StyleParts {
   return {
-    font: t.fontFamily, size: t.fontSize, primary: t.color, secondary: t.color,
-    outlineColor: t.outlineColor, outlineWidth: t.outlineWidth, shadow: 0, box: t.box, position: t.position, margin: t.margin,
+    font: t.fontFamily,
+    size: t.fontSize,
+    primary: t.color,
+    secondary: t.color,
+    outlineColor: t.outlineColor,
+    outlineWidth: t.outlineWidth,
+    shadow: 0,
+    box: t.box,
+    position: t.position,
+    margin: t.margin,
   };
 }
 

@@ -17,7 +17,8 @@ export const SNIFF_BYTES = 4096;
 /** Top-level ISO BMFF / QuickTime box types a file may start with. */
 const MOV_BOXES = new Set(['ftyp', 'moov', 'mdat', 'free', 'skip', 'wide', 'pnot', 'uuid', 'styp']);
 
-const ascii = (b: Uint8Array, at: number, len: number) => Buffer.from(b.buffer, b.byteOffset + at, Math.max(0, Math.min(len, b.length - at))).toString('latin1');
+const ascii = (b: Uint8Array, at: number, len: number) =>
+  Buffer.from(b.buffer, b.byteOffset + at, Math.max(0, Math.min(len, b.length - at))).toString('latin1');
 
 /** MPEG-TS: a 0x47 sync byte every 188 bytes (three in a row, or as many as the head holds). */
 function isMpegTs(b: Uint8Array): boolean {

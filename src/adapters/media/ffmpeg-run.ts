@@ -215,7 +215,11 @@ export function startFfmpeg(args: string[], opts: FfmpegRunOptions = {}): Ffmpeg
   if (opts.signal?.aborted) {
     return { stdout: null, done: Promise.reject(new FfmpegError('ffmpeg aborted before start', 'aborted')), kill() {} };
   }
-  const child = spawn(bin, argv, { env: process.env, stdio: [opts.stdin === 'pipe' ? 'pipe' : 'ignore', opts.stdout === 'pipe' ? 'pipe' : 'ignore', 'pipe', 'pipe'], windowsHide: true });
+  const child = spawn(bin, argv, {
+    env: process.env,
+    stdio: [opts.stdin === 'pipe' ? 'pipe' : 'ignore', opts.stdout === 'pipe' ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+    windowsHide: true,
+  });
   runAtJobPriority(child);
   // A caller writing to stdin learns of ffmpeg's end through `done`, not through an EPIPE crash.
   child.stdin?.on('error', () => {});

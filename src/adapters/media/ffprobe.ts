@@ -72,7 +72,7 @@ export function streamRotation(stream: Json): number {
     }
   }
   if (deg === undefined) return 0;
-  const n = ((Math.round(deg / 90) * 90) % 360 + 360) % 360;
+  const n = (((Math.round(deg / 90) * 90) % 360) + 360) % 360;
   return n;
 }
 
@@ -93,7 +93,8 @@ export function parseProbeOutput(data: unknown): MediaInfo {
   const streams = (Array.isArray(root.streams) ? root.streams : []) as Json[];
   if (!root.format && streams.length === 0) throw new ProbeError('ffprobe found no format and no streams');
 
-  const video = streams.find((s) => s.codec_type === 'video' && !isCoverArt(s) && (num(s.width) ?? 0) > 0) ??
+  const video =
+    streams.find((s) => s.codec_type === 'video' && !isCoverArt(s) && (num(s.width) ?? 0) > 0) ??
     streams.find((s) => s.codec_type === 'video' && !isCoverArt(s));
   const audio = streams.find((s) => s.codec_type === 'audio');
 
@@ -184,7 +185,9 @@ export async function probe(input: string, opts: ProbeOptions = {}): Promise<Med
       args,
       { env: process.env, timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: MAX_OUTPUT_BYTES, signal: opts.signal, encoding: 'utf8', windowsHide: true },
       (err, stdout, stderr) => {
-        const detail = String(stderr ?? '').trim().slice(0, 2000);
+        const detail = String(stderr ?? '')
+          .trim()
+          .slice(0, 2000);
         if (err) {
           const e = err as NodeJS.ErrnoException & { killed?: boolean; signal?: string };
           if (e.name === 'AbortError') return reject(err);

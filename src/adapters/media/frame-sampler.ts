@@ -67,9 +67,16 @@ export function frameSamplerArgs(
   if (!opts.scenes) return [...inputArgs, '-map', '0:v:0', '-an', '-sn', '-dn', '-vf', frames, ...raw];
   return [
     ...inputArgs,
-    '-filter_complex', `[0:v:0]split=2[fr][sc];[fr]${frames}[frames];[sc]${sceneFilter({ threshold: opts.scenes.threshold })}[cuts]`,
-    '-map', '[frames]', ...raw,
-    '-map', '[cuts]', '-f', 'null', '-',
+    '-filter_complex',
+    `[0:v:0]split=2[fr][sc];[fr]${frames}[frames];[sc]${sceneFilter({ threshold: opts.scenes.threshold })}[cuts]`,
+    '-map',
+    '[frames]',
+    ...raw,
+    '-map',
+    '[cuts]',
+    '-f',
+    'null',
+    '-',
   ];
 }
 

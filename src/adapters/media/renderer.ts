@@ -19,13 +19,7 @@ import { FontMissingError, verifyFonts, WATERMARK_FONT_FAMILY } from './fonts.js
  * under the final name.
  */
 
-export type RenderErrorCode =
-  | 'EDIT_INVALID'
-  | 'SOURCE_UNREADABLE'
-  | 'RENDER_FONT_MISSING'
-  | 'RENDER_FFMPEG_FAILED'
-  | 'RENDER_TIMEOUT'
-  | 'RENDER_ABORTED';
+export type RenderErrorCode = 'EDIT_INVALID' | 'SOURCE_UNREADABLE' | 'RENDER_FONT_MISSING' | 'RENDER_FFMPEG_FAILED' | 'RENDER_TIMEOUT' | 'RENDER_ABORTED';
 
 export class RenderError extends Error {
   constructor(

@@ -62,7 +62,10 @@ export function parseSceneCuts(stderr: string): number[] {
  * cuts closer than `minGapSeconds` to the previous kept one (pure).
  */
 export function normalizeCuts(times: number[], minGapSeconds = 0, minStart = 0.001): number[] {
-  const sorted = times.filter((t) => Number.isFinite(t) && t > minStart).map((t) => Math.round(t * 1000) / 1000).sort((a, b) => a - b);
+  const sorted = times
+    .filter((t) => Number.isFinite(t) && t > minStart)
+    .map((t) => Math.round(t * 1000) / 1000)
+    .sort((a, b) => a - b);
   const out: number[] = [];
   for (const t of sorted) {
     const prev = out[out.length - 1];

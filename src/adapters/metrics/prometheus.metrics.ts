@@ -66,10 +66,25 @@ export class PrometheusMetrics implements MetricsRegistry {
       buckets: JOB_BUCKETS,
       registers,
     });
-    this.jobsFailed = new Counter({ name: 'cutroom_jobs_failed_total', help: 'Job runs that failed for good (the record failed).', labelNames: ['job'], registers });
+    this.jobsFailed = new Counter({
+      name: 'cutroom_jobs_failed_total',
+      help: 'Job runs that failed for good (the record failed).',
+      labelNames: ['job'],
+      registers,
+    });
     this.jobsRetried = new Counter({ name: 'cutroom_jobs_retried_total', help: 'Job runs that threw and will run again.', labelNames: ['job'], registers });
-    this.creditsCharged = new Counter({ name: 'cutroom_credits_charged_total', help: 'Credits taken from balances, by job type.', labelNames: ['job_type'], registers });
-    this.creditsRefunded = new Counter({ name: 'cutroom_credits_refunded_total', help: 'Credits given back, by job type.', labelNames: ['job_type'], registers });
+    this.creditsCharged = new Counter({
+      name: 'cutroom_credits_charged_total',
+      help: 'Credits taken from balances, by job type.',
+      labelNames: ['job_type'],
+      registers,
+    });
+    this.creditsRefunded = new Counter({
+      name: 'cutroom_credits_refunded_total',
+      help: 'Credits given back, by job type.',
+      labelNames: ['job_type'],
+      registers,
+    });
     this.toolSeconds = {
       ffmpeg: new Counter({ name: 'cutroom_ffmpeg_seconds_total', help: 'Wall-clock seconds spent in ffmpeg runs.', registers }),
       asr: new Counter({ name: 'cutroom_asr_seconds_total', help: 'Wall-clock seconds spent transcribing speech.', registers }),

@@ -112,10 +112,7 @@ export function checkedUrl(raw: string | URL, base?: string): URL {
  * Resolves `url`'s host and returns the address to pin the connection to. Refuses when any resolved
  * address is not allowed, so a host that answers with one public and one private address is refused.
  */
-export async function resolveAllowed(
-  url: URL,
-  opts: Pick<SafeFetchOptions, 'allowPrivate' | 'resolve' | 'treatAsPublic'> = {},
-): Promise<ResolvedAddress> {
+export async function resolveAllowed(url: URL, opts: Pick<SafeFetchOptions, 'allowPrivate' | 'resolve' | 'treatAsPublic'> = {}): Promise<ResolvedAddress> {
   const host = urlHost(url);
   let addresses: ResolvedAddress[];
   if (classifyAddress(host) !== 'invalid') {

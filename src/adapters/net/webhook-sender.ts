@@ -55,7 +55,10 @@ export class SafeWebhookSender implements WebhookSender {
       let excerpt = '';
       try {
         const { head } = await readHead(res.body, RESPONSE_EXCERPT_CHARS * 4);
-        excerpt = head.toString('utf8').replace(/\uFFFD+$/, '').slice(0, RESPONSE_EXCERPT_CHARS);
+        excerpt = head
+          .toString('utf8')
+          .replace(/\uFFFD+$/, '')
+          .slice(0, RESPONSE_EXCERPT_CHARS);
       } catch {
         // The status decides; a body that breaks off is not the sender's concern.
       } finally {

@@ -56,7 +56,11 @@ export function scaleEyes(eyes: { left: [number, number]; right: [number, number
  * The square crop of `side` pixels aligned on the eyes, sampled bilinearly from `img` (pure):
  * rotation levels the eye line; pixels outside the photo repeat its edge.
  */
-export function alignedCrop(img: { width: number; height: number; data: Uint8Array }, eyes: { left: [number, number]; right: [number, number] }, side: number): Uint8Array {
+export function alignedCrop(
+  img: { width: number; height: number; data: Uint8Array },
+  eyes: { left: [number, number]; right: [number, number] },
+  side: number,
+): Uint8Array {
   const [lx, ly] = eyes.left;
   const [rx, ry] = eyes.right;
   const dist = Math.hypot(rx - lx, ry - ly);

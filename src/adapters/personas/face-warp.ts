@@ -60,7 +60,14 @@ export function affineBetween(from: readonly [Point, Point, Point], to: readonly
  * Bilinear sample at (x, y) of packed pixels with `channels` per pixel (3 RGB, 4 RGBA), clamped to the
  * edges, written to `out` from `at` (pure).
  */
-export function sampleBilinear(img: { width: number; height: number; data: Uint8Array }, channels: number, x: number, y: number, out: Float32Array, at = 0): void {
+export function sampleBilinear(
+  img: { width: number; height: number; data: Uint8Array },
+  channels: number,
+  x: number,
+  y: number,
+  out: Float32Array,
+  at = 0,
+): void {
   const w = img.width;
   const h = img.height;
   const cx = Math.min(Math.max(x, 0), w - 1);
@@ -95,7 +102,14 @@ export interface Patch {
  * `srcPts` is mapped onto the same triangle at `dstPts` in a destination of `width` x `height`.
  * Only the box around the destination points is computed.
  */
-export function warpMesh(src: RgbImage, srcPts: readonly Point[], dstPts: readonly Point[], triangles: readonly number[], width: number, height: number): Patch {
+export function warpMesh(
+  src: RgbImage,
+  srcPts: readonly Point[],
+  dstPts: readonly Point[],
+  triangles: readonly number[],
+  width: number,
+  height: number,
+): Patch {
   const box = boxAround(dstPts, width, height, 1);
   const bw = Math.max(0, box.x1 - box.x0);
   const bh = Math.max(0, box.y1 - box.y0);

@@ -129,7 +129,15 @@ export class HeadSwapEngine implements SwapEngine {
     const fps = Math.min(30, Math.max(1, Math.round((info.fps && info.fps > 0 ? info.fps : 25) * 1000) / 1000));
     const maxWidth = this.o.maxWidth ?? 720;
     const seconds = Math.min(req.seconds, info.duration > 0 ? info.duration : req.seconds);
-    const decodeOpts = { fps, sourceWidth: info.width, sourceHeight: info.height, maxWidth, range: { start: 0, end: seconds }, signal: req.signal, timeoutMs: this.o.timeoutMs };
+    const decodeOpts = {
+      fps,
+      sourceWidth: info.width,
+      sourceHeight: info.height,
+      maxWidth,
+      range: { start: 0, end: seconds },
+      signal: req.signal,
+      timeoutMs: this.o.timeoutMs,
+    };
     const { width, height } = sampleSize(info.width, info.height, maxWidth);
     // The mesh is found on smaller frames (at most DETECT_WIDTH wide: the detector and mesh models read
     // 256 and 192 px inputs), its points scaled to the output frame.
@@ -157,12 +165,41 @@ export class HeadSwapEngine implements SwapEngine {
     // Pass 2: composite and encode, with the source's sound.
     const ff = startFfmpeg(
       [
-        '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${width}x${height}`, '-framerate', String(fps), '-i', 'pipe:0',
+        '-f',
+        'rawvideo',
+        '-pix_fmt',
+        'rgb24',
+        '-s',
+        `${width}x${height}`,
+        '-framerate',
+        String(fps),
+        '-i',
+        'pipe:0',
         ...localInputArgs(localMedia(req.source), inputRangeArgs({ start: 0, end: seconds })),
-        '-map', '0:v:0', '-map', '1:a:0?',
-        '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '20', '-pix_fmt', 'yuv420p',
-        '-c:a', 'aac', '-b:a', '128k', '-t', String(Math.round(seconds * 1000) / 1000),
-        '-movflags', '+faststart', '-f', 'mp4', '-y', `file:${path.resolve(req.output)}`,
+        '-map',
+        '0:v:0',
+        '-map',
+        '1:a:0?',
+        '-c:v',
+        'libx264',
+        '-preset',
+        'veryfast',
+        '-crf',
+        '20',
+        '-pix_fmt',
+        'yuv420p',
+        '-c:a',
+        'aac',
+        '-b:a',
+        '128k',
+        '-t',
+        String(Math.round(seconds * 1000) / 1000),
+        '-movflags',
+        '+faststart',
+        '-f',
+        'mp4',
+        '-y',
+        `file:${path.resolve(req.output)}`,
       ],
       { stdin: 'pipe', timeoutMs: this.o.timeoutMs, durationSeconds: seconds, signal: req.signal },
     );

@@ -46,7 +46,14 @@ export function swapFrame(task: SwapFrameTask): Uint8Array {
     pasteCutout(frame, p.cutout, task.target.centre, task.target.scale, task.target.roll);
     return frame.data;
   }
-  const patch = warpMesh({ width: p.width, height: p.height, data: p.data }, pairs(p.points), pairs(task.target.points), p.triangles, frame.width, frame.height);
+  const patch = warpMesh(
+    { width: p.width, height: p.height, data: p.data },
+    pairs(p.points),
+    pairs(task.target.points),
+    p.triangles,
+    frame.width,
+    frame.height,
+  );
   if (patch.mask.length === 0) return frame.data;
   transferColour(patch, frame);
   const bw = patch.box.x1 - patch.box.x0;

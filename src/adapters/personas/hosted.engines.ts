@@ -123,7 +123,8 @@ export class HostedSwapEngine implements SwapEngine {
   }
 
   async swap(req: SwapRequest): Promise<SwapResult> {
-    if (!this.o.replaceModes.includes(req.replace)) throw new PersonaEngineError('REPLACE_MODE_UNAVAILABLE', `replace ${req.replace} is not done by ${this.name}`);
+    if (!this.o.replaceModes.includes(req.replace))
+      throw new PersonaEngineError('REPLACE_MODE_UNAVAILABLE', `replace ${req.replace} is not done by ${this.name}`);
     const source = await fs.readFile(req.source);
     const output = await run(
       this.o,
@@ -159,10 +160,30 @@ async function withSourceSound(video: string, source: string, seconds: number, o
     [
       ...localInputArgs(localMedia(video)),
       ...localInputArgs(localMedia(source), inputRangeArgs({ start: 0, end: seconds })),
-      '-map', '0:v:0', '-map', '1:a:0?',
-      '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '20', '-pix_fmt', 'yuv420p',
-      '-c:a', 'aac', '-b:a', '128k', '-t', String(Math.round(seconds * 1000) / 1000),
-      '-movflags', '+faststart', '-f', 'mp4', '-y', `file:${path.resolve(output)}`,
+      '-map',
+      '0:v:0',
+      '-map',
+      '1:a:0?',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'veryfast',
+      '-crf',
+      '20',
+      '-pix_fmt',
+      'yuv420p',
+      '-c:a',
+      'aac',
+      '-b:a',
+      '128k',
+      '-t',
+      String(Math.round(seconds * 1000) / 1000),
+      '-movflags',
+      '+faststart',
+      '-f',
+      'mp4',
+      '-y',
+      `file:${path.resolve(output)}`,
     ],
     { durationSeconds: seconds, signal },
   );

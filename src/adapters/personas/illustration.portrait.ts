@@ -153,9 +153,13 @@ export function overlaySvg(chips: Record<string, string>): string {
   }
   // Gender: lashes (female), heavier brows (male), neither (androgynous).
   if (chips.gender === 'female') {
-    for (const x of [f.eyeL, f.eyeR]) parts.push(`<path d="M${x - 1.6} ${f.eyeY - 1.4} l-0.8 -0.9 M${x + 1.6} ${f.eyeY - 1.4} l0.8 -0.9" stroke="#231f20" stroke-width="0.45" stroke-linecap="round"/>`);
+    for (const x of [f.eyeL, f.eyeR])
+      parts.push(
+        `<path d="M${x - 1.6} ${f.eyeY - 1.4} l-0.8 -0.9 M${x + 1.6} ${f.eyeY - 1.4} l0.8 -0.9" stroke="#231f20" stroke-width="0.45" stroke-linecap="round"/>`,
+      );
   } else if (chips.gender === 'male') {
-    for (const x of [f.eyeL, f.eyeR]) parts.push(`<path d="M${x - 2} ${f.eyeY - 2.8} h4" stroke="#231f20" stroke-opacity="0.8" stroke-width="0.9" stroke-linecap="round"/>`);
+    for (const x of [f.eyeL, f.eyeR])
+      parts.push(`<path d="M${x - 2} ${f.eyeY - 2.8} h4" stroke="#231f20" stroke-opacity="0.8" stroke-width="0.9" stroke-linecap="round"/>`);
   }
   // Age: forehead lines from middle age, crow's feet for seniors.
   if (chips.age === 'middle_aged' || chips.age === 'senior') {
@@ -167,7 +171,9 @@ export function overlaySvg(chips: Record<string, string>): string {
       [f.eyeL - 2.6, -1],
       [f.eyeR + 2.6, 1],
     ]) {
-      parts.push(`<path d="M${x} ${f.eyeY - 0.6} l${d * 1.2} -0.5 M${x} ${f.eyeY + 0.6} l${d * 1.2} 0.5" stroke="#000" stroke-opacity="0.3" stroke-width="0.35"/>`);
+      parts.push(
+        `<path d="M${x} ${f.eyeY - 0.6} l${d * 1.2} -0.5 M${x} ${f.eyeY + 0.6} l${d * 1.2} 0.5" stroke="#000" stroke-opacity="0.3" stroke-width="0.35"/>`,
+      );
     }
   }
   // Accessories the style lacks.
@@ -175,7 +181,9 @@ export function overlaySvg(chips: Record<string, string>): string {
     for (const x of [f.earL, f.earR]) parts.push(`<circle cx="${x}" cy="${f.earY + 2.2}" r="1" fill="#f3c33a" stroke="#b8860b" stroke-width="0.25"/>`);
   }
   if (chips.accessory === 'necklace') {
-    parts.push(`<path d="M${f.cx - 5} ${f.neckY + 1} q5 5 10 0" fill="none" stroke="#f3c33a" stroke-width="0.7"/><circle cx="${f.cx}" cy="${f.neckY + 3.6}" r="0.9" fill="#e24553"/>`);
+    parts.push(
+      `<path d="M${f.cx - 5} ${f.neckY + 1} q5 5 10 0" fill="none" stroke="#f3c33a" stroke-width="0.7"/><circle cx="${f.cx}" cy="${f.neckY + 3.6}" r="0.9" fill="#e24553"/>`,
+    );
   }
   // Marks.
   if (chips.mark === 'freckles') {

@@ -103,7 +103,8 @@ export function createPersonaEngines(o: PersonaEnginesOptions): PersonaEngineSet
     ? new HostedSwapEngine({ ...hostedOptions(swapCfg), replaceModes: swapCfg.replace, videoField: swapCfg.videoField, probe: o.probe })
     : new HeadSwapEngine({
         mesher: getMesher,
-        runFrame: (task: SwapFrameTask) => (pool ? pool.run<typeof swapFrame>('swapFrame', task, { transfer: [task.data.buffer as ArrayBuffer] }) : Promise.resolve(swapFrame(task))),
+        runFrame: (task: SwapFrameTask) =>
+          pool ? pool.run<typeof swapFrame>('swapFrame', task, { transfer: [task.data.buffer as ArrayBuffer] }) : Promise.resolve(swapFrame(task)),
         probe: o.probe,
         decode: async (png, alpha) => decodeImage(asBuffer(png), { alpha }),
         illustrationCutout,

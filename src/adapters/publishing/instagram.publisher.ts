@@ -100,7 +100,12 @@ export class InstagramPublisher implements Publisher {
     const http: HttpOptions = { timeoutMs: this.opts.requestTimeoutMs, signal: input.signal };
     const ctx: Ctx = { input, token, igUser, http };
 
-    let state = ownState<InstagramState>(input.resumeState, 'instagram', input.idempotencyKey, (s) => typeof s.containerId === 'string' && /^\d+$/.test(s.containerId));
+    let state = ownState<InstagramState>(
+      input.resumeState,
+      'instagram',
+      input.idempotencyKey,
+      (s) => typeof s.containerId === 'string' && /^\d+$/.test(s.containerId),
+    );
     if (state?.mediaId) return this.result(ctx, state.mediaId);
     if (state) {
       const status = await this.containerStatus(ctx, state.containerId, true);
@@ -156,7 +161,13 @@ export class InstagramPublisher implements Publisher {
       `${this.opts.uploadBase}/ig-api-upload/${this.opts.apiVersion}/${containerId}`,
       {
         method: 'POST',
-        headers: { authorization: `OAuth ${ctx.token}`, offset: '0', file_size: String(size), 'content-type': 'application/octet-stream', 'content-length': String(size) },
+        headers: {
+          authorization: `OAuth ${ctx.token}`,
+          offset: '0',
+          file_size: String(size),
+          'content-type': 'application/octet-stream',
+          'content-length': String(size),
+        },
         body: fileStream(ctx.input.file, 0),
       },
       { ...ctx.http, timeoutMs },
@@ -167,7 +178,8 @@ export class InstagramPublisher implements Publisher {
       throw err;
     }
     const { json } = await readBody(res);
-    if (json?.success === false) throw new PublishError('UPLOAD_FAILED', `instagram upload refused: ${JSON.stringify(json).slice(0, 200)}`, { retryable: true });
+    if (json?.success === false)
+      throw new PublishError('UPLOAD_FAILED', `instagram upload refused: ${JSON.stringify(json).slice(0, 200)}`, { retryable: true });
   }
 
   /** `status_code` of a container; with `tolerateMissing`, a container the API no longer knows is GONE. */
@@ -190,7 +202,9 @@ export class InstagramPublisher implements Publisher {
       if (status === 'EXPIRED') throw new PublishError('PROCESSING_FAILED', `instagram container ${containerId} expired`, { retryable: true });
       if (status === 'PUBLISHED') throw new PublishError('PROCESSING_FAILED', `instagram container ${containerId} is already published`, { retryable: true });
       if (Date.now() >= deadline) {
-        throw new PublishError('PROCESSING_FAILED', `instagram still processing container ${containerId} after ${this.opts.pollTimeoutMs} ms`, { retryable: true });
+        throw new PublishError('PROCESSING_FAILED', `instagram still processing container ${containerId} after ${this.opts.pollTimeoutMs} ms`, {
+          retryable: true,
+        });
       }
       await sleep(this.opts.pollIntervalMs, ctx.http.signal);
     }
@@ -208,18 +222,26 @@ export class InstagramPublisher implements Publisher {
    * the media among the account's latest by caption and time. Not retryable when nothing matches.
    */
   private async findPublished(ctx: Ctx, state: InstagramState): Promise<string> {
-    const json = await this.call(ctx, 'GET', `${ctx.igUser}/media`, 'instagram media list', new URLSearchParams({ fields: 'id,caption,timestamp', limit: '25' }));
+    const json = await this.call(
+      ctx,
+      'GET',
+      `${ctx.igUser}/media`,
+      'instagram media list',
+      new URLSearchParams({ fields: 'id,caption,timestamp', limit: '25' }),
+    );
     const caption = typeof ctx.input.metadata.caption === 'string' ? ctx.input.metadata.caption : '';
     const since = Date.parse(state.createdAt) - 60_000;
     const items: ParsedJson[] = Array.isArray(json?.data) ? json.data : [];
     const hit = items.find((m) => (m?.caption ?? '') === caption && (Number.isNaN(since) || Date.parse(String(m?.timestamp)) >= since));
-    if (!hit?.id) throw new PublishError('PROCESSING_FAILED', `instagram container ${state.containerId} is published but its media was not found`, { retryable: false });
+    if (!hit?.id)
+      throw new PublishError('PROCESSING_FAILED', `instagram container ${state.containerId} is published but its media was not found`, { retryable: false });
     return String(hit.id);
   }
 
   private async result(ctx: Ctx, mediaId: string): Promise<PublishResult> {
     const json = await this.call(ctx, 'GET', mediaId, 'instagram permalink', new URLSearchParams({ fields: 'permalink' }));
-    if (typeof json?.permalink !== 'string' || !json.permalink) throw new PublishError('UPLOAD_FAILED', `instagram media ${mediaId}: no permalink`, { retryable: true });
+    if (typeof json?.permalink !== 'string' || !json.permalink)
+      throw new PublishError('UPLOAD_FAILED', `instagram media ${mediaId}: no permalink`, { retryable: true });
     return { publishedUrl: json.permalink, externalId: mediaId };
   }
 }

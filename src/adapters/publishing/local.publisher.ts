@@ -25,7 +25,12 @@ export interface LocalPublisherOptions {
 /** Folder name of an account: its name when already safe, else a readable slug plus a short hash. */
 export function accountSegment(account: string): string {
   if (SAFE_SEGMENT.test(account)) return account;
-  const slug = account.normalize('NFKD').replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 40) || 'account';
+  const slug =
+    account
+      .normalize('NFKD')
+      .replace(/[^A-Za-z0-9_-]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 40) || 'account';
   return `${slug}-${crypto.createHash('sha256').update(account).digest('hex').slice(0, 8)}`;
 }
 
@@ -97,7 +102,10 @@ export class LocalPublisher implements Publisher {
     } catch (err) {
       const e = err as NodeJS.ErrnoException;
       const full = e.code === 'ENOSPC' || e.code === 'EDQUOT';
-      throw new PublishError('UPLOAD_FAILED', `local publish to ${folder} failed: ${e.message}`, { retryable: full || e.code === 'EBUSY' || e.code === 'EAGAIN', cause: err });
+      throw new PublishError('UPLOAD_FAILED', `local publish to ${folder} failed: ${e.message}`, {
+        retryable: full || e.code === 'EBUSY' || e.code === 'EAGAIN',
+        cause: err,
+      });
     }
     return result;
   }

@@ -55,7 +55,13 @@ export function codeForStatus(status: number): PublishErrorCode {
   return 'UPLOAD_FAILED';
 }
 
-export function httpError(code: PublishErrorCode, what: string, res: Response, detail: string, extra: { field?: string; retryable?: boolean } = {}): PublishError {
+export function httpError(
+  code: PublishErrorCode,
+  what: string,
+  res: Response,
+  detail: string,
+  extra: { field?: string; retryable?: boolean } = {},
+): PublishError {
   const retryable = extra.retryable ?? (code === 'UPLOAD_FAILED' ? res.status >= 500 || res.status === 408 : undefined);
   return new PublishError(code, `${what}: HTTP ${res.status}${detail ? ` ${detail.slice(0, 300)}` : ''}`, {
     status: res.status,
@@ -216,5 +222,10 @@ export async function refreshFailure(res: Response, network: string): Promise<Pu
   if (res.status === 429) return httpError('RATE_LIMITED', `${network} token refresh`, res, text);
   if (res.status >= 500) return httpError('UPLOAD_FAILED', `${network} token refresh`, res, text);
   // invalid_grant: the refresh token was revoked or expired; invalid_client: the OAuth client is wrong.
-  return httpError(error === 'invalid_grant' || error === 'invalid_client' || error === 'unauthorized_client' ? 'AUTH_REVOKED' : 'AUTH_EXPIRED', `${network} token refresh`, res, error || text);
+  return httpError(
+    error === 'invalid_grant' || error === 'invalid_client' || error === 'unauthorized_client' ? 'AUTH_REVOKED' : 'AUTH_EXPIRED',
+    `${network} token refresh`,
+    res,
+    error || text,
+  );
 }

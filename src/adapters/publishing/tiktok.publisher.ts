@@ -143,7 +143,12 @@ export class TikTokPublisher implements Publisher {
       input.resumeState,
       'tiktok',
       input.idempotencyKey,
-      (s) => typeof s.publishId === 'string' && typeof s.uploadUrl === 'string' && s.size === size && typeof s.chunkSize === 'number' && typeof s.chunkCount === 'number',
+      (s) =>
+        typeof s.publishId === 'string' &&
+        typeof s.uploadUrl === 'string' &&
+        s.size === size &&
+        typeof s.chunkSize === 'number' &&
+        typeof s.chunkCount === 'number',
     );
     if (state) {
       const st = await this.status(state.publishId, auth, http);
@@ -169,10 +174,22 @@ export class TikTokPublisher implements Publisher {
       const clientKey = own ?? this.opts.clientKey;
       const clientSecret = typeof creds.client_secret === 'string' && creds.client_secret ? creds.client_secret : this.opts.clientSecret;
       if (!clientKey || !clientSecret) {
-        throw new PublishError('AUTH_EXPIRED', 'tiktok: the token needs a refresh but no client key is known (client_key/client_secret or CUTROOM_TIKTOK_CLIENT_KEY/_SECRET)');
+        throw new PublishError(
+          'AUTH_EXPIRED',
+          'tiktok: the token needs a refresh but no client key is known (client_key/client_secret or CUTROOM_TIKTOK_CLIENT_KEY/_SECRET)',
+        );
       }
-      const body = new URLSearchParams({ client_key: clientKey, client_secret: clientSecret, grant_type: 'refresh_token', refresh_token: String(creds.refresh_token) });
-      const res = await send(`${this.opts.apiBase}/v2/oauth/token/`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body }, http);
+      const body = new URLSearchParams({
+        client_key: clientKey,
+        client_secret: clientSecret,
+        grant_type: 'refresh_token',
+        refresh_token: String(creds.refresh_token),
+      });
+      const res = await send(
+        `${this.opts.apiBase}/v2/oauth/token/`,
+        { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body },
+        http,
+      );
       if (!res.ok) throw await refreshFailure(res, 'tiktok');
       const { json } = await readBody(res);
       // TikTok may answer 200 with an OAuth error body.
@@ -213,7 +230,8 @@ export class TikTokPublisher implements Publisher {
     );
     const publishId = json?.data?.publish_id;
     const uploadUrl = json?.data?.upload_url;
-    if (typeof publishId !== 'string' || typeof uploadUrl !== 'string') throw new PublishError('UPLOAD_FAILED', 'tiktok init: no publish_id or upload_url in the answer');
+    if (typeof publishId !== 'string' || typeof uploadUrl !== 'string')
+      throw new PublishError('UPLOAD_FAILED', 'tiktok init: no publish_id or upload_url in the answer');
     return { platform: 'tiktok', key: input.idempotencyKey, publishId, uploadUrl, size: input.sizeBytes, chunkSize, chunkCount };
   }
 

@@ -126,7 +126,8 @@ export class YouTubePublisher implements Publisher {
     let offset = 0;
     if (state) {
       const probe = await this.probe(state.sessionUrl, size, auth, http);
-      if (probe === 'gone') state = undefined; // expired or unknown session: no video came of it
+      if (probe === 'gone')
+        state = undefined; // expired or unknown session: no video came of it
       else if ('done' in probe) return probe.done;
       else offset = probe.offset;
     }
@@ -142,9 +143,17 @@ export class YouTubePublisher implements Publisher {
       const clientId = typeof creds.client_id === 'string' && creds.client_id ? creds.client_id : this.opts.clientId;
       const clientSecret = typeof creds.client_secret === 'string' && creds.client_secret ? creds.client_secret : this.opts.clientSecret;
       if (!clientId || !clientSecret) {
-        throw new PublishError('AUTH_EXPIRED', 'youtube: the token needs a refresh but no OAuth client is known (client_id/client_secret or CUTROOM_YOUTUBE_CLIENT_ID/_SECRET)');
+        throw new PublishError(
+          'AUTH_EXPIRED',
+          'youtube: the token needs a refresh but no OAuth client is known (client_id/client_secret or CUTROOM_YOUTUBE_CLIENT_ID/_SECRET)',
+        );
       }
-      const body = new URLSearchParams({ grant_type: 'refresh_token', refresh_token: String(creds.refresh_token), client_id: clientId, client_secret: clientSecret });
+      const body = new URLSearchParams({
+        grant_type: 'refresh_token',
+        refresh_token: String(creds.refresh_token),
+        client_id: clientId,
+        client_secret: clientSecret,
+      });
       const res = await send(`${this.opts.oauthBase}/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body }, http);
       if (!res.ok) throw await refreshFailure(res, 'youtube');
       const { json } = await readBody(res);
@@ -203,7 +212,11 @@ export class YouTubePublisher implements Publisher {
       const length = Math.min(this.opts.chunkBytes, size - offset);
       const chunk = await readChunk(file, offset, length);
       const range = `bytes ${offset}-${offset + length - 1}/${size}`;
-      const res = await send(sessionUrl, { method: 'PUT', headers: { authorization: `Bearer ${auth.token}`, 'content-type': 'video/mp4', 'content-range': range }, body: chunk }, http);
+      const res = await send(
+        sessionUrl,
+        { method: 'PUT', headers: { authorization: `Bearer ${auth.token}`, 'content-type': 'video/mp4', 'content-range': range }, body: chunk },
+        http,
+      );
       if (res.status === 401 && auth.mayRefresh) {
         // The token expired mid-upload: refresh, ask where the session stands, go on from there.
         await res.body?.cancel().catch(() => {});

@@ -120,7 +120,9 @@ export class PgBossQueue implements JobQueue {
     for (const run of left) run.givenUp = true;
     if (left.length > 0) {
       this.logger.warn({ jobs: left.map((r) => `${r.name}:${r.id}`) }, 'returning running jobs to the queue');
-      await this.returnHeld(left, 'the worker process shut down while the job ran').catch((err) => this.logger.error({ err }, 'could not return running jobs to the queue'));
+      await this.returnHeld(left, 'the worker process shut down while the job ran').catch((err) =>
+        this.logger.error({ err }, 'could not return running jobs to the queue'),
+      );
     }
     await this.boss.stop({ graceful: false, wait: true, close: true });
   }
@@ -257,7 +259,10 @@ export class PgBossQueue implements JobQueue {
    * run (its lease is taken once), so one process makes this call.
    */
   private async recordLost(name: JobName, ids: string[]): Promise<void> {
-    const { rows } = await this.database.sql.executeSql(`select id, data, retry_count as run from pgboss.job where name = $1 and id = any($2::uuid[]) and state = 'failed'`, [name, ids]);
+    const { rows } = await this.database.sql.executeSql(
+      `select id, data, retry_count as run from pgboss.job where name = $1 and id = any($2::uuid[]) and state = 'failed'`,
+      [name, ids],
+    );
     if (rows.length === 0) return;
     if (!this.handlers.has(name)) {
       // Only a process that runs jobs returns runs to the queue; its handlers come right after (serve.ts).

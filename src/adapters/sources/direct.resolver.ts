@@ -188,7 +188,10 @@ export function fileTitle(link: string, res?: Pick<SafeResponse, 'headers'>): st
       name = last;
     }
   }
-  name = path.basename(name).replace(/\.[A-Za-z0-9]{1,5}$/, '').trim();
+  name = path
+    .basename(name)
+    .replace(/\.[A-Za-z0-9]{1,5}$/, '')
+    .trim();
   return name || hostAuthor(link);
 }
 

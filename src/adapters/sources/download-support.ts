@@ -84,7 +84,9 @@ export function isPolicyRefusal(err: unknown): boolean {
 }
 
 export function isPolicyMessage(message: string): boolean {
-  return /address \S+ of \S+ is |scheme \S+ not allowed|credentials in URL|empty host|non-canonical IP literal|malformed URL|more than \d+ redirects/i.test(message);
+  return /address \S+ of \S+ is |scheme \S+ not allowed|credentials in URL|empty host|non-canonical IP literal|malformed URL|more than \d+ redirects/i.test(
+    message,
+  );
 }
 
 /** `Retry-After` as seconds from now: delta-seconds or an HTTP date; null when absent or unreadable. */
@@ -197,7 +199,11 @@ export async function fetchAttempt(url: string, ctx: DownloadContext, extra: Par
   if (retryAfter !== null && NOT_YET.has(status)) return waiting('SOURCE_VOD_PROCESSING', retryAfter);
   if (status === 404 || status === 410) throw sourceUnavailable(`${res.url} answered HTTP ${status}`);
   if (status === 408 || status === 429 || status >= 500) {
-    return { kind: 'retry', error: new Error(`${res.url} answered HTTP ${status}`), ...(retryAfter !== null ? { delayMs: Math.min(60, retryAfter) * 1000 } : {}) };
+    return {
+      kind: 'retry',
+      error: new Error(`${res.url} answered HTTP ${status}`),
+      ...(retryAfter !== null ? { delayMs: Math.min(60, retryAfter) * 1000 } : {}),
+    };
   }
   throw sourceUnavailable(`${res.url} answered HTTP ${status}`);
 }
@@ -206,7 +212,11 @@ export async function fetchAttempt(url: string, ctx: DownloadContext, extra: Par
  * Runs `attempt` until it answers something other than `retry`, at most `ctx.retries` extra times
  * with exponential backoff; then SOURCE_UNAVAILABLE carrying the last reason.
  */
-export async function withRetries<T>(ctx: DownloadContext, what: string, attempt: (n: number) => Promise<T | { kind: 'retry'; error: Error; delayMs?: number }>): Promise<T> {
+export async function withRetries<T>(
+  ctx: DownloadContext,
+  what: string,
+  attempt: (n: number) => Promise<T | { kind: 'retry'; error: Error; delayMs?: number }>,
+): Promise<T> {
   let last: Error | undefined;
   for (let n = 0; n <= ctx.retries; n++) {
     throwIfAborted(ctx.signal);

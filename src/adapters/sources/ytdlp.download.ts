@@ -62,7 +62,9 @@ export function ytDlpSaysLive(text: string): boolean {
     .filter((l) => /^ERROR:/.test(l.trim()))
     .join('\n');
   if (!errors || /\b(not|n't) (currently )?live\b|offline|will begin|premiere|upcoming|has ended|was live/i.test(errors)) return false;
-  return /\bis (currently )?live\b|live event (is )?(in progress|has (already )?started)|currently (live|streaming)|stream is (in progress|ongoing)/i.test(errors);
+  return /\bis (currently )?live\b|live event (is )?(in progress|has (already )?started)|currently (live|streaming)|stream is (in progress|ongoing)/i.test(
+    errors,
+  );
 }
 
 interface Run {

@@ -121,7 +121,11 @@ export function mapYtDlpError(stderr: string, now = new Date()): YtDlpFailure {
 
   if (has(/not a bot|captcha|too many requests|HTTP Error 429/i)) return error('PLATFORM_UNAVAILABLE');
   if (has(/confirm your age|age.?restricted|age verification|inappropriate for some users|age-gated/i)) return error('AGE_RESTRICTED');
-  if (has(/not available in your country|not made this video available in your (country|location)|geo.?restrict|blocked it in your country|not available (from|in) your location|not available in your region/i)) {
+  if (
+    has(
+      /not available in your country|not made this video available in your (country|location)|geo.?restrict|blocked it in your country|not available (from|in) your location|not available in your region/i,
+    )
+  ) {
     return error('REGION_BLOCKED');
   }
   if (has(/live event will begin|premieres? (in|will begin)|premiere will begin|scheduled to (start|begin)|upcoming live|is_upcoming|stream will begin/i)) {
@@ -129,10 +133,19 @@ export function mapYtDlpError(stderr: string, now = new Date()): YtDlpFailure {
     return { kind: 'waiting', waiting: { reason: 'SOURCE_PREMIERE_SCHEDULED', ...(until ? { until } : {}) } };
   }
   if (has(/still being processed|being processed|processing this video/i)) return { kind: 'waiting', waiting: { reason: 'SOURCE_VOD_PROCESSING' } };
-  if (has(/private video|video is private|is private\b|members.?only|join this channel|granted access|login required|log ?in to (view|access|watch)|need to log ?in|sign in to view|only available (for|to) (registered|subscribers|premium)|requires (a )?subscription/i)) {
+  if (
+    has(
+      /private video|video is private|is private\b|members.?only|join this channel|granted access|login required|log ?in to (view|access|watch)|need to log ?in|sign in to view|only available (for|to) (registered|subscribers|premium)|requires (a )?subscription/i,
+    )
+  ) {
     return error('PRIVATE_VIDEO');
   }
-  if (has(/unable to download (webpage|api page|json)|urlopen error|timed out|connection (refused|reset|aborted)|name resolution|network is unreachable|HTTP Error 5\d\d|ssl:|certificate verify failed/i) && !has(/HTTP Error 404|HTTP Error 410/i)) {
+  if (
+    has(
+      /unable to download (webpage|api page|json)|urlopen error|timed out|connection (refused|reset|aborted)|name resolution|network is unreachable|HTTP Error 5\d\d|ssl:|certificate verify failed/i,
+    ) &&
+    !has(/HTTP Error 404|HTTP Error 410/i)
+  ) {
     return error('PLATFORM_UNAVAILABLE');
   }
   return error('INVALID_URL');
@@ -172,7 +185,11 @@ export class YtDlpSourceResolver implements SourceResolver {
             }
             const failure = mapYtDlpError(String(stderr ?? ''));
             if (failure.kind === 'waiting') return resolve(waitingMetadata(target, failure.waiting));
-            failure.error.cause = new Error(String(stderr ?? '').trim().slice(0, 2000));
+            failure.error.cause = new Error(
+              String(stderr ?? '')
+                .trim()
+                .slice(0, 2000),
+            );
             return reject(failure.error);
           }
           let json: unknown;

@@ -149,10 +149,7 @@ export class LocalStorage implements Storage {
     });
   }
 
-  async createMultipart(
-    key: string,
-    opts: { contentType: string; size: number; partSize: number; expiresInSeconds: number },
-  ): Promise<MultipartUpload> {
+  async createMultipart(key: string, opts: { contentType: string; size: number; partSize: number; expiresInSeconds: number }): Promise<MultipartUpload> {
     assertValidKey(key);
     const sizes = partSizes(opts.size, opts.partSize);
     const uploadId = randomBytes(16).toString('hex');

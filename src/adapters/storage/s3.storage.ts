@@ -121,10 +121,7 @@ export class S3Storage implements Storage {
     return `${MANIFEST_PREFIX}${createHash('sha256').update(uploadId).digest('hex')}.json`;
   }
 
-  async createMultipart(
-    key: string,
-    opts: { contentType: string; size: number; partSize: number; expiresInSeconds: number },
-  ): Promise<MultipartUpload> {
+  async createMultipart(key: string, opts: { contentType: string; size: number; partSize: number; expiresInSeconds: number }): Promise<MultipartUpload> {
     assertValidKey(key);
     const sizes = partSizes(opts.size, opts.partSize);
     if (sizes.length > 1 && opts.partSize < S3_MIN_PART_SIZE) throw new Error(`S3 parts must be at least ${S3_MIN_PART_SIZE} bytes`);
@@ -227,9 +224,7 @@ export class S3Storage implements Storage {
     }
 
     try {
-      await this.client.send(
-        new CompleteMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId, MultipartUpload: { Parts: parts } }),
-      );
+      await this.client.send(new CompleteMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId, MultipartUpload: { Parts: parts } }));
     } catch (err) {
       const name = errorName(err);
       if (name === 'NoSuchUpload' && (await this.alreadyCompleted(key, manifest))) {
@@ -317,9 +312,7 @@ export class S3Storage implements Storage {
         }
       };
       await Promise.all(Array.from({ length: Math.min(4, sizes.length) }, worker));
-      await this.client.send(
-        new CompleteMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId, MultipartUpload: { Parts: done } }),
-      );
+      await this.client.send(new CompleteMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId, MultipartUpload: { Parts: done } }));
     } catch (err) {
       await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId })).catch(() => {});
       throw err;
@@ -339,7 +332,7 @@ export class S3Storage implements Storage {
     } catch (err) {
       if (isNotFound(err)) throw new DomainError('FILE_NOT_FOUND');
       if (errorName(err) === 'InvalidRange' || httpStatus(err) === 416) {
-        throw new RangeError(`range ${range?.start}-${range?.end} is not satisfiable`);
+        throw new RangeError(`range ${range?.start}-${range?.end} is not satisfiable`, { cause: err });
       }
       throw err;
     }

@@ -38,15 +38,7 @@ export function nowSeconds(): number {
 
 /** An unambiguous serialisation of every signed field (JSON array: no separator can be smuggled in). */
 export function canonicalString(f: SignedFields): string {
-  return JSON.stringify([
-    VERSION,
-    f.method,
-    f.path,
-    f.expires,
-    f.contentType ?? null,
-    f.contentLength ?? null,
-    f.downloadFilename ?? null,
-  ]);
+  return JSON.stringify([VERSION, f.method, f.path, f.expires, f.contentType ?? null, f.contentLength ?? null, f.downloadFilename ?? null]);
 }
 
 function hmac(secret: string | Buffer, f: SignedFields): Buffer {
@@ -91,11 +83,7 @@ const INTEGER = /^\d{1,15}$/;
  * Checks a request against its signature. `url` is the request target as received (`/path?query`).
  * Tampered, unsigned, malformed or wrong-method requests are `invalid`; a genuine but late one is `expired`.
  */
-export function verifySignedRequest(
-  secret: string | Buffer,
-  req: { method: string; url: string },
-  now: number = nowSeconds(),
-): VerifyResult {
+export function verifySignedRequest(secret: string | Buffer, req: { method: string; url: string }, now: number = nowSeconds()): VerifyResult {
   const invalid: VerifyResult = { ok: false, reason: 'invalid' };
   const method = req.method.toUpperCase() === 'HEAD' ? 'GET' : req.method.toUpperCase();
   if (method !== 'GET' && method !== 'PUT') return invalid;

@@ -27,7 +27,13 @@ export class SafeChannelClassifier implements ChannelClassifier {
   private async byBody(url: string): Promise<ChannelRef> {
     let res;
     try {
-      res = await safeFetch(url, { allowPrivate: this.o.allowPrivate, timeoutMs: this.o.timeoutMs ?? 15_000, maxBytes: MAX_FEED_BYTES, resolve: this.o.resolve, treatAsPublic: this.o.treatAsPublic });
+      res = await safeFetch(url, {
+        allowPrivate: this.o.allowPrivate,
+        timeoutMs: this.o.timeoutMs ?? 15_000,
+        maxBytes: MAX_FEED_BYTES,
+        resolve: this.o.resolve,
+        treatAsPublic: this.o.treatAsPublic,
+      });
     } catch (err) {
       if (err instanceof DomainError && (err.code === 'INVALID_URL' || err.code === 'FILE_TOO_LARGE')) throw new DomainError('INVALID_URL');
       throw err;

@@ -66,7 +66,9 @@ export function parseFeed(text: string): ChannelEntry[] {
     const videoId = tag(block, 'yt:videoId');
     const links = [...block.matchAll(/<link\b[^>]*>/gi)].map((l) => l[0]);
     const alternate = links.find((l) => (attr(l, 'rel') ?? 'alternate') === 'alternate') ?? links[0];
-    const url = httpUrl(videoId && /^[A-Za-z0-9_-]{11}$/.test(videoId) ? `https://www.youtube.com/watch?v=${videoId}` : alternate ? attr(alternate, 'href') : undefined);
+    const url = httpUrl(
+      videoId && /^[A-Za-z0-9_-]{11}$/.test(videoId) ? `https://www.youtube.com/watch?v=${videoId}` : alternate ? attr(alternate, 'href') : undefined,
+    );
     push(videoId ? `yt:video:${videoId}` : tag(block, 'id'), url, tag(block, 'title'));
   }
   for (const m of text.matchAll(/<item[\s>][\s\S]*?<\/item>/gi)) {

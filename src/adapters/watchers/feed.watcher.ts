@@ -15,7 +15,14 @@ export const MAX_FEED_BYTES = 4 * 1024 * 1024;
 
 /** GETs a caller's feed with the safe fetcher (address rules on every hop), at most 4 MiB. */
 export async function fetchFeedText(url: string, o: FeedFetchOptions, signal?: AbortSignal): Promise<string> {
-  const res = await safeFetch(url, { allowPrivate: o.allowPrivate, timeoutMs: o.timeoutMs ?? 15_000, maxBytes: MAX_FEED_BYTES, resolve: o.resolve, treatAsPublic: o.treatAsPublic, signal });
+  const res = await safeFetch(url, {
+    allowPrivate: o.allowPrivate,
+    timeoutMs: o.timeoutMs ?? 15_000,
+    maxBytes: MAX_FEED_BYTES,
+    resolve: o.resolve,
+    treatAsPublic: o.treatAsPublic,
+    signal,
+  });
   if (res.status < 200 || res.status >= 300) {
     res.discard();
     // The feed is gone for good: the monitor stops with SOURCE_GONE. Any other status is tried again later.

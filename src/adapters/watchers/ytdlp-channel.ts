@@ -27,7 +27,12 @@ export function runYtDlpJson(o: YtDlpChannelOptions, args: string[], url: string
       { timeout: o.timeoutMs, maxBuffer: 64 * 1024 * 1024, signal, killSignal: 'SIGKILL' },
       (err, stdout, stderr) => {
         if (err) {
-          const line = String(stderr).split('\n').find((l) => l.startsWith('ERROR:')) ?? String(stderr).trim().split('\n').pop() ?? err.message;
+          const line =
+            String(stderr)
+              .split('\n')
+              .find((l) => l.startsWith('ERROR:')) ??
+            String(stderr).trim().split('\n').pop() ??
+            err.message;
           reject(GONE.test(line) ? new DomainError('SOURCE_GONE') : new YtDlpError(line));
           return;
         }

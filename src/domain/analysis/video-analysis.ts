@@ -32,7 +32,10 @@ export interface VideoAnalysisDeps {
   detectSceneCuts(input: string, opts: StageOptions): Promise<number[]>;
   measureLoudness(input: string, opts: StageOptions): Promise<number[]>;
   /** With `scenes`, the same pass also finds scene cuts and hands them to `onCuts` when it ends. */
-  sampleFrames(input: string, opts: StageOptions & { fps: number; sourceWidth: number; sourceHeight: number; scenes?: ScenePassOptions }): AsyncIterable<RgbFrame & { t: number }>;
+  sampleFrames(
+    input: string,
+    opts: StageOptions & { fps: number; sourceWidth: number; sourceHeight: number; scenes?: ScenePassOptions },
+  ): AsyncIterable<RgbFrame & { t: number }>;
   faceDetector: FaceDetector;
 }
 
@@ -163,19 +166,31 @@ export async function analyzeVideo(input: string, deps: VideoAnalysisDeps, opts:
   let samples: FaceTrackSample[] = [];
   const scenes: ScenePassOptions | undefined = combined ? { onCuts: (cuts) => (sceneCuts = cuts) } : undefined;
   const faces = async () => {
-    samples = await detectFaces(input, deps, { ...info, duration }, fps, (f) => {
-      report('faces', Math.min(0.99, f));
-      if (combined) report('scenes', Math.min(0.99, f));
-    }, signal, scenes, range);
+    samples = await detectFaces(
+      input,
+      deps,
+      { ...info, duration },
+      fps,
+      (f) => {
+        report('faces', Math.min(0.99, f));
+        if (combined) report('scenes', Math.min(0.99, f));
+      },
+      signal,
+      scenes,
+      range,
+    );
     report('scenes', 1);
   };
 
   try {
     if (opts.concurrent ?? true) {
-      await Promise.all([(async () => {
-        await separateScenes();
-        await measureLoudness();
-      })(), faces()]);
+      await Promise.all([
+        (async () => {
+          await separateScenes();
+          await measureLoudness();
+        })(),
+        faces(),
+      ]);
     } else {
       await separateScenes();
       await measureLoudness();

@@ -243,7 +243,23 @@ export function validateCaptionStyle(input: unknown, opts: StyleCheckOptions = {
   checkNumber(errs, input, 'wordsPerLine', 1, 12, prefix, true);
   checkNumber(errs, input, 'maxLines', 1, 4, prefix, true);
   checkBool(errs, input, 'uppercase', prefix);
-  const known = new Set(['fontFamily', 'fontSize', 'primaryColor', 'highlightColor', 'highlightMode', 'popScale', 'outlineColor', 'outlineWidth', 'shadow', 'box', 'position', 'margin', 'wordsPerLine', 'maxLines', 'uppercase']);
+  const known = new Set([
+    'fontFamily',
+    'fontSize',
+    'primaryColor',
+    'highlightColor',
+    'highlightMode',
+    'popScale',
+    'outlineColor',
+    'outlineWidth',
+    'shadow',
+    'box',
+    'position',
+    'margin',
+    'wordsPerLine',
+    'maxLines',
+    'uppercase',
+  ]);
   for (const k of Object.keys(input)) if (!known.has(k)) errs.push({ field: prefix + k, rule: 'unknown field' });
   return errs;
 }

@@ -144,7 +144,8 @@ function checkWords(errs: FieldError[], words: unknown): void {
   if (words.length > MAX_WORDS) return void errs.push({ field: f, rule: `at most ${MAX_WORDS} words` });
   for (let i = 0; i < words.length; i++) {
     const w = words[i] as Record<string, unknown>;
-    if (!isObj(w) || !finite(w.start) || !finite(w.end) || typeof w.text !== 'string') return void errs.push({ field: `${f}[${i}]`, rule: 'word {start,end,text}' });
+    if (!isObj(w) || !finite(w.start) || !finite(w.end) || typeof w.text !== 'string')
+      return void errs.push({ field: `${f}[${i}]`, rule: 'word {start,end,text}' });
     if ((w.end as number) < (w.start as number) || (w.start as number) < 0) return void errs.push({ field: `${f}[${i}]`, rule: 'start <= end' });
     if ((w.text as string).length > MAX_WORD_CHARS) return void errs.push({ field: `${f}[${i}].text`, rule: `at most ${MAX_WORD_CHARS} characters` });
   }
@@ -193,7 +194,8 @@ export function validateEdit(input: unknown, opts: { fonts?: readonly string[] }
     const t = input.title;
     if (!isObj(t)) errs.push({ field: 'title', rule: 'object' });
     else {
-      if (typeof t.text !== 'string' || t.text.trim() === '' || t.text.length > MAX_TITLE_CHARS) errs.push({ field: 'title.text', rule: `1..${MAX_TITLE_CHARS} characters` });
+      if (typeof t.text !== 'string' || t.text.trim() === '' || t.text.length > MAX_TITLE_CHARS)
+        errs.push({ field: 'title.text', rule: `1..${MAX_TITLE_CHARS} characters` });
       errs.push(...validateTitleStyle(t.style, { fonts: opts.fonts, prefix: 'title.style.' }));
     }
   }

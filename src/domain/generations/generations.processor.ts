@@ -89,23 +89,45 @@ export class GenerationProcessor {
     return this.d.storage.withLocalFile(images[files.length].storageKey, (file) => this.withLocalImages(images, fn, [...files, file]));
   }
 
-  private async runEmbedded(row: GenerationRow, model: GenerationModelRow, images: GenerationImageRow[], dir: string, signal?: AbortSignal): Promise<string | null> {
-    const out = await this.withLocalImages(images, (files) => this.d.embedded.run(model.providerModel, { images: files, options: row.options, outDir: dir, signal }));
+  private async runEmbedded(
+    row: GenerationRow,
+    model: GenerationModelRow,
+    images: GenerationImageRow[],
+    dir: string,
+    signal?: AbortSignal,
+  ): Promise<string | null> {
+    const out = await this.withLocalImages(images, (files) =>
+      this.d.embedded.run(model.providerModel, { images: files, options: row.options, outDir: dir, signal }),
+    );
     this.d.logger.info({ generationId: row.id, engine: out.engine }, 'embedded generation done');
     await this.store(row, out.file, { contentType: out.contentType, width: out.width, height: out.height, seconds: out.seconds });
     return null;
   }
 
-  private async runHosted(row: GenerationRow, model: GenerationModelRow, images: GenerationImageRow[], dir: string, signal?: AbortSignal): Promise<string | null> {
+  private async runHosted(
+    row: GenerationRow,
+    model: GenerationModelRow,
+    images: GenerationImageRow[],
+    dir: string,
+    signal?: AbortSignal,
+  ): Promise<string | null> {
     const provider = model.provider as Exclude<Provider, 'embedded'>;
     // A synchronous provider answers in its one request; a queue's submit and status calls are short.
     const requestTimeoutMs = provider === 'openai' ? this.d.timeoutMs : Math.min(this.d.timeoutMs, QUEUE_REQUEST_TIMEOUT_MS);
     const client = this.d.hosted({ provider, baseUrl: model.baseUrl ?? undefined, apiKey: await this.d.generations.apiKeyOf(model), requestTimeoutMs });
     const refs: ReferenceImage[] = [];
-    for (const im of images) refs.push({ bytes: await collect(await this.d.storage.read(im.storageKey)), contentType: im.contentType, fileName: path.basename(im.storageKey) });
+    for (const im of images)
+      refs.push({ bytes: await collect(await this.d.storage.read(im.storageKey)), contentType: im.contentType, fileName: path.basename(im.storageKey) });
     const result = await runHostedJob(
       client,
-      { providerModel: model.providerModel, kind: model.kind as 'image' | 'video', prompt: row.prompt ?? undefined, images: refs, options: row.options, imageField: model.imageField ?? undefined },
+      {
+        providerModel: model.providerModel,
+        kind: model.kind as 'image' | 'video',
+        prompt: row.prompt ?? undefined,
+        images: refs,
+        options: row.options,
+        imageField: model.imageField ?? undefined,
+      },
       {
         pollMs: this.d.pollMs,
         timeoutMs: this.d.timeoutMs,

@@ -75,7 +75,10 @@ export interface GenerationRow {
   completedAt: Date | null;
 }
 
-export type NewGeneration = Pick<GenerationRow, 'id' | 'workspaceId' | 'modelId' | 'kind' | 'status' | 'prompt' | 'imageIds' | 'options' | 'seconds' | 'creditsCharged'>;
+export type NewGeneration = Pick<
+  GenerationRow,
+  'id' | 'workspaceId' | 'modelId' | 'kind' | 'status' | 'prompt' | 'imageIds' | 'options' | 'seconds' | 'creditsCharged'
+>;
 
 /** The generations storage (src/adapters/db/repositories/generations.repository.ts). */
 export interface GenerationsRepository {

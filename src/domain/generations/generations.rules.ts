@@ -88,7 +88,9 @@ export const EMBEDDED_MODELS: Record<EmbeddedEngine, EmbeddedDefinition> = {
     description:
       'Separates the person (or main foreground figure) from the background with MediaPipe Selfie Segmentation, run on this service’s CPU: PNG with the background transparent, or replaced by a solid colour (`background: "#rrggbb"`). Made for people; other subjects are cut less reliably.',
     inputs: { prompt: 'none', image_ids: { min: 1, max: 1 } },
-    options: () => ({ background: { type: 'string', pattern: '^(transparent|#[0-9a-fA-F]{6})$', default: 'transparent', description: '`transparent` or a colour `#rrggbb`.' } }),
+    options: () => ({
+      background: { type: 'string', pattern: '^(transparent|#[0-9a-fA-F]{6})$', default: 'transparent', description: '`transparent` or a colour `#rrggbb`.' },
+    }),
     price: { per_image: 1 },
   },
   'camera-motion': {
@@ -189,7 +191,8 @@ export function modelFromPut(id: string, body: ModelPut, sealedKey: string | nul
     } catch {
       u = undefined;
     }
-    if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:') || u.username || u.password || u.search || u.hash) errors.push({ field: 'base_url', rule: 'url' });
+    if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:') || u.username || u.password || u.search || u.hash)
+      errors.push({ field: 'base_url', rule: 'url' });
   }
   if (inputs.image_ids.min > inputs.image_ids.max) errors.push({ field: 'inputs.image_ids', rule: 'min_above_max' });
   if (body.kind === 'image') {
@@ -205,12 +208,16 @@ export function modelFromPut(id: string, body: ModelPut, sealedKey: string | nul
       const NUMERAL = /^\d+(\.\d+)?$/;
       if (given && given.type === 'string') {
         // A provider that takes the duration as text (fal's Kling: "5" or "10"): every allowed value a number of seconds within max_seconds.
-        if (!given.values?.length || !given.values.every((v) => NUMERAL.test(v) && Number(v) > 0 && Number(v) <= maxSeconds)) errors.push({ field: 'options.duration.values', rule: 'seconds' });
+        if (!given.values?.length || !given.values.every((v) => NUMERAL.test(v) && Number(v) > 0 && Number(v) <= maxSeconds))
+          errors.push({ field: 'options.duration.values', rule: 'seconds' });
       } else if (given && given.type !== 'number' && given.type !== 'integer') errors.push({ field: 'options.duration', rule: 'type' });
       else {
         const g = (given ?? {}) as { minimum?: number; maximum?: number; default?: number; type?: 'number' | 'integer' };
         const maximum = Math.min(g.maximum ?? maxSeconds, maxSeconds);
-        options = { ...options, duration: { ...g, type: g.type ?? 'number', minimum: g.minimum ?? 1, maximum, default: Math.min(g.default ?? Math.min(5, maximum), maximum) } };
+        options = {
+          ...options,
+          duration: { ...g, type: g.type ?? 'number', minimum: g.minimum ?? 1, maximum, default: Math.min(g.default ?? Math.min(5, maximum), maximum) },
+        };
       }
     }
   }
@@ -287,7 +294,10 @@ export interface GenerationAsk {
  * Checks a request against the model's inputs and options (pure): VALIDATION_ERROR naming every wrong
  * field. Answers the options with defaults filled in, and the seconds charged for a video.
  */
-export function checkAsk(model: Pick<GenerationModelRow, 'kind' | 'inputs' | 'options' | 'maxSeconds'>, ask: GenerationAsk): { options: Record<string, unknown>; seconds: number | null } {
+export function checkAsk(
+  model: Pick<GenerationModelRow, 'kind' | 'inputs' | 'options' | 'maxSeconds'>,
+  ask: GenerationAsk,
+): { options: Record<string, unknown>; seconds: number | null } {
   const inputs = model.inputs as ModelInputs;
   const specs = model.options as ModelOptions;
   const errors: FieldError[] = [];
@@ -328,7 +338,10 @@ export function checkAsk(model: Pick<GenerationModelRow, 'kind' | 'inputs' | 'op
 }
 
 /** The units a generation is charged for: 1 image, or its seconds (pure). */
-export function unitsOf(model: Pick<GenerationModelRow, 'kind' | 'pricePerImage' | 'pricePerSecond'>, seconds: number | null): { unitPrice: number; units: number } {
+export function unitsOf(
+  model: Pick<GenerationModelRow, 'kind' | 'pricePerImage' | 'pricePerSecond'>,
+  seconds: number | null,
+): { unitPrice: number; units: number } {
   return model.kind === 'video' ? { unitPrice: model.pricePerSecond ?? 0, units: seconds ?? 0 } : { unitPrice: model.pricePerImage ?? 0, units: 1 };
 }
 

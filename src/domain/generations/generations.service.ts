@@ -193,7 +193,13 @@ export class GenerationsService {
   }
 
   async imageView(r: GenerationImageRow): Promise<ImageView> {
-    return { id: r.id, width: r.width, height: r.height, content_type: r.contentType as ImageView['content_type'], url: await this.d.storage.presignGet(r.storageKey, { expiresInSeconds: GENERATION_URL_SECONDS, contentType: r.contentType }) };
+    return {
+      id: r.id,
+      width: r.width,
+      height: r.height,
+      content_type: r.contentType as ImageView['content_type'],
+      url: await this.d.storage.presignGet(r.storageKey, { expiresInSeconds: GENERATION_URL_SECONDS, contentType: r.contentType }),
+    };
   }
 
   // ----- generations -----
@@ -215,7 +221,11 @@ export class GenerationsService {
     }
     if (model.provider === 'embedded' && model.providerModel === 'upscale-x4') {
       const big = found.find((f) => f.width * f.height > UPSCALE_MAX_INPUT_PIXELS);
-      if (big) throw new DomainError('VALIDATION_ERROR', { errors: [{ field: `image_ids.${ids.indexOf(big.id)}`, rule: 'max_pixels' }], max_pixels: UPSCALE_MAX_INPUT_PIXELS });
+      if (big)
+        throw new DomainError('VALIDATION_ERROR', {
+          errors: [{ field: `image_ids.${ids.indexOf(big.id)}`, rule: 'max_pixels' }],
+          max_pixels: UPSCALE_MAX_INPUT_PIXELS,
+        });
     }
     const { unitPrice, units } = unitsOf(model, seconds);
     const measured = measuredPrice(unitPrice, units, ctx.plan.discountPercent);
@@ -292,26 +302,41 @@ export class GenerationsService {
   }
 
   /** → ready with its output; an image output becomes an image of the workspace in the same transaction. */
-  async finishReady(r: Pick<GenerationRow, 'id' | 'workspaceId' | 'modelId'>, output: Omit<GenerationOutput, 'image_id'>, image?: { size: number }): Promise<boolean> {
-    return this.d.transactions.run(async (tx) => {
-      let imageId: string | undefined;
-      if (image) {
-        imageId = newId('gim');
-        await this.d.repo.insertImage(
-          { id: imageId, workspaceId: r.workspaceId, storageKey: output.key, contentType: output.content_type, width: output.width, height: output.height, size: image.size, generationId: r.id },
-          tx,
-        );
-      }
-      const stored: GenerationOutput = { ...output, ...(imageId ? { image_id: imageId } : {}) };
-      const done = await this.d.repo.finishReady(r.id, stored, tx);
-      if (!done) throw new GenerationAlreadyFinished();
-      const { key: _key, ...shown } = stored;
-      await (this.d.events ?? noEvents).publish(r.workspaceId, 'generation.ready', { id: r.id, model_id: r.modelId, status: 'ready', output: shown }, tx);
-      return true;
-    }).catch((err) => {
-      if (err instanceof GenerationAlreadyFinished) return false;
-      throw err;
-    });
+  async finishReady(
+    r: Pick<GenerationRow, 'id' | 'workspaceId' | 'modelId'>,
+    output: Omit<GenerationOutput, 'image_id'>,
+    image?: { size: number },
+  ): Promise<boolean> {
+    return this.d.transactions
+      .run(async (tx) => {
+        let imageId: string | undefined;
+        if (image) {
+          imageId = newId('gim');
+          await this.d.repo.insertImage(
+            {
+              id: imageId,
+              workspaceId: r.workspaceId,
+              storageKey: output.key,
+              contentType: output.content_type,
+              width: output.width,
+              height: output.height,
+              size: image.size,
+              generationId: r.id,
+            },
+            tx,
+          );
+        }
+        const stored: GenerationOutput = { ...output, ...(imageId ? { image_id: imageId } : {}) };
+        const done = await this.d.repo.finishReady(r.id, stored, tx);
+        if (!done) throw new GenerationAlreadyFinished();
+        const { key: _key, ...shown } = stored;
+        await (this.d.events ?? noEvents).publish(r.workspaceId, 'generation.ready', { id: r.id, model_id: r.modelId, status: 'ready', output: shown }, tx);
+        return true;
+      })
+      .catch((err) => {
+        if (err instanceof GenerationAlreadyFinished) return false;
+        throw err;
+      });
   }
 
   /** → failed with the code and the charge refunded (once); `credits_charged` becomes 0. */
@@ -319,7 +344,12 @@ export class GenerationsService {
     await this.d.transactions.run(async (tx) => {
       if (!(await this.d.repo.finishFailed(r.id, errorCode, tx))) return;
       await this.d.priced.refund({ workspaceId: r.workspaceId, jobType: CHARGE_TYPE.generation, jobId: r.id, reason: `generation failed: ${errorCode}` }, tx);
-      await (this.d.events ?? noEvents).publish(r.workspaceId, 'generation.failed', { id: r.id, model_id: r.modelId, status: 'failed', error_code: errorCode }, tx);
+      await (this.d.events ?? noEvents).publish(
+        r.workspaceId,
+        'generation.failed',
+        { id: r.id, model_id: r.modelId, status: 'failed', error_code: errorCode },
+        tx,
+      );
     });
   }
 }

@@ -1,12 +1,28 @@
 import type {
-  HighlightClip, HighlightInput, HighlightScoreContext, HighlightScorer, HighlightStrategy, RankedHighlight, TimedWord,
+  HighlightClip,
+  HighlightInput,
+  HighlightScoreContext,
+  HighlightScorer,
+  HighlightStrategy,
+  RankedHighlight,
+  TimedWord,
 } from '../../ports/highlights.js';
 import { buildCandidates, type CandidateWindow } from './candidates.js';
 import { HIGHLIGHT_SCORING, cleanTitleText, combineSignals, keyPhrase, roundRating, sentenceStrength, suppressOverlaps, titleRuns } from './scoring.js';
 import { cleanWords, isPunctuated, joinWords, splitSentences, SENTENCE_DEFAULTS, type Sentence } from './sentences.js';
 import {
-  analyzeSentence, cohesionSignal, completeThoughtSignal, emotionSignal, energySignal, hookSignal, loudnessStats,
-  numbersSignal, questionSignal, sceneCutSignal, speechDensitySignal, type SentenceFeatures,
+  analyzeSentence,
+  cohesionSignal,
+  completeThoughtSignal,
+  emotionSignal,
+  energySignal,
+  hookSignal,
+  loudnessStats,
+  numbersSignal,
+  questionSignal,
+  sceneCutSignal,
+  speechDensitySignal,
+  type SentenceFeatures,
 } from './signals.js';
 
 /**
@@ -214,7 +230,10 @@ export async function pickHighlightsWithScorer(input: HighlightInput, scorer?: H
   const ctx: HighlightScoreContext = { language: input.language || 'en', duration: Math.max(0, input.duration), strategy };
   let rescored: HighlightClip[];
   try {
-    rescored = await scorer.rescore(embedded.map((c) => ({ ...c, signals: { ...c.signals } })), ctx);
+    rescored = await scorer.rescore(
+      embedded.map((c) => ({ ...c, signals: { ...c.signals } })),
+      ctx,
+    );
   } catch (err) {
     opts.onScorerError?.(err);
     rescored = embedded;

@@ -130,7 +130,29 @@ export function truncateWords(text: string, max: number): string {
   return (space > max / 3 ? cut.slice(0, space) : cut).replace(/[\s,;:.\-–—]+$/, '') + '…';
 }
 
-const PREPOSITIONS = new Set(['in', 'on', 'at', 'for', 'to', 'with', 'from', 'of', 'during', 'after', 'before', 'by', 'about', 'into', 'over', 'under', 'than', 'like', 'when', 'while', 'if']);
+const PREPOSITIONS = new Set([
+  'in',
+  'on',
+  'at',
+  'for',
+  'to',
+  'with',
+  'from',
+  'of',
+  'during',
+  'after',
+  'before',
+  'by',
+  'about',
+  'into',
+  'over',
+  'under',
+  'than',
+  'like',
+  'when',
+  'while',
+  'if',
+]);
 
 /** Shortens a phrase by dropping trailing prepositional phrases ("... fail in their first year" -> "... fail"). */
 export function dropTrailingPhrases(phrase: string, maxChars: number): string {
@@ -167,7 +189,11 @@ export function keyPhrase(text: string, question: boolean, maxChars: number = HI
     }
   }
   const mark = question && first ? '?' : '';
-  phrase = dropTrailingPhrases(phrase.replace(/[?!]$/, (m) => (mark ? '' : m)), maxChars - mark.length) + mark;
+  phrase =
+    dropTrailingPhrases(
+      phrase.replace(/[?!]$/, (m) => (mark ? '' : m)),
+      maxChars - mark.length,
+    ) + mark;
   return capitalise(truncateWords(phrase, maxChars));
 }
 

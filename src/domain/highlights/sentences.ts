@@ -42,7 +42,9 @@ export function cleanWords(words: readonly TimedWord[], duration = Infinity): Ti
   const kept: TimedWord[] = [];
   for (const w of words) {
     if (!w || !Number.isFinite(w.start) || !Number.isFinite(w.end)) continue;
-    const text = String(w.text ?? '').trim().replace(/\(\d+\)$/, '');
+    const text = String(w.text ?? '')
+      .trim()
+      .replace(/\(\d+\)$/, '');
     if (!text || ASR_MARKER.test(text)) continue;
     const start = Math.max(0, Math.min(w.start, w.end));
     if (start >= duration) continue;
@@ -82,7 +84,11 @@ export function isPunctuated(words: readonly TimedWord[]): boolean {
 
 /** Joins word texts with single spaces. */
 export function joinWords(words: readonly TimedWord[]): string {
-  return words.map((w) => w.text).join(' ').replace(/\s+/g, ' ').trim();
+  return words
+    .map((w) => w.text)
+    .join(' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 function makeSentence(words: TimedWord[], boundary: BoundaryKind): Omit<Sentence, 'index'> {

@@ -1,7 +1,18 @@
 import type { TimedWord } from '../../ports/highlights.js';
 import {
-  AUX_WORDS, DANGLING_OPENERS, EMOTION_WORDS, FILLERS, HOOK_WORDS, IMPERATIVES, INTENSIFIERS, QUESTION_SUBJECTS,
-  STAT_WORDS, WH_WORDS, contentStems, isNumberToken, tokenize,
+  AUX_WORDS,
+  DANGLING_OPENERS,
+  EMOTION_WORDS,
+  FILLERS,
+  HOOK_WORDS,
+  IMPERATIVES,
+  INTENSIFIERS,
+  QUESTION_SUBJECTS,
+  STAT_WORDS,
+  WH_WORDS,
+  contentStems,
+  isNumberToken,
+  tokenize,
 } from './lexicon.js';
 import type { BoundaryKind, Sentence } from './sentences.js';
 
@@ -141,12 +152,22 @@ function per100Words(sentences: readonly SentenceFeatures[], pick: (s: SentenceF
 
 /** Numbers and statistics per 100 words (3 → 0.63). */
 export function numbersSignal(sentences: readonly SentenceFeatures[]): number {
-  return clamp01(saturate(per100Words(sentences, (s) => s.numbers), 3));
+  return clamp01(
+    saturate(
+      per100Words(sentences, (s) => s.numbers),
+      3,
+    ),
+  );
 }
 
 /** Emotional and intensity words per 100 words (5 → 0.63). */
 export function emotionSignal(sentences: readonly SentenceFeatures[]): number {
-  return clamp01(saturate(per100Words(sentences, (s) => s.emotion), 5));
+  return clamp01(
+    saturate(
+      per100Words(sentences, (s) => s.emotion),
+      5,
+    ),
+  );
 }
 
 const BOUNDARY_QUALITY: Record<BoundaryKind, number> = { punctuation: 1, end: 1, pause: 0.8, forced: 0.35 };

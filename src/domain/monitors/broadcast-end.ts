@@ -30,7 +30,15 @@ export class BroadcastEnding {
     let toProcess: string | undefined;
     if (batch && (await this.d.repo.cutBatch(tx, batch.id, at))) {
       if ((batch.chunks as BatchChunk[]).length === 0) {
-        await this.d.credits.refund({ workspaceId: b.workspaceId, jobType: CHARGE_TYPE.liveBatch, jobId: batchJobId(b.id, batch.index), reason: `live batch ${batch.index} of broadcast ${b.id}: nothing recorded` }, tx);
+        await this.d.credits.refund(
+          {
+            workspaceId: b.workspaceId,
+            jobType: CHARGE_TYPE.liveBatch,
+            jobId: batchJobId(b.id, batch.index),
+            reason: `live batch ${batch.index} of broadcast ${b.id}: nothing recorded`,
+          },
+          tx,
+        );
         await this.d.repo.finishBatch(tx, batch.id, { clipsCount: 0, creditsCharged: 0, errorCode: null }, at);
       } else {
         toProcess = batch.id;

@@ -137,11 +137,20 @@ export class LiveBatchProcessor {
     await this.d.tx.run(async (tx) => {
       let net = batch.creditsCharged;
       if (clips === 0) {
-        await this.d.credits.refund({ workspaceId: batch.workspaceId, jobType: CHARGE_TYPE.liveBatch, jobId, reason: `live batch ${batch.index} of broadcast ${b.id}: no clips` }, tx);
+        await this.d.credits.refund(
+          { workspaceId: batch.workspaceId, jobType: CHARGE_TYPE.liveBatch, jobId, reason: `live batch ${batch.index} of broadcast ${b.id}: no clips` },
+          tx,
+        );
         net = 0;
       } else if (price < full) {
         const refund = await this.d.credits.refund(
-          { workspaceId: batch.workspaceId, jobType: CHARGE_TYPE.liveBatch, jobId, reason: `live batch ${batch.index} of broadcast ${b.id}: ${Math.round(batch.seconds)} s recorded`, amount: full - price },
+          {
+            workspaceId: batch.workspaceId,
+            jobType: CHARGE_TYPE.liveBatch,
+            jobId,
+            reason: `live batch ${batch.index} of broadcast ${b.id}: ${Math.round(batch.seconds)} s recorded`,
+            amount: full - price,
+          },
           tx,
         );
         net = batch.creditsCharged - (refund && !refund.waived ? refund.amount : 0);

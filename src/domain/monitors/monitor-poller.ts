@@ -5,7 +5,7 @@ import type { CreditsService } from '../credits/credits.service.js';
 import { noEvents, type EventPublisher } from '../webhooks/events.js';
 import { sendJob } from '../jobs/enqueue.js';
 import type { WorkspaceWithPlan } from '../workspaces/workspaces.records.js';
-import type { ChannelEntry, ChannelPlatform, ChannelWatcher, LiveRecorder, LiveSegment, StoredChunk } from '../../ports/channel-watcher.js';
+import type { ChannelPlatform, ChannelWatcher, LiveRecorder, LiveSegment, StoredChunk } from '../../ports/channel-watcher.js';
 import type { JobQueue } from '../../ports/queue.js';
 import type { Storage } from '../../ports/storage.js';
 import type { TransactionRunner } from '../../ports/transactions.js';
@@ -134,7 +134,9 @@ export class MonitorPoller {
       return { watchState: { ...state, baseline: true }, status: 'watching' };
     }
     // Oldest first; the row is the claim: an entry is inserted once per monitor (primary key), so two runs never both submit it.
-    await this.d.repo.insertEntries([...entries].reverse().map((e) => ({ monitorId: m.id, entryId: e.id, url: e.url, title: e.title, baseline: false, status: 'pending' })));
+    await this.d.repo.insertEntries(
+      [...entries].reverse().map((e) => ({ monitorId: m.id, entryId: e.id, url: e.url, title: e.title, baseline: false, status: 'pending' })),
+    );
     const pending = await this.d.repo.pendingEntries(m.id, ENTRIES_PER_POLL);
     if (pending.length === 0) return { status: 'watching' };
     const ctx = await this.d.workspaces.get(m.workspaceId);
@@ -261,16 +263,18 @@ export class MonitorPoller {
       if (refusal) return this.refuse(m, b, key, refusal, { declared, measured: stored.seconds, bytes: stored.bytes, batchSeconds: batch.seconds, batchBytes });
       const seconds = stored.seconds;
       const chunk: BatchChunk = { key, seconds, firstSequence: first, lastSequence: lastSeq, bytes: stored.bytes, declaredSeconds: declared };
-      const kept = await this.d.tx.run(async (tx) => {
-        // Both or neither: the broadcast moves past these segments only once (a slow run whose lease ran out
-        // and the run that took over cannot both add them), and only into a batch still recording.
-        if (!(await this.d.repo.advanceBroadcast(tx, b.id, first, lastSeq + 1, new Date()))) return false;
-        if (!(await this.d.repo.appendChunk(tx, batch.id, chunk))) throw new ChunkRefused();
-        return true;
-      }).catch((err) => {
-        if (err instanceof ChunkRefused) return false;
-        throw err;
-      });
+      const kept = await this.d.tx
+        .run(async (tx) => {
+          // Both or neither: the broadcast moves past these segments only once (a slow run whose lease ran out
+          // and the run that took over cannot both add them), and only into a batch still recording.
+          if (!(await this.d.repo.advanceBroadcast(tx, b.id, first, lastSeq + 1, new Date()))) return false;
+          if (!(await this.d.repo.appendChunk(tx, batch.id, chunk))) throw new ChunkRefused();
+          return true;
+        })
+        .catch((err) => {
+          if (err instanceof ChunkRefused) return false;
+          throw err;
+        });
       if (!kept) {
         // Stopped (or cut) meanwhile, or another run stored these segments: nothing is recorded twice or after a stop.
         // (The other run wrote the same key with the same bytes: only a refused batch's chunk is deleted.)
@@ -313,7 +317,13 @@ export class MonitorPoller {
         if (!cur || cur.status === 'stopped' || cur.deletedAt) return undefined;
         if ((await this.d.repo.liveBroadcast(m.id, tx))?.id !== b.id) return undefined;
         const charge = await this.d.credits.charge(
-          { workspaceId: m.workspaceId, amount, reason: `live batch ${index} of broadcast ${b.id}`, jobType: CHARGE_TYPE.liveBatch, jobId: batchJobId(b.id, index) },
+          {
+            workspaceId: m.workspaceId,
+            amount,
+            reason: `live batch ${index} of broadcast ${b.id}`,
+            jobType: CHARGE_TYPE.liveBatch,
+            jobId: batchJobId(b.id, index),
+          },
           tx,
         );
         return this.d.repo.insertBatch(tx, {

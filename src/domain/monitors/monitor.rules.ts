@@ -95,7 +95,23 @@ export function segmentsForBatch(declared: readonly number[], room: number, empt
 
 const YT_HOSTS = new Set(['youtube.com', 'www.youtube.com', 'm.youtube.com']);
 const TWITCH_HOSTS = new Set(['twitch.tv', 'www.twitch.tv', 'm.twitch.tv']);
-const TWITCH_RESERVED = new Set(['videos', 'directory', 'search', 'settings', 'downloads', 'jobs', 'p', 'subscriptions', 'inventory', 'wallet', 'login', 'signup', 'friends', 'drops', 'turbo']);
+const TWITCH_RESERVED = new Set([
+  'videos',
+  'directory',
+  'search',
+  'settings',
+  'downloads',
+  'jobs',
+  'p',
+  'subscriptions',
+  'inventory',
+  'wallet',
+  'login',
+  'signup',
+  'friends',
+  'drops',
+  'turbo',
+]);
 const YT_CHANNEL_ID = /^UC[A-Za-z0-9_-]{22}$/;
 const YT_HANDLE = /^@[A-Za-z0-9._-]{3,30}$/;
 const YT_NAME = /^[A-Za-z0-9._-]{1,100}$/;

@@ -157,7 +157,10 @@ export interface MonitorsRepository {
   monitorSubmissionOfVideo(monitorId: string, videoId: string): Promise<string | undefined>;
   settleEntry(monitorId: string, entryId: string, change: { status: string; submissionId?: string | null; errorCode?: string | null }): Promise<void>;
 
-  insertBroadcast(tx: Tx, b: Pick<BroadcastRow, 'id' | 'workspaceId' | 'monitorId' | 'title' | 'status' | 'externalId' | 'playlistUrl' | 'startedAt'>): Promise<BroadcastRow>;
+  insertBroadcast(
+    tx: Tx,
+    b: Pick<BroadcastRow, 'id' | 'workspaceId' | 'monitorId' | 'title' | 'status' | 'externalId' | 'playlistUrl' | 'startedAt'>,
+  ): Promise<BroadcastRow>;
   liveBroadcast(monitorId: string, tx?: Tx): Promise<BroadcastRow | undefined>;
   /** The monitor's latest broadcast that is no longer live. */
   lastEndedBroadcast(monitorId: string): Promise<BroadcastRow | undefined>;
@@ -174,7 +177,10 @@ export interface MonitorsRepository {
   /** `processing` → `ended` once no batch of it is unfinished. */
   finishBroadcastIfDone(id: string): Promise<boolean>;
 
-  insertBatch(tx: Tx, b: Pick<BatchRow, 'id' | 'workspaceId' | 'broadcastId' | 'index' | 'status' | 'offsetSeconds' | 'creditsCharged' | 'startedAt'>): Promise<BatchRow>;
+  insertBatch(
+    tx: Tx,
+    b: Pick<BatchRow, 'id' | 'workspaceId' | 'broadcastId' | 'index' | 'status' | 'offsetSeconds' | 'creditsCharged' | 'startedAt'>,
+  ): Promise<BatchRow>;
   getBatch(id: string, tx?: Tx): Promise<BatchRow | undefined>;
   /** The batch being recorded, if any. */
   recordingBatch(broadcastId: string, tx?: Tx): Promise<BatchRow | undefined>;

@@ -103,16 +103,16 @@ export class MonitorsService {
     await this.checkOptions(ws, input);
     const row = await this.d.repo.insertWithinLimit(
       {
-      id: newId('mon'),
-      workspaceId: ws,
-      type: input.type,
-      name: input.name?.trim() || defaultName(ref),
-      url: input.url,
-      platform: ref.platform,
-      watchUrl: ref.watchUrl,
-      templateId: input.template_id ?? null,
-      strategyId: input.strategy_id ?? null,
-      sourceLanguage: input.source_language ?? 'auto',
+        id: newId('mon'),
+        workspaceId: ws,
+        type: input.type,
+        name: input.name?.trim() || defaultName(ref),
+        url: input.url,
+        platform: ref.platform,
+        watchUrl: ref.watchUrl,
+        templateId: input.template_id ?? null,
+        strategyId: input.strategy_id ?? null,
+        sourceLanguage: input.source_language ?? 'auto',
       },
       max,
     );
@@ -177,7 +177,12 @@ export class MonitorsService {
       const locked = await this.d.repo.lock(tx, row.id);
       if (!locked || locked.status !== 'stopped' || locked.deletedAt) return null;
       const next = locked.pollSeq + 1;
-      await this.d.repo.setStatus(tx, row.id, { status: 'watching', stopReason: null, startedAt: new Date(), pollSeq: next, watchState: { baseline: false } }, new Date());
+      await this.d.repo.setStatus(
+        tx,
+        row.id,
+        { status: 'watching', stopReason: null, startedAt: new Date(), pollSeq: next, watchState: { baseline: false } },
+        new Date(),
+      );
       return next;
     });
     if (seq !== null) await sendJob(this.d.queue, { name: 'monitor.poll', payload: { monitorId: row.id, seq } });

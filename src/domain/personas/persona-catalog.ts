@@ -249,7 +249,8 @@ export function isCompleteChips(chips: Record<string, unknown>): chips is Chips 
 /** A one-line note: trimmed, no control characters, 1..200 characters; else 400 VALIDATION_ERROR on `note`. */
 export function checkNote(note: string): string {
   const n = note.trim();
-  if (n.length === 0 || n.length > NOTE_MAX_CHARS || /[\u0000-\u001f\u007f\u2028\u2029]/.test(n)) throw validationError([{ field: 'note', rule: 'one_line_1_to_200_chars' }]);
+  if (n.length === 0 || n.length > NOTE_MAX_CHARS || /[\u0000-\u001f\u007f\u2028\u2029]/.test(n))
+    throw validationError([{ field: 'note', rule: 'one_line_1_to_200_chars' }]);
   return n;
 }
 

@@ -127,13 +127,21 @@ export interface PersonasRepository {
   getPersona(id: string, tx?: Tx): Promise<PersonaRow | undefined>;
   /** Locks the persona's row until `tx` ends. */
   lockPersona(tx: Tx, id: string): Promise<PersonaRow | undefined>;
-  updatePersona(tx: Tx | undefined, id: string, fields: Partial<Pick<PersonaRow, 'name' | 'saved' | 'imageStatus' | 'chips' | 'faceIds' | 'currentVersionId' | 'portraitId' | 'errorCode'>>): Promise<PersonaRow>;
+  updatePersona(
+    tx: Tx | undefined,
+    id: string,
+    fields: Partial<Pick<PersonaRow, 'name' | 'saved' | 'imageStatus' | 'chips' | 'faceIds' | 'currentVersionId' | 'portraitId' | 'errorCode'>>,
+  ): Promise<PersonaRow>;
   listPersonas(workspaceId: string, filter: PersonaListFilter, page: PageRequest): Promise<{ rows: PersonaRow[]; total: number }>;
 
   insertPortrait(tx: Tx, row: NewPortrait): Promise<PortraitRow>;
   getPortrait(id: string): Promise<PortraitRow | undefined>;
   /** `processing` → `end.status`; false when it already left `processing`. */
-  finishPortrait(tx: Tx, id: string, end: Pick<PortraitRow, 'status' | 'errorCode' | 'versionId'> & Partial<Pick<PortraitRow, 'creditsCharged'>>): Promise<boolean>;
+  finishPortrait(
+    tx: Tx,
+    id: string,
+    end: Pick<PortraitRow, 'status' | 'errorCode' | 'versionId'> & Partial<Pick<PortraitRow, 'creditsCharged'>>,
+  ): Promise<boolean>;
 
   insertVersion(tx: Tx, row: NewVersion): Promise<VersionRow>;
   findVersion(personaId: string, id: string, tx?: Tx): Promise<VersionRow | undefined>;

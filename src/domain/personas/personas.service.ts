@@ -222,7 +222,14 @@ export class PersonasService {
     p: { id: string; chips: Chips; note: string | null; faceIds: string[]; engine: string; price: number },
   ): Promise<void> {
     const charge = await this.d.charges.charge(
-      { workspaceId: ctx.workspace.id, quoted: p.price, measured: p.price, reason: `persona portrait of ${persona.id}`, jobType: CHARGE_TYPE.personaPortrait, jobId: p.id },
+      {
+        workspaceId: ctx.workspace.id,
+        quoted: p.price,
+        measured: p.price,
+        reason: `persona portrait of ${persona.id}`,
+        jobType: CHARGE_TYPE.personaPortrait,
+        jobId: p.id,
+      },
       tx,
     );
     await this.d.repo.insertPortrait(tx, {
@@ -310,7 +317,10 @@ export class PersonasService {
   async finishPortraitFailed(p: { id: string; personaId: string; workspaceId: string }, code: string): Promise<void> {
     await this.d.transactions.run(async (tx) => {
       if (!(await this.d.repo.finishPortrait(tx, p.id, { status: 'failed', errorCode: code, versionId: null, creditsCharged: 0 }))) return;
-      await this.d.charges.refund({ workspaceId: p.workspaceId, jobType: CHARGE_TYPE.personaPortrait, jobId: p.id, reason: `persona portrait failed: ${code}` }, tx);
+      await this.d.charges.refund(
+        { workspaceId: p.workspaceId, jobType: CHARGE_TYPE.personaPortrait, jobId: p.id, reason: `persona portrait failed: ${code}` },
+        tx,
+      );
       const persona = await this.d.repo.lockPersona(tx, p.personaId);
       if (persona?.portraitId === p.id) await this.d.repo.updatePersona(tx, persona.id, { imageStatus: 'failed', errorCode: code });
       await this.d.events.publish(p.workspaceId, 'persona.failed', { id: p.personaId, image_status: 'failed', error_code: code }, tx);
@@ -370,9 +380,23 @@ export class PersonasService {
 
   /** GET /personas: newest first; filters `saved`, `image_status`, `preset_id`, `q` (part of the name). */
   async list(workspaceId: string, filter: { saved?: boolean; image_status?: string; preset_id?: string; q?: string }, page: PageRequest) {
-    const { rows, total } = await this.d.repo.listPersonas(workspaceId, { saved: filter.saved, imageStatus: filter.image_status, presetId: filter.preset_id, q: filter.q }, page);
+    const { rows, total } = await this.d.repo.listPersonas(
+      workspaceId,
+      { saved: filter.saved, imageStatus: filter.image_status, presetId: filter.preset_id, q: filter.q },
+      page,
+    );
     const versions = await this.d.repo.versionsOf(rows.map((r) => r.id));
-    return { items: await Promise.all(rows.map((r) => this.view(r, versions.filter((v) => v.personaId === r.id)))), total };
+    return {
+      items: await Promise.all(
+        rows.map((r) =>
+          this.view(
+            r,
+            versions.filter((v) => v.personaId === r.id),
+          ),
+        ),
+      ),
+      total,
+    };
   }
 
   async view(r: PersonaRow, versions?: VersionRow[]): Promise<PersonaView> {
@@ -469,7 +493,15 @@ export class PersonasService {
     const img = await this.d.engines.presets.render({ chips: p.chips, note: null, faces: [], seed: p.id });
     await this.d.putImage(key, img.png, 'image/png');
     const row = await this.d.transactions.run(async (tx) => {
-      await this.d.repo.insertPersona(tx, { id, workspaceId: ctx.workspace.id, imageStatus: 'ready', chips: p.chips, faceIds: [], presetId: p.id, name: p.name });
+      await this.d.repo.insertPersona(tx, {
+        id,
+        workspaceId: ctx.workspace.id,
+        imageStatus: 'ready',
+        chips: p.chips,
+        faceIds: [],
+        presetId: p.id,
+        name: p.name,
+      });
       await this.d.repo.insertVersion(tx, {
         id: versionId,
         workspaceId: ctx.workspace.id,

@@ -51,13 +51,15 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-const str = (max: number, opts: { nonEmpty?: boolean; noAngle?: boolean } = {}): Check => (v) =>
-  typeof v === 'string' &&
-  v.length <= max &&
-  (!opts.nonEmpty || v.trim().length > 0) &&
-  (!opts.noAngle || !/[<>]/.test(v));
+const str =
+  (max: number, opts: { nonEmpty?: boolean; noAngle?: boolean } = {}): Check =>
+  (v) =>
+    typeof v === 'string' && v.length <= max && (!opts.nonEmpty || v.trim().length > 0) && (!opts.noAngle || !/[<>]/.test(v));
 const bool: Check = (v) => typeof v === 'boolean';
-const oneOf = (values: readonly string[]): Check => (v) => typeof v === 'string' && values.includes(v);
+const oneOf =
+  (values: readonly string[]): Check =>
+  (v) =>
+    typeof v === 'string' && values.includes(v);
 const nonNegativeInt: Check = (v) => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 const isoInstant = (v: unknown): boolean => typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(v) && !Number.isNaN(Date.parse(v));
 const languageTag: Check = (v) => typeof v === 'string' && /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/.test(v);
@@ -74,8 +76,7 @@ const youtubeTags: Check = (v) =>
   v.every((t) => typeof t === 'string' && t.trim().length > 0 && !/[<>,]/.test(t)) &&
   youtubeTagsLength(v as string[]) <= LIMITS.youtube.tagsTotal;
 
-const youtubeDescription: Check = (v) =>
-  typeof v === 'string' && !/[<>]/.test(v) && Buffer.byteLength(v, 'utf8') <= LIMITS.youtube.descriptionBytes;
+const youtubeDescription: Check = (v) => typeof v === 'string' && !/[<>]/.test(v) && Buffer.byteLength(v, 'utf8') <= LIMITS.youtube.descriptionBytes;
 
 /** `#tag` words (letters, digits, underscore, any script); `##` and a lone `#` are not counted. */
 export function countHashtags(text: string): number {
@@ -143,10 +144,7 @@ const RULES: Record<PublishPlatform, Record<string, Rule>> = {
     locationId: { check: (v) => typeof v === 'string' && /^\d+$/.test(v) },
     audioName: { check: str(100, { nonEmpty: true }) },
     collaborators: {
-      check: (v) =>
-        Array.isArray(v) &&
-        v.length <= LIMITS.instagram.collaborators &&
-        v.every((c) => typeof c === 'string' && /^[A-Za-z0-9._]{1,30}$/.test(c)),
+      check: (v) => Array.isArray(v) && v.length <= LIMITS.instagram.collaborators && v.every((c) => typeof c === 'string' && /^[A-Za-z0-9._]{1,30}$/.test(c)),
     },
   },
 };

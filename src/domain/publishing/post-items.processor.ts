@@ -207,7 +207,8 @@ export class PostItemProcessor {
       return { kind: 'ready', render: r! };
     } catch (err) {
       if (err instanceof DomainError && err.code === 'RATE_LIMIT_EXCEEDED') return { kind: 'wait', ms: Math.max(this.d.renderWaitMs, 1000) };
-      if (err instanceof DomainError && (err.code === 'EDITS_NOT_FOUND' || err.code === 'WORKSPACE_NOT_FOUND')) return { kind: 'failed', code: 'EDITS_NOT_FOUND' };
+      if (err instanceof DomainError && (err.code === 'EDITS_NOT_FOUND' || err.code === 'WORKSPACE_NOT_FOUND'))
+        return { kind: 'failed', code: 'EDITS_NOT_FOUND' };
       throw err;
     }
   }
@@ -237,7 +238,12 @@ export class PostItemProcessor {
     await this.d.tx.run(async (tx) => {
       await this.d.posts.lockPost(tx, item.postId);
       const before = (await this.d.posts.getPost(item.postId, tx))?.status;
-      await this.d.posts.updateItem(item.id, { ...change, errorCode: change.errorCode ?? null, runToken: null, updatedAt: this.now() }, { status: 'processing', runToken: token }, tx);
+      await this.d.posts.updateItem(
+        item.id,
+        { ...change, errorCode: change.errorCode ?? null, runToken: null, updatedAt: this.now() },
+        { status: 'processing', runToken: token },
+        tx,
+      );
       const after = await refreshPostStatus(this.d.posts, item.postId, tx);
       if (after !== before && (after === 'completed' || after === 'partial' || after === 'failed')) {
         await (this.d.events ?? noEvents).publish(item.workspaceId, `post.${after}`, { id: item.postId, status: after }, tx);

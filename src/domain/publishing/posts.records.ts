@@ -49,7 +49,10 @@ export interface PostItemRow {
 }
 
 export type NewPost = Pick<PostRow, 'id' | 'workspaceId' | 'status' | 'scheduledAt' | 'createdAt' | 'updatedAt'>;
-export type NewPostItem = Pick<PostItemRow, 'id' | 'postId' | 'workspaceId' | 'position' | 'editId' | 'connectionId' | 'platform' | 'status' | 'metadata' | 'dueAt'>;
+export type NewPostItem = Pick<
+  PostItemRow,
+  'id' | 'postId' | 'workspaceId' | 'position' | 'editId' | 'connectionId' | 'platform' | 'status' | 'metadata' | 'dueAt'
+>;
 export type PostChanges = Partial<Pick<PostRow, 'status' | 'scheduledAt' | 'startedAt' | 'deletedAt' | 'updatedAt'>>;
 export type PostItemChanges = Partial<Omit<PostItemRow, 'id' | 'postId' | 'workspaceId' | 'position' | 'editId' | 'connectionId' | 'platform' | 'createdAt'>>;
 

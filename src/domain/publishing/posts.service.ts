@@ -94,8 +94,16 @@ export class PostsService {
     if (targets.length === 0) throw validationError([{ field: 'videos', rule: 'minItems' }]);
     if (targets.length > MAX_POST_ITEMS) throw validationError([{ field: 'videos', rule: 'maxItems' }]);
 
-    await checkEdits(this.d.edits, ws, targets.map((t) => t.editId));
-    const byId = await usableConnections(this.connections, ws, targets.map((t) => t.connectionId));
+    await checkEdits(
+      this.d.edits,
+      ws,
+      targets.map((t) => t.editId),
+    );
+    const byId = await usableConnections(
+      this.connections,
+      ws,
+      targets.map((t) => t.connectionId),
+    );
     checkTargetsMetadata(targets, byId);
 
     const postId = newId('post');
@@ -194,7 +202,12 @@ export class PostsService {
       }
       for (const change of input.items ?? []) {
         const item = byId.get(change.id)!;
-        await this.posts.updateItem(item.id, { metadata: applyMetadataDefaults(item.platform, networkMetadata(item.platform, change.metadata)), updatedAt: now }, {}, tx);
+        await this.posts.updateItem(
+          item.id,
+          { metadata: applyMetadataDefaults(item.platform, networkMetadata(item.platform, change.metadata)), updatedAt: now },
+          {},
+          tx,
+        );
       }
       return items.filter((i) => i.status === 'pending').map((i) => i.id);
     });

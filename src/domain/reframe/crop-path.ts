@@ -82,7 +82,10 @@ export function cropSize(sourceWidth: number, sourceHeight: number, aspect: Crop
 }
 
 /** Picks the main subject sample by sample inside one shot; returns the wanted centre per sample. */
-function wantedCentres(samples: readonly FaceSample[], o: Required<Pick<CropPathOptions, 'holdSeconds' | 'lostSeconds' | 'switchRatio' | 'switchSeconds'>>): Array<{ t: number; cx: number; cy: number }> {
+function wantedCentres(
+  samples: readonly FaceSample[],
+  o: Required<Pick<CropPathOptions, 'holdSeconds' | 'lostSeconds' | 'switchRatio' | 'switchSeconds'>>,
+): Array<{ t: number; cx: number; cy: number }> {
   const tracks: Track[] = [];
   let main: Track | null = null;
   let challenger: Track | null = null;
@@ -225,8 +228,17 @@ function simplify(kfs: Keyframe[], tol: number): Keyframe[] {
  */
 export function computeCropPath(samples: readonly FaceSample[], source: { width: number; height: number }, options: CropPathOptions = {}): Keyframe[] {
   const o = {
-    deadZone: 0.08, smoothTime: 0.5, maxSpeed: 1.5, lead: 0.5, holdSeconds: 2.5, lostSeconds: 1.5,
-    switchRatio: 1.4, switchSeconds: 2, verticalAnchor: 0.4, step: 0.1, tolerancePx: 2,
+    deadZone: 0.08,
+    smoothTime: 0.5,
+    maxSpeed: 1.5,
+    lead: 0.5,
+    holdSeconds: 2.5,
+    lostSeconds: 1.5,
+    switchRatio: 1.4,
+    switchSeconds: 2,
+    verticalAnchor: 0.4,
+    step: 0.1,
+    tolerancePx: 2,
     ...options,
   };
   const { w, h } = cropSize(source.width, source.height, o.aspect);

@@ -80,7 +80,13 @@ export class RenderProcessor {
       try {
         const out = path.join(dir, 'render.mp4');
         const result = await this.d.storage.withLocalFile(edit.source.key, (input) =>
-          this.d.engine.render(edit, { inputPath: input, outputPath: out, onProgress: progress.report, timeoutMs: RENDER_TIMEOUT_MS, quality: renderQuality(row) }),
+          this.d.engine.render(edit, {
+            inputPath: input,
+            outputPath: out,
+            onProgress: progress.report,
+            timeoutMs: RENDER_TIMEOUT_MS,
+            quality: renderQuality(row),
+          }),
         );
         await progress.settle();
         await this.d.storage.putFile(key, out, 'video/mp4');
@@ -158,9 +164,7 @@ export class RenderProcessor {
       report: (pct: number) => {
         const p = throttle.next(pct, Date.now());
         if (p === null) return;
-        chain = chain
-          .then(() => this.d.repo.raiseProgress(renderId, p))
-          .catch((err) => this.d.logger.warn({ err, renderId }, 'progress update failed'));
+        chain = chain.then(() => this.d.repo.raiseProgress(renderId, p)).catch((err) => this.d.logger.warn({ err, renderId }, 'progress update failed'));
       },
       settle: () => chain,
     };

@@ -103,7 +103,6 @@ export function highlightStretch(
   };
 }
 
-
 /**
  * Runs a submission through downloading → transcribing → video_analysis → analyzing → finalizing.
  * Each stage keeps its result on the submission, so a job retried after a crash resumes where it
@@ -261,7 +260,14 @@ export class SubmissionPipeline {
         });
         const editId = newId('edit');
         await this.d.transactions.run(async (tx) => {
-          await this.d.clips.insertEdit(tx, { id: editId, workspaceId: row.workspaceId, clipId: clip.id, hash: editHash(edit), spec: edit, templateId: template.id });
+          await this.d.clips.insertEdit(tx, {
+            id: editId,
+            workspaceId: row.workspaceId,
+            clipId: clip.id,
+            hash: editHash(edit),
+            spec: edit,
+            templateId: template.id,
+          });
           await this.d.clips.setEdit(tx, clip.id, { editId });
         });
       }

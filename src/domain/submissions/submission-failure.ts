@@ -25,7 +25,10 @@ export class SubmissionFailure {
   async fail(row: Pick<SubmissionRow, 'id' | 'workspaceId'>, errorCode: string): Promise<void> {
     await this.d.transactions.run(async (tx) => {
       const failed = await this.d.repo.failIfUnfinished(tx, row.id, errorCode, new Date());
-      await this.d.credits.refund({ workspaceId: row.workspaceId, jobType: CHARGE_TYPE.submission, jobId: row.id, reason: `submission failed: ${errorCode}` }, tx);
+      await this.d.credits.refund(
+        { workspaceId: row.workspaceId, jobType: CHARGE_TYPE.submission, jobId: row.id, reason: `submission failed: ${errorCode}` },
+        tx,
+      );
       if (failed && !failed.liveBatch) {
         const data = { id: row.id, video_id: failed.videoId, status: 'failed', error_code: errorCode };
         await (this.d.events ?? noEvents).publish(row.workspaceId, 'submission.failed', data, tx);

@@ -66,7 +66,11 @@ export interface SubmissionsRepository {
   /** The submission when it belongs to the workspace and the video. */
   findInWorkspace(workspaceId: string, videoId: string, id: string): Promise<SubmissionRow | undefined>;
   /** The workspace's submissions, newest first (a live monitor's batches left out). */
-  list(workspaceId: string, filter: { status?: string; videoId?: string; monitorId?: string }, page: PageRequest): Promise<{ rows: SubmissionRow[]; total: number }>;
+  list(
+    workspaceId: string,
+    filter: { status?: string; videoId?: string; monitorId?: string },
+    page: PageRequest,
+  ): Promise<{ rows: SubmissionRow[]; total: number }>;
   /** How many submissions are queued that were created before `createdAt`, and the seconds of video they hold. */
   queuedBefore(createdAt: Date): Promise<{ count: number; seconds: number }>;
   /** The submission, locked until `tx` ends. */

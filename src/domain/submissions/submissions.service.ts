@@ -129,7 +129,11 @@ export class SubmissionsService {
     return row;
   }
 
-  list(workspaceId: string, filter: { status?: string; video_id?: string; monitor_id?: string }, page: PageRequest): Promise<{ rows: SubmissionRow[]; total: number }> {
+  list(
+    workspaceId: string,
+    filter: { status?: string; video_id?: string; monitor_id?: string },
+    page: PageRequest,
+  ): Promise<{ rows: SubmissionRow[]; total: number }> {
     return this.d.repo.list(workspaceId, { status: filter.status, videoId: filter.video_id, monitorId: filter.monitor_id }, page);
   }
 
@@ -212,7 +216,13 @@ export class SubmissionsService {
   /** The spec's Clip object; `play_url` and `download_url` are signed for one hour. */
   async clipView(row: ClipRow) {
     const key = row.previewKey;
-    const name = `${row.title.replace(/[^A-Za-z0-9 _-]+/g, '').trim().replace(/\s+/g, '-').slice(0, 60) || 'clip'}.mp4`;
+    const name = `${
+      row.title
+        .replace(/[^A-Za-z0-9 _-]+/g, '')
+        .trim()
+        .replace(/\s+/g, '-')
+        .slice(0, 60) || 'clip'
+    }.mp4`;
     return {
       id: row.id,
       title: row.title,

@@ -30,7 +30,10 @@ export interface TemplatesRepository {
    * What the workspace sees (the built-ins and its own), optionally of one kind: built-ins first, in
    * the order of `builtinOrder`, then the workspace's own, newest first.
    */
-  listVisible(workspaceId: string, opts: { kind?: TemplateKind; builtinOrder: readonly string[]; page: PageRequest }): Promise<{ rows: TemplateRow[]; total: number }>;
+  listVisible(
+    workspaceId: string,
+    opts: { kind?: TemplateKind; builtinOrder: readonly string[]; page: PageRequest },
+  ): Promise<{ rows: TemplateRow[]; total: number }>;
   /** The built-in or the workspace's own template or strategy of `kind` with that id. */
   findVisible(workspaceId: string, id: string, kind: TemplateKind): Promise<TemplateRow | undefined>;
   findBuiltin(id: string): Promise<TemplateRow | undefined>;

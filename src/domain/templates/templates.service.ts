@@ -69,9 +69,7 @@ export type TemplateView = (ViewBase & { kind: 'template'; config: TemplateConfi
 
 export function templateView(r: TemplateOrStrategy): TemplateView {
   const base = { id: r.id, name: r.name, builtin: r.builtin, created_at: r.createdAt.toISOString() };
-  return r.kind === 'template'
-    ? { ...base, kind: 'template', config: templateConfigView(r.config) }
-    : { ...base, kind: 'strategy', config: { ...r.config } };
+  return r.kind === 'template' ? { ...base, kind: 'template', config: templateConfigView(r.config) } : { ...base, kind: 'strategy', config: { ...r.config } };
 }
 
 /** What an edit takes of a caption template (a clip's first edit, applying a template): its id, captions and layout. */

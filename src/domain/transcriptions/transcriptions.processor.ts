@@ -47,7 +47,8 @@ export class TranscriptionProcessor {
       if (!m) throw new DomainError('MEDIA_NOT_FOUND');
       // Only the measured (and charged) seconds are transcribed, whatever the stored file holds.
       const seconds = m.duration ?? 0;
-      const out: Outcome = seconds > 0 ? await this.d.storage.withLocalFile(m.storageKey, (file) => this.transcribe(row, file, seconds)) : { kind: 'no_speech' };
+      const out: Outcome =
+        seconds > 0 ? await this.d.storage.withLocalFile(m.storageKey, (file) => this.transcribe(row, file, seconds)) : { kind: 'no_speech' };
       if (out.kind === 'no_speech') await this.d.transcriptions.finishWithoutResult(row, 'no_speech');
       else await this.d.transcriptions.finishReady(row, out.language, out.cues);
     } catch (err) {

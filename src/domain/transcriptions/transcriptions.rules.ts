@@ -64,9 +64,7 @@ export function reusable(c: CacheCandidate, ask: CacheAsk): boolean {
  */
 export function pickReusable<T extends CacheCandidate & { createdAt: Date }>(candidates: T[], ask: CacheAsk): T | undefined {
   const rank = (c: T) => (c.status === 'ready' ? (c.speakerLabels === ask.speakerLabels ? 0 : 1) : c.status === 'no_speech' ? 2 : 3);
-  return candidates
-    .filter((c) => reusable(c, ask))
-    .sort((a, b) => rank(a) - rank(b) || b.createdAt.getTime() - a.createdAt.getTime())[0];
+  return candidates.filter((c) => reusable(c, ask)).sort((a, b) => rank(a) - rank(b) || b.createdAt.getTime() - a.createdAt.getTime())[0];
 }
 
 /** The language of a transcript with no speech: the one asked, else `und` (ISO 639-2 "undetermined"). */

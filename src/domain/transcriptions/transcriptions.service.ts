@@ -24,14 +24,7 @@ import {
   uploadKeyOf,
   type MediaKind,
 } from '../videos/upload.rules.js';
-import {
-  SYNC_VAD_MAX_SECONDS,
-  noSpeechLanguage,
-  pickReusable,
-  transcriptionCredits,
-  type CacheAsk,
-  type TranscriptionStatus,
-} from './transcriptions.rules.js';
+import { SYNC_VAD_MAX_SECONDS, noSpeechLanguage, pickReusable, transcriptionCredits, type CacheAsk, type TranscriptionStatus } from './transcriptions.rules.js';
 import type { MediaRow, TranscriptionRow, TranscriptionsRepository } from './transcriptions.records.js';
 import { CHARGE_TYPE } from '../credits/charge-types.js';
 
@@ -356,7 +349,11 @@ export class TranscriptionsService {
   }
 
   /** processing -> no_speech (or failed with a code), the charge refunded once; `credits_charged` becomes 0. */
-  async finishWithoutResult(r: Pick<TranscriptionRow, 'id' | 'workspaceId' | 'sourceLanguage'>, status: 'no_speech' | 'failed', errorCode?: string): Promise<void> {
+  async finishWithoutResult(
+    r: Pick<TranscriptionRow, 'id' | 'workspaceId' | 'sourceLanguage'>,
+    status: 'no_speech' | 'failed',
+    errorCode?: string,
+  ): Promise<void> {
     await this.d.transactions.run(async (tx) => {
       const end = {
         status,
@@ -368,7 +365,12 @@ export class TranscriptionsService {
       };
       if (!(await this.d.repo.finish(r.id, end, tx))) return;
       await this.d.credits.refund(
-        { workspaceId: r.workspaceId, jobType: CHARGE_TYPE.transcription, jobId: r.id, reason: status === 'no_speech' ? 'transcription found no speech' : `transcription failed: ${errorCode}` },
+        {
+          workspaceId: r.workspaceId,
+          jobType: CHARGE_TYPE.transcription,
+          jobId: r.id,
+          reason: status === 'no_speech' ? 'transcription found no speech' : `transcription failed: ${errorCode}`,
+        },
         tx,
       );
       // No speech is a result like any other: `transcription.ready` with status `no_speech`.

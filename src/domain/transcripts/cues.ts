@@ -181,7 +181,11 @@ export function buildCues(words: TimedWord[], opts: CueOptions = {}): Cue[] {
   };
   const groups = stretches(normalise(words), o.pauseSeconds).flatMap((s) => splitStretch(s, o));
   const cues: Cue[] = groups.map((g) => {
-    const lines = breakLines(g.map((w) => w.text), o.maxLineChars, o.maxLines) ?? [g.map((w) => w.text).join(' ')];
+    const lines = breakLines(
+      g.map((w) => w.text),
+      o.maxLineChars,
+      o.maxLines,
+    ) ?? [g.map((w) => w.text).join(' ')];
     const start = g[0].start;
     const end = Math.min(Math.max(...g.map((w) => w.end)), start + o.maxSeconds);
     return { start, end, text: lines.join('\n'), ...(g[0].speaker !== undefined ? { speaker: g[0].speaker } : {}) };

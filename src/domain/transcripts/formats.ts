@@ -112,6 +112,11 @@ export function formatTranscript(format: TranscriptFormat, cues: Cue[], opts: Fo
 
 /** `name.ext` for a Content-Disposition header: the upload's base name (without its extension), made safe. */
 export function transcriptFileName(baseName: string, format: TranscriptFormat): string {
-  const stem = baseName.replace(/\.[^./\\]*$/, '').replace(/[^\p{L}\p{N}._ -]+/gu, '_').trim().slice(0, 120) || 'transcript';
+  const stem =
+    baseName
+      .replace(/\.[^./\\]*$/, '')
+      .replace(/[^\p{L}\p{N}._ -]+/gu, '_')
+      .trim()
+      .slice(0, 120) || 'transcript';
   return `${stem}.${TRANSCRIPT_FORMATS[format].extension}`;
 }

@@ -6,9 +6,7 @@ import { DomainError } from '../errors.js';
  * PLAYLIST_URL, CHANNEL_URL, SHORTS_NOT_SUPPORTED or INVALID_URL. Pure. Table: docs/sources.md.
  */
 
-export type LinkClassification =
-  | { kind: 'platform'; platform: string; canonicalUrl: string }
-  | { kind: 'direct'; url: string };
+export type LinkClassification = { kind: 'platform'; platform: string; canonicalUrl: string } | { kind: 'direct'; url: string };
 
 export const PLATFORMS = ['youtube', 'twitch', 'vimeo', 'tiktok', 'instagram', 'x', 'facebook', 'kick', 'rumble', 'dailymotion', 'streamable'] as const;
 export type Platform = (typeof PLATFORMS)[number];
@@ -35,8 +33,26 @@ function need(ok: boolean): void {
 // ---------------------------------------------------------------- YouTube
 
 const YT_RESERVED = new Set([
-  'feed', 'results', 'account', 'premium', 'gaming', 'about', 'hashtag', 'playables', 'signin', 'logout', 'upload',
-  'redirect', 't', 'howyoutubeworks', 'creators', 'kids', 'music', 'paid_memberships', 'reporthistory', 'supported_browsers',
+  'feed',
+  'results',
+  'account',
+  'premium',
+  'gaming',
+  'about',
+  'hashtag',
+  'playables',
+  'signin',
+  'logout',
+  'upload',
+  'redirect',
+  't',
+  'howyoutubeworks',
+  'creators',
+  'kids',
+  'music',
+  'paid_memberships',
+  'reporthistory',
+  'supported_browsers',
 ]);
 
 function ytWatch(id: string | null | undefined): LinkClassification {
@@ -90,8 +106,27 @@ const youtuBe: Rule = ({ segs }) => {
 // ---------------------------------------------------------------- Twitch
 
 const TWITCH_RESERVED = new Set([
-  'directory', 'search', 'settings', 'p', 'downloads', 'jobs', 'subscriptions', 'inventory', 'wallet', 'drops',
-  'friends', 'messages', 'turbo', 'prime', 'login', 'signup', 'store', 'following', 'moderator', 'popout', 'broadcast',
+  'directory',
+  'search',
+  'settings',
+  'p',
+  'downloads',
+  'jobs',
+  'subscriptions',
+  'inventory',
+  'wallet',
+  'drops',
+  'friends',
+  'messages',
+  'turbo',
+  'prime',
+  'login',
+  'signup',
+  'store',
+  'following',
+  'moderator',
+  'popout',
+  'broadcast',
 ]);
 const TWITCH_LOGIN = /^[A-Za-z0-9_]{1,25}$/;
 
@@ -235,8 +270,22 @@ const instagram: Rule = ({ segs }) => {
 // ---------------------------------------------------------------- X / Twitter
 
 const X_RESERVED = new Set([
-  'home', 'explore', 'search', 'notifications', 'messages', 'settings', 'login', 'logout', 'signup', 'compose',
-  'hashtag', 'tos', 'privacy', 'intent', 'share', 'account',
+  'home',
+  'explore',
+  'search',
+  'notifications',
+  'messages',
+  'settings',
+  'login',
+  'logout',
+  'signup',
+  'compose',
+  'hashtag',
+  'tos',
+  'privacy',
+  'intent',
+  'share',
+  'account',
 ]);
 
 const x: Rule = ({ segs }) => {
@@ -268,7 +317,25 @@ const x: Rule = ({ segs }) => {
 
 // ---------------------------------------------------------------- Facebook
 
-const FB_RESERVED = new Set(['groups', 'events', 'marketplace', 'gaming', 'login', 'help', 'settings', 'messages', 'notifications', 'photo', 'photo.php', 'photos', 'stories', 'hashtag', 'search', 'policies', 'privacy']);
+const FB_RESERVED = new Set([
+  'groups',
+  'events',
+  'marketplace',
+  'gaming',
+  'login',
+  'help',
+  'settings',
+  'messages',
+  'notifications',
+  'photo',
+  'photo.php',
+  'photos',
+  'stories',
+  'hashtag',
+  'search',
+  'policies',
+  'privacy',
+]);
 
 const facebook: Rule = ({ segs, q }) => {
   const [a, b, c, d] = segs;
@@ -316,7 +383,20 @@ const fbWatch: Rule = ({ segs }) => {
 
 // ---------------------------------------------------------------- Kick
 
-const KICK_RESERVED = new Set(['categories', 'category', 'browse', 'search', 'following', 'settings', 'dashboard', 'subscriptions', 'legal', 'privacy-policy', 'terms-of-service', 'community-guidelines']);
+const KICK_RESERVED = new Set([
+  'categories',
+  'category',
+  'browse',
+  'search',
+  'following',
+  'settings',
+  'dashboard',
+  'subscriptions',
+  'legal',
+  'privacy-policy',
+  'terms-of-service',
+  'community-guidelines',
+]);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const kick: Rule = ({ segs, q }) => {
@@ -417,4 +497,3 @@ export const HOST_RULES: Record<string, Rule> = {
   'dai.ly': daiLy,
   'streamable.com': streamable,
 };
-

@@ -38,8 +38,7 @@ export function pickResolver(link: LinkClassification, resolvers: SourceResolver
 export function checkUsable(meta: SourceMetadata, limits: { maxDurationSeconds: number | null; minDurationSeconds?: number }): void {
   const min = limits.minDurationSeconds ?? MIN_VIDEO_SECONDS;
   const max = limits.maxDurationSeconds;
-  const durationError = () =>
-    new DomainError('INVALID_DURATION', { duration: Math.round(meta.duration * 1000) / 1000, min_duration: min, max_duration: max });
+  const durationError = () => new DomainError('INVALID_DURATION', { duration: Math.round(meta.duration * 1000) / 1000, min_duration: min, max_duration: max });
   if (meta.waiting) {
     if (max !== null && meta.duration > max) throw durationError();
     return;

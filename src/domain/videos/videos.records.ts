@@ -33,10 +33,16 @@ export interface VideoRow {
 }
 
 /** What analysing a link finds (and refreshes on the same link). */
-export type LinkAnalysis = Pick<VideoRow, 'status' | 'mediaUrl' | 'platform' | 'title' | 'author' | 'duration' | 'width' | 'height' | 'hasAudio' | 'fileSize' | 'updatedAt'>;
+export type LinkAnalysis = Pick<
+  VideoRow,
+  'status' | 'mediaUrl' | 'platform' | 'title' | 'author' | 'duration' | 'width' | 'height' | 'hasAudio' | 'fileSize' | 'updatedAt'
+>;
 
 /** A video waiting for its uploaded bytes. */
-export type NewUpload = Pick<VideoRow, 'id' | 'workspaceId' | 'source' | 'status' | 'platform' | 'title' | 'author' | 'storageKey' | 'fileName' | 'fileSize' | 'contentType' | 'uploadId'>;
+export type NewUpload = Pick<
+  VideoRow,
+  'id' | 'workspaceId' | 'source' | 'status' | 'platform' | 'title' | 'author' | 'storageKey' | 'fileName' | 'fileSize' | 'contentType' | 'uploadId'
+>;
 
 /** The measurements of a media file. */
 export type VideoMeasurements = Pick<VideoRow, 'duration' | 'width' | 'height' | 'hasAudio'>;

@@ -20,8 +20,12 @@ export const PlanFieldsSchema = Type.Object(
     rate_limit_per_minute: Type.Optional(Type.Integer({ minimum: 1, maximum: INT4_MAX })),
     analysis_rate_limit_per_minute: Type.Optional(Type.Integer({ minimum: 1, maximum: INT4_MAX })),
     discount_percent: Type.Optional(Type.Number({ minimum: 0, maximum: 100 })),
-    transcription_credits_per_minute: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, description: 'Credits per started minute of a transcription.' })),
-    speaker_labels_credits_per_minute: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, description: 'Surcharge per started minute when speaker labels are asked.' })),
+    transcription_credits_per_minute: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: 1_000_000, description: 'Credits per started minute of a transcription.' }),
+    ),
+    speaker_labels_credits_per_minute: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: 1_000_000, description: 'Surcharge per started minute when speaker labels are asked.' }),
+    ),
     max_monitors: Type.Optional(Type.Integer({ minimum: 0, maximum: INT4_MAX, description: 'Monitors a workspace may keep (deleted ones do not count).' })),
     submission_retention_hours: Type.Optional(
       Type.Number({ exclusiveMinimum: 0, maximum: 876_000, description: "Hours a finished submission's source, clip previews and stage results are kept." }),
@@ -58,9 +62,7 @@ export function adminPlanRoutes(app: Api, deps: AdminPlanRoutesDeps) {
     planView(await deps.plans.get(req.params.name)),
   );
 
-  app.patch(
-    '/plans/:name',
-    { schema: { ...schema, params: Type.Object({ name: Type.String() }), body: PlanFieldsSchema } },
-    async (req) => planView(await deps.plans.update(req.params.name, req.body)),
+  app.patch('/plans/:name', { schema: { ...schema, params: Type.Object({ name: Type.String() }), body: PlanFieldsSchema } }, async (req) =>
+    planView(await deps.plans.update(req.params.name, req.body)),
   );
 }

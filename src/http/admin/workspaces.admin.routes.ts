@@ -57,8 +57,7 @@ export function adminWorkspaceRoutes(app: Api, deps: AdminWorkspaceRoutesDeps) {
         ),
       },
     },
-    async (req) =>
-      workspaceView(await deps.workspaces.update(req.params.id, { name: req.body.name, plan: req.body.plan, memberCount: req.body.member_count })),
+    async (req) => workspaceView(await deps.workspaces.update(req.params.id, { name: req.body.name, plan: req.body.plan, memberCount: req.body.member_count })),
   );
 
   app.post(
@@ -100,7 +99,5 @@ export function adminWorkspaceRoutes(app: Api, deps: AdminWorkspaceRoutesDeps) {
     },
   );
 
-  app.delete('/workspaces/:id/free-usage', { schema: { hide, params: Id } }, async (req) =>
-    workspaceView(await deps.workspaces.endFreeUsage(req.params.id)),
-  );
+  app.delete('/workspaces/:id/free-usage', { schema: { hide, params: Id } }, async (req) => workspaceView(await deps.workspaces.endFreeUsage(req.params.id)));
 }

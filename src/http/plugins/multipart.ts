@@ -67,7 +67,8 @@ export async function readMultipart(req: FastifyRequest, opts: { fileField: stri
     if (code === 'FST_REQ_FILE_TOO_LARGE') throw new DomainError('FILE_TOO_LARGE', { max_size: opts.maxBytes });
     if (TOO_MANY.has(code)) throw validationError([{ field: 'body', rule: 'too_many_parts' }]);
     if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') throw validationError([{ field: 'header.content-type', rule: 'media_type' }]);
-    if (code.startsWith('FST_') || /multipart|boundary|Unexpected end/i.test((err as Error).message ?? '')) throw validationError([{ field: 'body', rule: 'multipart' }]);
+    if (code.startsWith('FST_') || /multipart|boundary|Unexpected end/i.test((err as Error).message ?? ''))
+      throw validationError([{ field: 'body', rule: 'multipart' }]);
     throw err;
   }
   return { file, fields };

@@ -6,13 +6,7 @@ import type { RateLimiter, RateWindow } from '../../ports/rate-limiter.js';
  * Counts one request in `bucket` and refuses it past `limit` with 429 RATE_LIMIT_EXCEEDED and
  * Retry-After. With `headers`, the X-RateLimit-* headers describe this bucket on the response.
  */
-export async function enforceRateLimit(
-  limiter: RateLimiter,
-  reply: FastifyReply,
-  bucket: string,
-  limit: number,
-  headers: boolean,
-): Promise<void> {
+export async function enforceRateLimit(limiter: RateLimiter, reply: FastifyReply, bucket: string, limit: number, headers: boolean): Promise<void> {
   const now = Date.now();
   const w = await limiter.hit(bucket, now);
   if (headers) {

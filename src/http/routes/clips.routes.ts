@@ -156,7 +156,10 @@ export function clipRoutes(app: Api, deps: ClipRoutesDeps) {
           'Otherwise 409 SUBMISSION_NOT_WAITING: its work is under way or finished.',
         params: SubmissionPath,
         response: {
-          200: answer(Type.Object({ id: Type.String(), deleted: Type.Boolean(), credits_refunded: Type.Integer() }, { $id: 'DeletedSubmission' }), 'Removed and refunded.'),
+          200: answer(
+            Type.Object({ id: Type.String(), deleted: Type.Boolean(), credits_refunded: Type.Integer() }, { $id: 'DeletedSubmission' }),
+            'Removed and refunded.',
+          ),
           ...errorResponses('SUBMISSION_NOT_FOUND', 'SUBMISSION_NOT_WAITING', 'SUBMISSION_EXPIRED'),
         },
       },

@@ -69,7 +69,12 @@ export function monitorRoutes(app: Api, deps: MonitorRoutesDeps) {
     async (req) => {
       const page = pageRequest(req.query);
       const { rows, total } = await m.list(callerOf(req).workspace.id, page);
-      return listResponse('monitors', rows.map((r) => m.view(r)), total, page);
+      return listResponse(
+        'monitors',
+        rows.map((r) => m.view(r)),
+        total,
+        page,
+      );
     },
   );
 
@@ -80,7 +85,8 @@ export function monitorRoutes(app: Api, deps: MonitorRoutesDeps) {
         operationId: 'getMonitor',
         tags,
         summary: 'Get a monitor',
-        description: '`status`: `stopped` (see `stop_reason`), `watching` (on, waiting for a broadcast or an upload), `live` (recording a broadcast). Poll every 5 to 10 seconds.',
+        description:
+          '`status`: `stopped` (see `stop_reason`), `watching` (on, waiting for a broadcast or an upload), `live` (recording a broadcast). Poll every 5 to 10 seconds.',
         params: MonitorPath,
         response: { 200: answer(MonitorSchema, 'The monitor.'), ...errorResponses('MONITOR_NOT_FOUND') },
       },
@@ -177,7 +183,12 @@ export function monitorRoutes(app: Api, deps: MonitorRoutesDeps) {
     async (req) => {
       const page = pageRequest(req.query);
       const { rows, total } = await m.broadcasts(callerOf(req).workspace.id, req.params.id, page);
-      return listResponse('broadcasts', rows.map((b) => m.broadcastView(b)), total, page);
+      return listResponse(
+        'broadcasts',
+        rows.map((b) => m.broadcastView(b)),
+        total,
+        page,
+      );
     },
   );
 

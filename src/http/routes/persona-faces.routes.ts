@@ -40,5 +40,4 @@ export function personaFaceRoutes(app: Api, deps: PersonaFaceRoutesDeps) {
       return reply.code(201).send(await deps.personas.addFace(callerOf(req), { bytes: form.file.bytes, ownFaceAdult: true }));
     },
   );
-
 }

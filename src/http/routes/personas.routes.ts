@@ -38,7 +38,8 @@ export interface PersonaRoutesDeps {
   personaVideos: PersonaVideosService;
 }
 
-const PORTRAIT_CHARGE = 'Charged the catalog’s `prices.image` (a ledger row, also under free usage): 402 INSUFFICIENT_CREDITS with `credits_needed`, `current_balance` and `top_up_url` when short; refunded automatically when the portrait fails.';
+const PORTRAIT_CHARGE =
+  'Charged the catalog’s `prices.image` (a ledger row, also under free usage): 402 INSUFFICIENT_CREDITS with `credits_needed`, `current_balance` and `top_up_url` when short; refunded automatically when the portrait fails.';
 
 /** AI personas (docs/personas.md): catalog, faces, personas, versions, presets, sources, quotes and persona videos. */
 export function personaRoutes(app: Api, deps: PersonaRoutesDeps) {
@@ -187,7 +188,10 @@ export function personaRoutes(app: Api, deps: PersonaRoutesDeps) {
           '`quality` defaults to `standard`, `replace` to `person`. Longer than the quality allows → 400 VIDEO_TOO_LONG with `max_duration`; a `replace` mode the configured engine cannot do → ' +
           '400 REPLACE_MODE_UNAVAILABLE with `available` (never another mode instead).',
         querystring: QuoteQuery,
-        response: { 200: answer(QuoteSchema, 'The quote.'), ...errorResponses('VIDEO_TOO_LONG', 'REPLACE_MODE_UNAVAILABLE', 'MEDIA_NOT_FOUND', 'FILE_NOT_FOUND') },
+        response: {
+          200: answer(QuoteSchema, 'The quote.'),
+          ...errorResponses('VIDEO_TOO_LONG', 'REPLACE_MODE_UNAVAILABLE', 'MEDIA_NOT_FOUND', 'FILE_NOT_FOUND'),
+        },
       },
     },
     async (req) => deps.personaVideos.quote(callerOf(req), req.query),

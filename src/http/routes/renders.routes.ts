@@ -3,9 +3,17 @@ import type { RenderStatus } from '../../domain/renders/renders.rules.js';
 import type { Api } from '../types.js';
 import { callerOf } from '../plugins/auth.js';
 import { answer, errorResponses } from '../schemas/common.js';
-import { ClipRenderPath, CreateRenderSchema, DownloadSchema, RenderLimitsSchema, RenderListQuery, RenderListSchema, RenderPath, RenderSchema } from '../schemas/render.schemas.js';
+import {
+  ClipRenderPath,
+  CreateRenderSchema,
+  DownloadSchema,
+  RenderLimitsSchema,
+  RenderListQuery,
+  RenderListSchema,
+  RenderPath,
+  RenderSchema,
+} from '../schemas/render.schemas.js';
 import { listResponse, pageRequest } from '../../domain/pagination.js';
-
 
 export interface RenderRoutesDeps {
   renders: RendersService;
@@ -33,7 +41,10 @@ export function renderRoutes(app: Api, deps: RenderRoutesDeps) {
           `Renders the clip’s current edit to an MP4 (no body). ${startDescription} ` +
           '409 SUBMISSION_NOT_COMPLETED (`extra.status`) before the submission is `completed`.',
         params: ClipRenderPath,
-        response: { ...started, ...errorResponses('EDITS_NOT_FOUND', 'SUBMISSION_NOT_FOUND', 'CLIP_NOT_FOUND', 'SUBMISSION_NOT_COMPLETED', 'SUBMISSION_EXPIRED') },
+        response: {
+          ...started,
+          ...errorResponses('EDITS_NOT_FOUND', 'SUBMISSION_NOT_FOUND', 'CLIP_NOT_FOUND', 'SUBMISSION_NOT_COMPLETED', 'SUBMISSION_EXPIRED'),
+        },
       },
     },
     async (req, reply) => {
@@ -50,7 +61,8 @@ export function renderRoutes(app: Api, deps: RenderRoutesDeps) {
         operationId: 'listRenders',
         tags,
         summary: 'List renders',
-        description: 'Newest first; `status` filters (`queued` and `active` are the renders not finished). `download_url` is filled for completed renders, as in GET /renders/{renderId}.',
+        description:
+          'Newest first; `status` filters (`queued` and `active` are the renders not finished). `download_url` is filled for completed renders, as in GET /renders/{renderId}.',
         querystring: RenderListQuery,
         response: { 200: answer(RenderListSchema, 'One page of renders.') },
       },

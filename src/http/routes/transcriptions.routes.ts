@@ -137,13 +137,25 @@ export function transcriptionRoutes(app: Api, deps: TranscriptionRoutesDeps) {
         querystring: DownloadQuery,
         produces: ['application/x-subrip', 'text/vtt', 'text/plain'],
         response: {
-          200: { description: 'The file (text).', content: { 'application/x-subrip': { schema: { type: 'string' } }, 'text/vtt': { schema: { type: 'string' } }, 'text/plain': { schema: { type: 'string' } } } },
+          200: {
+            description: 'The file (text).',
+            content: {
+              'application/x-subrip': { schema: { type: 'string' } },
+              'text/vtt': { schema: { type: 'string' } },
+              'text/plain': { schema: { type: 'string' } },
+            },
+          },
           ...errorResponses(...NOT_FINISHED),
         },
       },
     },
     async (req, reply) => {
-      const file = await deps.transcriptions.download(callerOf(req).workspace.id, req.params.transcriptionId, req.query.format ?? 'srt', req.query.speakers ?? true);
+      const file = await deps.transcriptions.download(
+        callerOf(req).workspace.id,
+        req.params.transcriptionId,
+        req.query.format ?? 'srt',
+        req.query.speakers ?? true,
+      );
       return reply.type(file.contentType).header('content-disposition', contentDisposition(file.fileName)).send(file.body);
     },
   );
@@ -155,7 +167,8 @@ export function transcriptionRoutes(app: Api, deps: TranscriptionRoutesDeps) {
         operationId: 'deleteTranscription',
         tags,
         summary: 'Delete a transcription',
-        description: 'The media stays, and so does the result: the same POST /transcriptions again is a cache hit (200, no charge). A transcription still processing keeps running and stays charged.',
+        description:
+          'The media stays, and so does the result: the same POST /transcriptions again is a cache hit (200, no charge). A transcription still processing keeps running and stays charged.',
         params: TranscriptionPath,
         response: { 200: answer(DeletedTranscriptionSchema, 'Removed from the listings.'), ...errorResponses('TRANSCRIPTION_NOT_FOUND') },
       },

@@ -51,7 +51,12 @@ export function webhookRoutes(app: Api, deps: WebhookRoutesDeps) {
     async (req) => {
       const page = pageRequest(req.query);
       const { rows, total } = await deps.webhooks.list(callerOf(req).workspace.id, page);
-      return listResponse('webhooks', rows.map((r) => endpointView(r)), total, page);
+      return listResponse(
+        'webhooks',
+        rows.map((r) => endpointView(r)),
+        total,
+        page,
+      );
     },
   );
 
@@ -80,7 +85,8 @@ export function webhookRoutes(app: Api, deps: WebhookRoutesDeps) {
         operationId: 'listWebhookDeliveries',
         tags,
         summary: 'List an endpoint’s deliveries',
-        description: 'Newest first: each event sent (or to send) to the endpoint, its status, attempts, last answer’s status code and an excerpt of its body, and the next attempt.',
+        description:
+          'Newest first: each event sent (or to send) to the endpoint, its status, attempts, last answer’s status code and an excerpt of its body, and the next attempt.',
         params: WebhookPath,
         querystring: PageQuery,
         response: { 200: answer(WebhookDeliveryListSchema, 'One page of deliveries.'), ...errorResponses('WEBHOOK_NOT_FOUND') },

@@ -6,7 +6,10 @@ export const ErrorBody = Type.Object(
   {
     code: Type.String({ description: 'Stable, uppercase, from a closed set: switch on it. There is never a human-readable message.' }),
     extra: Type.Optional(
-      Type.Object({}, { additionalProperties: true, description: 'Present only when something can be acted on; its fields depend on the code (docs/api-decisions.md).' }),
+      Type.Object(
+        {},
+        { additionalProperties: true, description: 'Present only when something can be acted on; its fields depend on the code (docs/api-decisions.md).' },
+      ),
     ),
   },
   { $id: 'ErrorBody', additionalProperties: false },

@@ -49,19 +49,28 @@ export const DeriveEditSchema = Type.Object(
       Type.Array(SegmentSchema, {
         minItems: 1,
         maxItems: 500,
-        description: 'Replaces the kept stretches (source seconds, ascending, not overlapping). Each boundary moves to the nearest word edge unless `snap: false`.',
+        description:
+          'Replaces the kept stretches (source seconds, ascending, not overlapping). Each boundary moves to the nearest word edge unless `snap: false`.',
       }),
     ),
-    trim: Type.Optional(Type.Object({ start: Seconds, end: Seconds }, { additionalProperties: false, description: 'Keeps only this stretch of the base (snapped the same way).' })),
+    trim: Type.Optional(
+      Type.Object(
+        { start: Seconds, end: Seconds },
+        { additionalProperties: false, description: 'Keeps only this stretch of the base (snapped the same way).' },
+      ),
+    ),
     snap: Type.Optional(
-      Type.Boolean({ default: true, description: 'Move each boundary into the gap beside the nearest word edge (never more than 0.25 s from it); a word is never cut in half.' }),
+      Type.Boolean({
+        default: true,
+        description: 'Move each boundary into the gap beside the nearest word edge (never more than 0.25 s from it); a word is never cut in half.',
+      }),
     ),
     remove_words: Type.Optional(Type.Array(Type.Integer({ minimum: 0 }), { maxItems: 5000, description: 'Indices of words whose time is cut out.' })),
     word_text: Type.Optional(
-      Type.Array(
-        Type.Object({ index: Type.Integer({ minimum: 0 }), text: Type.String({ maxLength: 200 }) }, { additionalProperties: false }),
-        { maxItems: 5000, description: 'Caption corrections; `""` hides a word from the captions without cutting its sound.' },
-      ),
+      Type.Array(Type.Object({ index: Type.Integer({ minimum: 0 }), text: Type.String({ maxLength: 200 }) }, { additionalProperties: false }), {
+        maxItems: 5000,
+        description: 'Caption corrections; `""` hides a word from the captions without cutting its sound.',
+      }),
     ),
     remove_fillers: Type.Optional(Type.Boolean({ description: '`true` cuts "um", "uh", "er", "ah", "hmm" and the recogniser’s filler tokens.' })),
     aspect_ratio: Type.Optional(Type.Union([Type.Literal('9:16'), Type.Literal('1:1'), Type.Literal('16:9')])),
@@ -72,6 +81,8 @@ export const DeriveEditSchema = Type.Object(
   },
   {
     additionalProperties: false,
-    examples: [{ base_edit_id: 'edit_p4w8n1r6t2y9u3i7o5a0', trim: { start: 12.4, end: 41 }, word_text: [{ index: 17, text: 'Kubernetes' }], remove_fillers: true }],
+    examples: [
+      { base_edit_id: 'edit_p4w8n1r6t2y9u3i7o5a0', trim: { start: 12.4, end: 41 }, word_text: [{ index: 17, text: 'Kubernetes' }], remove_fillers: true },
+    ],
   },
 );

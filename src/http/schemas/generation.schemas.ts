@@ -51,7 +51,10 @@ export const ModelOptionsSchema = Type.Record(Type.String({ pattern: '^[a-z][a-z
 const Price = Type.Union(
   [
     Type.Object({ per_image: Type.Number({ minimum: 0, description: 'Credits per image (before the plan’s discount).' }) }, { additionalProperties: false }),
-    Type.Object({ per_second: Type.Number({ minimum: 0, description: 'Credits per second of video (before the plan’s discount).' }) }, { additionalProperties: false }),
+    Type.Object(
+      { per_second: Type.Number({ minimum: 0, description: 'Credits per second of video (before the plan’s discount).' }) },
+      { additionalProperties: false },
+    ),
   ],
   { description: 'Credits, before the plan’s discount; the total is rounded up to a whole credit.' },
 );
@@ -71,7 +74,10 @@ export const GenerationModelSchema = Type.Object(
   { $id: 'GenerationModel' },
 );
 
-export const GenerationModelListSchema = Type.Object({ models: Type.Array(GenerationModelSchema), pagination: PaginationSchema }, { $id: 'GenerationModelList' });
+export const GenerationModelListSchema = Type.Object(
+  { models: Type.Array(GenerationModelSchema), pagination: PaginationSchema },
+  { $id: 'GenerationModelList' },
+);
 
 export const GenerationImageSchema = Type.Object(
   {
@@ -90,9 +96,18 @@ export const CreateGenerationSchema = Type.Object(
     prompt: Type.Optional(Type.String({ minLength: 1, maxLength: 4000 })),
     image_ids: Type.Optional(Type.Array(Id, { maxItems: 16 })),
     options: Type.Optional(Type.Object({}, { additionalProperties: true, maxProperties: 40, description: 'Checked against the model’s `options`.' })),
-    credits: Type.Integer({ minimum: 0, maximum: 2147483647, description: 'The price read from GET /generations/models (per image, or `options.duration` × per second, after the plan’s discount, rounded up).' }),
+    credits: Type.Integer({
+      minimum: 0,
+      maximum: 2147483647,
+      description: 'The price read from GET /generations/models (per image, or `options.duration` × per second, after the plan’s discount, rounded up).',
+    }),
   },
-  { additionalProperties: false, examples: [{ model_id: 'camera-motion', image_ids: ['gim_0k1j2h3g4f5d6s7a8p9o'], options: { duration: 5, motion: 'push_in', aspect_ratio: '9:16' }, credits: 5 }] },
+  {
+    additionalProperties: false,
+    examples: [
+      { model_id: 'camera-motion', image_ids: ['gim_0k1j2h3g4f5d6s7a8p9o'], options: { duration: 5, motion: 'push_in', aspect_ratio: '9:16' }, credits: 5 },
+    ],
+  },
 );
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(s: T) => Type.Union([s, Type.Null()]);
@@ -141,7 +156,10 @@ export const ModelPutSchema = Type.Object(
     description: Type.Optional(Type.String({ maxLength: 2000 })),
     inputs: Type.Optional(ModelInputsSchema),
     options: Type.Optional(ModelOptionsSchema),
-    price: Type.Object({ per_image: Type.Optional(Type.Number({ minimum: 0, maximum: 100000 })), per_second: Type.Optional(Type.Number({ minimum: 0, maximum: 100000 })) }, { additionalProperties: false }),
+    price: Type.Object(
+      { per_image: Type.Optional(Type.Number({ minimum: 0, maximum: 100000 })), per_second: Type.Optional(Type.Number({ minimum: 0, maximum: 100000 })) },
+      { additionalProperties: false },
+    ),
     max_seconds: Type.Optional(Type.Union([Type.Number({ exclusiveMinimum: 0, maximum: 3600 }), Type.Null()])),
     image_field: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z_][A-Za-z0-9_\\[\\]]*$' }), Type.Null()])),
     enabled: Type.Optional(Type.Boolean()),

@@ -40,7 +40,11 @@ export const MonitorSchema = Type.Object(
 export const CreateMonitorSchema = Type.Object(
   {
     type: Type.Union(MONITOR_TYPES.map((t) => Type.Literal(t))),
-    url: Type.String({ minLength: 1, maxLength: 2048, description: 'A YouTube channel (`/@handle`, `/channel/UC…`), a Twitch channel, an Atom/RSS feed of uploads or (live) a live HLS playlist.' }),
+    url: Type.String({
+      minLength: 1,
+      maxLength: 2048,
+      description: 'A YouTube channel (`/@handle`, `/channel/UC…`), a Twitch channel, an Atom/RSS feed of uploads or (live) a live HLS playlist.',
+    }),
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     template_id: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
     strategy_id: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
@@ -84,7 +88,9 @@ export const BroadcastClipSchema = Type.Object(
   {
     ...ClipSchema.properties,
     batch_index: Type.Integer({ description: 'The batch the clip comes from, 0-based.' }),
-    broadcast_offset: Type.Number({ description: 'Seconds from the start of the broadcast to the clip’s start (`start_time` is inside the batch’s own recording).' }),
+    broadcast_offset: Type.Number({
+      description: 'Seconds from the start of the broadcast to the clip’s start (`start_time` is inside the batch’s own recording).',
+    }),
   },
   { $id: 'BroadcastClip' },
 );

@@ -32,7 +32,9 @@ export const CatalogSchema = Type.Object(
     prices: Type.Object({
       image: Type.Integer({ description: 'Credits per portrait (create, regenerate), the plan’s discount applied.' }),
       swap: Type.Object({
-        standard: Type.Object({ per_second: Type.Number({ description: 'Credits per started second, the discount applied; a swap costs ceil(started seconds × per_second).' }) }),
+        standard: Type.Object({
+          per_second: Type.Number({ description: 'Credits per started second, the discount applied; a swap costs ceil(started seconds × per_second).' }),
+        }),
         high: Type.Object({ per_second: Type.Number() }),
       }),
     }),
@@ -108,7 +110,9 @@ export const PersonaListSchema = Type.Object({ personas: Type.Array(PersonaSchem
 export const CreatePersonaSchema = Type.Object(
   {
     chips: Type.Optional(ChipsSchema),
-    face_ids: Type.Optional(Type.Array(Id, { minItems: 1, maxItems: 5, description: 'Own-face photos (POST /personas/faces); only `face_photo_groups` traits then apply.' })),
+    face_ids: Type.Optional(
+      Type.Array(Id, { minItems: 1, maxItems: 5, description: 'Own-face photos (POST /personas/faces); only `face_photo_groups` traits then apply.' }),
+    ),
   },
   { additionalProperties: false, examples: [{ chips: { vibe: 'friendly', hair_color: 'red', accessory: 'glasses' } }] },
 );
@@ -121,7 +125,10 @@ export const RegenerateSchema = Type.Object(
   { additionalProperties: false, description: 'Exactly one of `chips` or `note`.', examples: [{ note: 'make the hair blonde and add glasses' }] },
 );
 
-export const SaveSchema = Type.Object({ name: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false, examples: [{ name: 'Ava for the launch' }] });
+export const SaveSchema = Type.Object(
+  { name: Type.String({ minLength: 1, maxLength: 100 }) },
+  { additionalProperties: false, examples: [{ name: 'Ava for the launch' }] },
+);
 
 export const FeedbackBodySchema = Type.Object(
   {

@@ -6,9 +6,12 @@ export const RenderSchema = Type.Object(
   {
     id: Type.String(),
     edit_id: Type.String({ description: 'The edit; it never expires.' }),
-    status: Type.Union(['queued', 'active', 'completed', 'expired', 'failed'].map((s) => Type.Literal(s)), {
-      description: '`failed` (with `error_code`) is Cutroom’s failure state; see docs/api-decisions.md.',
-    }),
+    status: Type.Union(
+      ['queued', 'active', 'completed', 'expired', 'failed'].map((s) => Type.Literal(s)),
+      {
+        description: '`failed` (with `error_code`) is Cutroom’s failure state; see docs/api-decisions.md.',
+      },
+    ),
     progress: Type.Integer({ minimum: 0, maximum: 100 }),
     output_resolution: Type.String({ description: '`1080p` or `720p` (short side of the output); `360p` for a preview.' }),
     quality: Type.Union([Type.Literal('final'), Type.Literal('preview')], {
@@ -32,7 +35,10 @@ export const RenderListQuery = Type.Object({
   status: Type.Optional(Type.Union(['queued', 'active', 'completed', 'expired', 'failed'].map((s) => Type.Literal(s)))),
 });
 
-export const RenderListSchema = Type.Object({ renders: Type.Array(RenderSchema, { description: 'Newest first.' }), pagination: PaginationSchema }, { $id: 'RenderList' });
+export const RenderListSchema = Type.Object(
+  { renders: Type.Array(RenderSchema, { description: 'Newest first.' }), pagination: PaginationSchema },
+  { $id: 'RenderList' },
+);
 
 export const RenderPath = Type.Object({ renderId: Type.String({ minLength: 1, maxLength: 100 }) });
 

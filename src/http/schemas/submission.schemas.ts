@@ -34,7 +34,13 @@ export const CreateSubmissionSchema = Type.Object(
   {
     additionalProperties: false,
     examples: [
-      { video_id: 'vid_k3v9q2m7x1c8d4f6h0j5', timeframe: { start: 0, end: 600 }, strategy_id: 'str_default', template_id: 'tpl_bold_pop', source_language: 'en' },
+      {
+        video_id: 'vid_k3v9q2m7x1c8d4f6h0j5',
+        timeframe: { start: 0, end: 600 },
+        strategy_id: 'str_default',
+        template_id: 'tpl_bold_pop',
+        source_language: 'en',
+      },
     ],
   },
 );
@@ -84,7 +90,9 @@ export const ClipListQuery = Type.Object({
   sort: Type.Optional(Type.Union([Type.Literal('rating'), Type.Literal('start_time'), Type.Literal('created_at')], { default: 'rating' })),
   order: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')], { default: 'desc' })),
   review: Type.Optional(
-    Type.Union([Type.Literal('kept'), Type.Literal('skipped'), Type.Literal('none')], { description: 'Cutroom’s addition: only the clips with this review (`none`: not reviewed).' }),
+    Type.Union([Type.Literal('kept'), Type.Literal('skipped'), Type.Literal('none')], {
+      description: 'Cutroom’s addition: only the clips with this review (`none`: not reviewed).',
+    }),
   ),
 });
 

@@ -11,10 +11,9 @@ import { CAPTION_FONT_FAMILIES } from '../../domain/edits/caption-styles.js';
 
 const Color = Type.String({ pattern: '^#[0-9A-Fa-f]{6}$', description: '`#RRGGBB`.' });
 const Position = Type.Union([Type.Literal('bottom'), Type.Literal('middle'), Type.Literal('top')]);
-const Box = Type.Union([
-  Type.Object({ color: Color, opacity: Type.Number({ minimum: 0, maximum: 1 }) }),
-  Type.Null(),
-], { description: 'An opaque box behind each line instead of an outline, or null.' });
+const Box = Type.Union([Type.Object({ color: Color, opacity: Type.Number({ minimum: 0, maximum: 1 }) }), Type.Null()], {
+  description: 'An opaque box behind each line instead of an outline, or null.',
+});
 const Font = Type.String({ description: `One of ${CAPTION_FONT_FAMILIES.map((f) => `\`${f}\``).join(', ')}.` });
 
 export const CaptionStyleSchema = Type.Object(
@@ -110,10 +109,7 @@ export const TemplateListSchema = Type.Object(
 
 export const TemplateKindSchema = Type.Union([Type.Literal('template'), Type.Literal('strategy')]);
 
-export const TemplateListQuery = Type.Composite([
-  PageQuery,
-  Type.Object({ kind: Type.Optional(TemplateKindSchema) }),
-]);
+export const TemplateListQuery = Type.Composite([PageQuery, Type.Object({ kind: Type.Optional(TemplateKindSchema) })]);
 
 export const CreateTemplateBody = Type.Object(
   {

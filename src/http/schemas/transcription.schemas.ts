@@ -34,7 +34,10 @@ export const CreateTranscriptionSchema = Type.Object(
     file_size: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'When given, must equal the uploaded size.' })),
     speaker_labels: Type.Optional(Type.Boolean({ default: false })),
     source_language: Type.Optional(
-      Type.String({ pattern: '^(auto|[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})*)$', description: '`auto` (default) or an ISO 639-1 code such as `en`; the engine must support it.' }),
+      Type.String({
+        pattern: '^(auto|[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})*)$',
+        description: '`auto` (default) or an ISO 639-1 code such as `en`; the engine must support it.',
+      }),
     ),
   },
   { additionalProperties: false, examples: [{ media_id: 'med_r5t8y1u4i7o0p3a6s9d2', speaker_labels: true, source_language: 'en' }] },

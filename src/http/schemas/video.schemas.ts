@@ -20,13 +20,21 @@ export const UploadRequestSchema = Type.Object(
   {
     file_name: Type.String({ minLength: 1, maxLength: 255 }),
     file_size: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Bytes.' }),
-    content_type: Type.String({ minLength: 1, maxLength: 255, description: 'Matches the extension: video/mp4, video/quicktime, video/webm, video/x-matroska.' }),
+    content_type: Type.String({
+      minLength: 1,
+      maxLength: 255,
+      description: 'Matches the extension: video/mp4, video/quicktime, video/webm, video/x-matroska.',
+    }),
   },
   { additionalProperties: false, examples: [{ file_name: 'keynote.mp4', file_size: 48213004, content_type: 'video/mp4' }] },
 );
 
 export const UploadPartSchema = Type.Object(
-  { part_number: Type.Integer({ description: 'From 1.' }), url: Type.String({ description: 'Signed; PUT this part’s bytes, no key.' }), size: Type.Integer({ description: 'Bytes of this part.' }) },
+  {
+    part_number: Type.Integer({ description: 'From 1.' }),
+    url: Type.String({ description: 'Signed; PUT this part’s bytes, no key.' }),
+    size: Type.Integer({ description: 'Bytes of this part.' }),
+  },
   { $id: 'UploadPart' },
 );
 

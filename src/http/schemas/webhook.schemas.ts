@@ -13,11 +13,15 @@ export const CreateWebhookBody = Type.Object(
     url: Type.String({
       minLength: 1,
       maxLength: 2048,
-      description: 'Absolute http(s) URL without credentials. Refused (422 INVALID_WEBHOOK_URL) when its host resolves to a private, loopback or link-local address, unless the operator allows them.',
+      description:
+        'Absolute http(s) URL without credentials. Refused (422 INVALID_WEBHOOK_URL) when its host resolves to a private, loopback or link-local address, unless the operator allows them.',
     }),
     events: Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems: 50, description: EVENTS_DESCRIPTION }),
   },
-  { additionalProperties: false, examples: [{ url: 'https://hooks.example.com/cutroom', events: ['render.completed', 'submission.completed', 'submission.failed'] }] },
+  {
+    additionalProperties: false,
+    examples: [{ url: 'https://hooks.example.com/cutroom', events: ['render.completed', 'submission.completed', 'submission.failed'] }],
+  },
 );
 
 const endpointFields = {
@@ -49,15 +53,21 @@ export const WebhookDeliverySchema = Type.Object(
     id: Type.String({ description: 'The delivery’s id (`whd_…`): one event for this endpoint.' }),
     event_id: Type.String({ description: 'The event’s id, sent as `webhook-id` (the same for every attempt and endpoint): deduplicate on it.' }),
     event_type: Type.String(),
-    status: Type.Union(['pending', 'sending', 'delivered', 'failed'].map((s) => Type.Literal(s)), {
-      description: '`pending` (the next attempt is due at `next_attempt_at`), `sending` (an attempt is running), `delivered` (answered 2xx), `failed` (the retry schedule ran out).',
-    }),
+    status: Type.Union(
+      ['pending', 'sending', 'delivered', 'failed'].map((s) => Type.Literal(s)),
+      {
+        description:
+          '`pending` (the next attempt is due at `next_attempt_at`), `sending` (an attempt is running), `delivered` (answered 2xx), `failed` (the retry schedule ran out).',
+      },
+    ),
     attempts: Type.Integer({ description: 'Attempts made so far.' }),
     last_status_code: Type.Union([Type.Integer(), Type.Null()], { description: 'HTTP status of the last answer; null when none came.' }),
     last_error: Type.Union([Type.String(), Type.Null()], {
       description: 'Why the last attempt failed: `http_status` (answered, not 2xx), `timeout`, `address_not_allowed`, `connection_failed`; null after a 2xx.',
     }),
-    last_response_excerpt: Type.Union([Type.String(), Type.Null()], { description: `The first ${RESPONSE_EXCERPT_CHARS} characters of the last answer’s body at most.` }),
+    last_response_excerpt: Type.Union([Type.String(), Type.Null()], {
+      description: `The first ${RESPONSE_EXCERPT_CHARS} characters of the last answer’s body at most.`,
+    }),
     last_attempt_at: NullableIsoDate,
     next_attempt_at: Type.Union([IsoDate, Type.Null()], { description: 'When the next attempt is due; null once delivered or failed.' }),
     delivered_at: NullableIsoDate,

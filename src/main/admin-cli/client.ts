@@ -122,7 +122,7 @@ export class AdminClient {
       });
     } catch (err) {
       const e = err as Error & { cause?: { code?: string; message?: string } };
-      const reason = e.name === 'TimeoutError' ? `no answer within ${TIMEOUT_MS / 1000}s` : e.cause?.code ?? e.cause?.message ?? e.message;
+      const reason = e.name === 'TimeoutError' ? `no answer within ${TIMEOUT_MS / 1000}s` : (e.cause?.code ?? e.cause?.message ?? e.message);
       throw new ConnectionError(`cannot reach ${this.conn.baseUrl} (${reason}); is the server running? (set --url or CUTROOM_URL)`);
     }
     if (res.status === 204) return undefined as T;

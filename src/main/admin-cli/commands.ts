@@ -1,15 +1,6 @@
 import { UsageError, parseBooleanFlag, parseNumberFlag, type OptionSpec } from './args.js';
 import type { AdminClient } from './client.js';
-import {
-  freeUsage,
-  planDetails,
-  planTable,
-  workspaceDetails,
-  type KeyAnswer,
-  type LedgerAnswer,
-  type PlanAnswer,
-  type WorkspaceAnswer,
-} from './format.js';
+import { freeUsage, planDetails, planTable, workspaceDetails, type KeyAnswer, type LedgerAnswer, type PlanAnswer, type WorkspaceAnswer } from './format.js';
 import { GENERATION_MODEL_COMMANDS } from './generation-models.commands.js';
 import { PERSONA_COMMANDS } from './personas.commands.js';
 
@@ -87,10 +78,7 @@ function planFields(values: Values): Record<string, number | boolean> {
 async function allPlans(client: AdminClient): Promise<PlanAnswer[]> {
   const plans: PlanAnswer[] = [];
   for (let page = 1; ; page++) {
-    const answer = await client.request<{ plans: PlanAnswer[]; pagination: { has_next_page: boolean } }>(
-      'GET',
-      `/plans?page=${page}&limit=100`,
-    );
+    const answer = await client.request<{ plans: PlanAnswer[]; pagination: { has_next_page: boolean } }>('GET', `/plans?page=${page}&limit=100`);
     plans.push(...answer.plans);
     if (!answer.pagination.has_next_page || answer.plans.length === 0) return plans;
   }
@@ -211,7 +199,7 @@ export const COMMANDS: Command[] = [
     action: 'update',
     args: ['id'],
     synopsis: '[--name N] [--plan P] [--member-count N]',
-    summary: "Rename a workspace, move it to another plan or set its member count",
+    summary: 'Rename a workspace, move it to another plan or set its member count',
     optionHelp: [
       '--name N                                New name',
       '--plan P                                Move to this plan',

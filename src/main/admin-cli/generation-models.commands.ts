@@ -143,7 +143,9 @@ export const GENERATION_MODEL_COMMANDS: Command[] = [
         provider_model: need('provider-model'),
         price: {
           ...(str(values, 'price-per-image') !== undefined ? { per_image: parseNumberFlag('price-per-image', str(values, 'price-per-image')!, false) } : {}),
-          ...(str(values, 'price-per-second') !== undefined ? { per_second: parseNumberFlag('price-per-second', str(values, 'price-per-second')!, false) } : {}),
+          ...(str(values, 'price-per-second') !== undefined
+            ? { per_second: parseNumberFlag('price-per-second', str(values, 'price-per-second')!, false) }
+            : {}),
         },
       };
       const optional: Array<[string, string, (raw: string) => unknown]> = [

@@ -275,10 +275,19 @@ export async function jobsCommand(ctx: CliContext): Promise<void> {
   const transcriptions = (await ok(api.GET('/api/v1/transcriptions', { params: { query: { status: 'processing', limit: 100 } } }))).transcriptions;
   if (ctx.json) return printJson(ctx, { submissions, renders, transcriptions });
   const rows = [
-    ...submissions.map((s) => ({ at: s.created_at, row: ['submission', s.id, s.waiting_reason ? `${s.status} (waiting: ${s.waiting_reason})` : s.status, s.created_at] })),
+    ...submissions.map((s) => ({
+      at: s.created_at,
+      row: ['submission', s.id, s.waiting_reason ? `${s.status} (waiting: ${s.waiting_reason})` : s.status, s.created_at],
+    })),
     ...renders.map((r) => ({ at: r.created_at, row: ['render', r.id, `${r.status} ${r.progress}%`, r.created_at] })),
     ...transcriptions.map((t) => ({ at: t.created_at, row: ['transcription', t.id, t.status, t.created_at] })),
   ].sort((a, b) => a.at.localeCompare(b.at));
   if (rows.length === 0) ctx.io.stdout.write('nothing running\n');
-  else ctx.io.stdout.write(table(['kind', 'id', 'status', 'created'], rows.map((r) => r.row)));
+  else
+    ctx.io.stdout.write(
+      table(
+        ['kind', 'id', 'status', 'created'],
+        rows.map((r) => r.row),
+      ),
+    );
 }

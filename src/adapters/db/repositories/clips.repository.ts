@@ -30,13 +30,7 @@ export class DrizzleClipsRepository implements ClipsRepository, EditsReader {
     const where = and(eq(clips.workspaceId, workspaceId), eq(clips.submissionId, submissionId), review);
     const dir = order.order === 'asc' ? asc : desc;
     const [rows, [{ n }]] = await Promise.all([
-      this.db
-        .select()
-        .from(clips)
-        .where(where)
-        .orderBy(dir(SORT_COLUMNS[order.sort]), asc(clips.position))
-        .limit(page.limit)
-        .offset(page.offset),
+      this.db.select().from(clips).where(where).orderBy(dir(SORT_COLUMNS[order.sort]), asc(clips.position)).limit(page.limit).offset(page.offset),
       this.db.select({ n: count() }).from(clips).where(where),
     ]);
     return { rows, total: Number(n) };
@@ -104,7 +98,11 @@ export class DrizzleClipsRepository implements ClipsRepository, EditsReader {
     return row;
   }
 
-  async listVersions(workspaceId: string, of: { clipId: string } | { rootEditId: string }, page: PageRequest): Promise<{ rows: EditWithVideo[]; total: number }> {
+  async listVersions(
+    workspaceId: string,
+    of: { clipId: string } | { rootEditId: string },
+    page: PageRequest,
+  ): Promise<{ rows: EditWithVideo[]; total: number }> {
     const lineage = 'clipId' in of ? eq(edits.clipId, of.clipId) : or(eq(edits.id, of.rootEditId), eq(edits.rootEditId, of.rootEditId));
     const where = and(eq(edits.workspaceId, workspaceId), lineage);
     const [rows, [{ n }]] = await Promise.all([

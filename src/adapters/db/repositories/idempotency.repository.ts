@@ -30,10 +30,7 @@ export class DrizzleIdempotencyRepository implements IdempotencyRepository {
   }
 
   async saveResponse(scope: string, key: string, res: StoredResponse): Promise<void> {
-    await this.db
-      .update(idempotencyKeys)
-      .set({ statusCode: res.statusCode, responseBody: res.body, responseHeaders: res.headers })
-      .where(byKey(scope, key));
+    await this.db.update(idempotencyKeys).set({ statusCode: res.statusCode, responseBody: res.body, responseHeaders: res.headers }).where(byKey(scope, key));
   }
 
   async deleteUnanswered(scope: string, key: string): Promise<void> {

@@ -126,7 +126,9 @@ export class DrizzleMonitorsRepository implements MonitorsRepository {
       .limit(limit);
   }
 
-  async insertEntries(entries: ReadonlyArray<Pick<MonitorEntryRow, 'monitorId' | 'entryId' | 'url' | 'title' | 'baseline' | 'status'>>): Promise<MonitorEntryRow[]> {
+  async insertEntries(
+    entries: ReadonlyArray<Pick<MonitorEntryRow, 'monitorId' | 'entryId' | 'url' | 'title' | 'baseline' | 'status'>>,
+  ): Promise<MonitorEntryRow[]> {
     if (entries.length === 0) return [];
     return this.db
       .insert(monitorEntries)
@@ -167,7 +169,10 @@ export class DrizzleMonitorsRepository implements MonitorsRepository {
     return row?.id;
   }
 
-  async insertBroadcast(tx: Tx, b: Pick<BroadcastRow, 'id' | 'workspaceId' | 'monitorId' | 'title' | 'status' | 'externalId' | 'playlistUrl' | 'startedAt'>): Promise<BroadcastRow> {
+  async insertBroadcast(
+    tx: Tx,
+    b: Pick<BroadcastRow, 'id' | 'workspaceId' | 'monitorId' | 'title' | 'status' | 'externalId' | 'playlistUrl' | 'startedAt'>,
+  ): Promise<BroadcastRow> {
     const [row] = await executor(this.db, tx).insert(broadcasts).values(b).returning();
     return row;
   }
@@ -202,7 +207,9 @@ export class DrizzleMonitorsRepository implements MonitorsRepository {
         // Written out: inside the subquery an interpolated column would render unqualified and bind to `bb`.
         batchesCount: sql<number>`(select count(*) from broadcast_batches bb where bb.broadcast_id = broadcasts.id)`.mapWith(Number),
         clipsCount: sql<number>`(select coalesce(sum(bb.clips_count), 0) from broadcast_batches bb where bb.broadcast_id = broadcasts.id)`.mapWith(Number),
-        creditsCharged: sql<number>`(select coalesce(sum(bb.credits_charged), 0) from broadcast_batches bb where bb.broadcast_id = broadcasts.id)`.mapWith(Number),
+        creditsCharged: sql<number>`(select coalesce(sum(bb.credits_charged), 0) from broadcast_batches bb where bb.broadcast_id = broadcasts.id)`.mapWith(
+          Number,
+        ),
       })
       .from(broadcasts)
       .where(where);
@@ -255,7 +262,10 @@ export class DrizzleMonitorsRepository implements MonitorsRepository {
     return rows.length > 0;
   }
 
-  async insertBatch(tx: Tx, b: Pick<BatchRow, 'id' | 'workspaceId' | 'broadcastId' | 'index' | 'status' | 'offsetSeconds' | 'creditsCharged' | 'startedAt'>): Promise<BatchRow> {
+  async insertBatch(
+    tx: Tx,
+    b: Pick<BatchRow, 'id' | 'workspaceId' | 'broadcastId' | 'index' | 'status' | 'offsetSeconds' | 'creditsCharged' | 'startedAt'>,
+  ): Promise<BatchRow> {
     const [row] = await executor(this.db, tx)
       .insert(broadcastBatches)
       .values({ ...b, chunks: [] })
@@ -332,7 +342,12 @@ export class DrizzleMonitorsRepository implements MonitorsRepository {
       .where(where);
   }
 
-  async listBroadcastClips(workspaceId: string, broadcastId: string, order: ClipListOrder, page: PageRequest): Promise<{ rows: BroadcastClipRow[]; total: number }> {
+  async listBroadcastClips(
+    workspaceId: string,
+    broadcastId: string,
+    order: ClipListOrder,
+    page: PageRequest,
+  ): Promise<{ rows: BroadcastClipRow[]; total: number }> {
     const where = and(eq(clips.workspaceId, workspaceId), eq(broadcastBatches.broadcastId, broadcastId));
     const dir = order.order === 'asc' ? asc : desc;
     const ordering =
@@ -344,11 +359,7 @@ export class DrizzleMonitorsRepository implements MonitorsRepository {
         .orderBy(...ordering)
         .limit(page.limit)
         .offset(page.offset),
-      this.db
-        .select({ n: count() })
-        .from(clips)
-        .innerJoin(broadcastBatches, eq(broadcastBatches.submissionId, clips.submissionId))
-        .where(where),
+      this.db.select({ n: count() }).from(clips).innerJoin(broadcastBatches, eq(broadcastBatches.submissionId, clips.submissionId)).where(where),
     ]);
     return { rows: rows.map((r) => ({ ...r.clip, batchIndex: r.batchIndex, batchOffset: r.batchOffset, videoId: r.videoId })), total: Number(n) };
   }

@@ -153,7 +153,13 @@ export class DrizzlePersonasRepository implements PersonasRepository {
     const where: SQL[] = [eq(personaVideos.personaId, personaId)];
     if (filter.versionId) where.push(eq(personaVideos.versionId, filter.versionId));
     const cond = and(...where);
-    const rows = await this.db.select().from(personaVideos).where(cond).orderBy(desc(personaVideos.createdAt), desc(personaVideos.id)).limit(page.limit).offset(page.offset);
+    const rows = await this.db
+      .select()
+      .from(personaVideos)
+      .where(cond)
+      .orderBy(desc(personaVideos.createdAt), desc(personaVideos.id))
+      .limit(page.limit)
+      .offset(page.offset);
     const [{ n }] = await this.db.select({ n: count() }).from(personaVideos).where(cond);
     return { rows, total: Number(n) };
   }
@@ -177,12 +183,18 @@ export class DrizzlePersonasRepository implements PersonasRepository {
   }
 
   async favoritePresets(workspaceId: string): Promise<string[]> {
-    const rows = await this.db.select({ id: personaPresetFavorites.presetId }).from(personaPresetFavorites).where(eq(personaPresetFavorites.workspaceId, workspaceId));
+    const rows = await this.db
+      .select({ id: personaPresetFavorites.presetId })
+      .from(personaPresetFavorites)
+      .where(eq(personaPresetFavorites.workspaceId, workspaceId));
     return rows.map((r) => r.id);
   }
 
   async setPresetFavorite(workspaceId: string, presetId: string, favorite: boolean): Promise<void> {
     if (favorite) await this.db.insert(personaPresetFavorites).values({ workspaceId, presetId }).onConflictDoNothing();
-    else await this.db.delete(personaPresetFavorites).where(and(eq(personaPresetFavorites.workspaceId, workspaceId), eq(personaPresetFavorites.presetId, presetId)));
+    else
+      await this.db
+        .delete(personaPresetFavorites)
+        .where(and(eq(personaPresetFavorites.workspaceId, workspaceId), eq(personaPresetFavorites.presetId, presetId)));
   }
 }

@@ -25,7 +25,9 @@ export class DrizzlePostsRepository implements PostsRepository {
   }
 
   async insertItems(tx: Tx, items: readonly NewPostItem[]): Promise<void> {
-    await executor(this.db, tx).insert(postItems).values([...items]);
+    await executor(this.db, tx)
+      .insert(postItems)
+      .values([...items]);
   }
 
   async getPost(id: string, tx?: Tx): Promise<PostRow | undefined> {
@@ -141,7 +143,12 @@ export class DrizzlePostsRepository implements PostsRepository {
     return Number(used);
   }
 
-  async findLiveDuplicate(tx: Tx, editId: string, connectionId: string, excludeItemIds: readonly string[]): Promise<{ postId: string; itemId: string } | undefined> {
+  async findLiveDuplicate(
+    tx: Tx,
+    editId: string,
+    connectionId: string,
+    excludeItemIds: readonly string[],
+  ): Promise<{ postId: string; itemId: string } | undefined> {
     const [hit] = await executor(this.db, tx)
       .select({ postId: postItems.postId, itemId: postItems.id })
       .from(postItems)
@@ -164,5 +171,8 @@ function livePost(workspaceId: string, id: string) {
 }
 
 function meets(where: ItemCondition) {
-  return [where.status !== undefined ? eq(postItems.status, where.status) : undefined, where.runToken !== undefined ? eq(postItems.runToken, where.runToken) : undefined];
+  return [
+    where.status !== undefined ? eq(postItems.status, where.status) : undefined,
+    where.runToken !== undefined ? eq(postItems.runToken, where.runToken) : undefined,
+  ];
 }

@@ -132,7 +132,15 @@ export class DrizzleRendersRepository implements RendersRepository {
   async complete(id: string, done: RenderCompletion): Promise<boolean> {
     const rows = await this.db
       .update(renders)
-      .set({ status: 'completed', progress: 100, storageKey: done.storageKey, size: done.size, errorCode: null, completedAt: done.completedAt, expiresAt: done.expiresAt })
+      .set({
+        status: 'completed',
+        progress: 100,
+        storageKey: done.storageKey,
+        size: done.size,
+        errorCode: null,
+        completedAt: done.completedAt,
+        expiresAt: done.expiresAt,
+      })
       .where(and(eq(renders.id, id), eq(renders.status, 'active')))
       .returning({ id: renders.id });
     return rows.length > 0;

@@ -47,7 +47,11 @@ export class DrizzleSubmissionsRepository implements SubmissionsRepository {
     return row;
   }
 
-  async list(workspaceId: string, filter: { status?: string; videoId?: string; monitorId?: string }, page: PageRequest): Promise<{ rows: SubmissionRow[]; total: number }> {
+  async list(
+    workspaceId: string,
+    filter: { status?: string; videoId?: string; monitorId?: string },
+    page: PageRequest,
+  ): Promise<{ rows: SubmissionRow[]; total: number }> {
     const conds: SQL[] = [eq(submissions.workspaceId, workspaceId), eq(submissions.liveBatch, false)];
     if (filter.monitorId) conds.push(eq(submissions.monitorId, filter.monitorId));
     if (filter.status) conds.push(eq(submissions.status, filter.status));

@@ -1,12 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import type {
-  LinkAnalysis,
-  NewUpload,
-  UploadCompletion,
-  VideoMeasurements,
-  VideoRow,
-  VideosRepository,
-} from '../../../domain/videos/videos.records.js';
+import type { LinkAnalysis, NewUpload, UploadCompletion, VideoMeasurements, VideoRow, VideosRepository } from '../../../domain/videos/videos.records.js';
 import type { Tx } from '../../../ports/transactions.js';
 import type { Db } from '../database.js';
 import { executor } from '../transactions.js';

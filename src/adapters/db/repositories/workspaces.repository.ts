@@ -51,7 +51,9 @@ export class DrizzleWorkspacesRepository implements WorkspacesRepository {
       'select id, credits, unlimited, unlimited_until as "unlimitedUntil" from workspaces where id = any($1::text[])',
       [ids],
     );
-    return new Map(rows.map((r: WorkspaceBalance & { id: string }) => [r.id, { credits: r.credits, unlimited: r.unlimited, unlimitedUntil: r.unlimitedUntil }]));
+    return new Map(
+      rows.map((r: WorkspaceBalance & { id: string }) => [r.id, { credits: r.credits, unlimited: r.unlimited, unlimitedUntil: r.unlimitedUntil }]),
+    );
   }
 
   async count(): Promise<number> {

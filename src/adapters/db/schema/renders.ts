@@ -1,4 +1,4 @@
-import { bigint, boolean, index, integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, pgTable, text } from 'drizzle-orm/pg-core';
 import { createdAt, timestamptz } from './columns.js';
 import { workspaceId } from './workspaces.js';
 import { edits } from './clips.js';

@@ -1,4 +1,4 @@
-import { boolean, index, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { boolean, index, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
 import { createdAt } from './columns.js';
 import { workspaces } from './workspaces.js';
 

@@ -1,4 +1,4 @@
-import { index, integer, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
 import { createdAt, timestamptz } from './columns.js';
 import { workspaceId } from './workspaces.js';
 

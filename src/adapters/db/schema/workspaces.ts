@@ -1,4 +1,4 @@
-import { bigint, boolean, doublePrecision, integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { bigint, boolean, doublePrecision, integer, pgTable, text } from 'drizzle-orm/pg-core';
 import { createdAt, timestamptz, updatedAt } from './columns.js';
 
 /** Plans and workspaces: every other area's rows belong to a workspace (`workspaceId()`). */

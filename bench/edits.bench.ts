@@ -13,8 +13,8 @@ import { writeResults } from './results.js';
 /**
  * Edits with cuts: preview and final render times of a 30 s and a 60 s edit, each made of four kept
  * stretches of a generated 1920x1080 30 fps source (pauses cut out), 9:16 with a moving speaker
- * crop, bold-pop captions and a title, through the service's renderEdit. The engine's part of
- * issue 25's goals: a 30 s preview within 4 s on an idle 2-core machine (the API adds its queue
+ * crop, bold-pop captions and a title, through the service's renderEdit. The engine's goals for
+ * edits: a 30 s preview within 4 s on an idle 2-core machine (the API adds its queue
  * pick-up), and the final render's speed as in `npm run bench -- render`. Measures; never fails on
  * a time.
  *

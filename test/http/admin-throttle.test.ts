@@ -5,7 +5,7 @@ import { windowStart } from '../../src/ports/rate-limiter.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 
 /**
- * Wrong admin tokens are throttled per client address (issue 23, finding 6): past
+ * Wrong admin tokens are throttled per client address (second security audit, finding 6): past
  * CUTROOM_ADMIN_AUTH_FAILURES_PER_MINUTE refusals in a minute, /admin/v1 and /metrics answer 429
  * RATE_LIMIT_EXCEEDED with Retry-After, even to the right token (so guesses cannot be tested), and
  * each refusal is logged; other addresses are not affected.

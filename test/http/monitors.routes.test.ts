@@ -150,7 +150,7 @@ async function inOneWindow(fn: (attempt: number) => Promise<void>): Promise<void
   }
 }
 
-describe('creating monitors is limited (issue 23, finding 4)', () => {
+describe('creating monitors is limited (second security audit, finding 4)', () => {
   it('counts in the analysis rate limit with POST /clips/info: past it 429 with Retry-After, no fetch, nothing created', async () => {
     await t.c.plans.create('two-analyses', { analysis_rate_limit_per_minute: 2 });
     await inOneWindow(async () => {

@@ -11,7 +11,7 @@ import { claimedPng, enlargedPhoto } from '../helpers/image-fixtures.js';
 import { facePhoto } from '../helpers/persona-fixtures.js';
 
 /**
- * Own-face photos read in the compute pool (issue 23, finding 2): the header and the 40 MP ceiling
+ * Own-face photos read in the compute pool (second security audit, finding 2): the header and the 40 MP ceiling
  * first, then the face mesh on a copy of at most 2048 px, answered in the photo's own pixels; the
  * pool's threads bound how many photos are decoded at once (here one thread for three photos).
  */

@@ -176,30 +176,7 @@ export class HeadSwapEngine implements SwapEngine {
         '-i',
         'pipe:0',
         ...localInputArgs(localMedia(req.source), inputRangeArgs({ start: 0, end: seconds })),
-        '-map',
-        '0:v:0',
-        '-map',
-        '1:a:0?',
-        '-c:v',
-        'libx264',
-        '-preset',
-        'veryfast',
-        '-crf',
-        '20',
-        '-pix_fmt',
-        'yuv420p',
-        '-c:a',
-        'aac',
-        '-b:a',
-        '128k',
-        '-t',
-        String(Math.round(seconds * 1000) / 1000),
-        '-movflags',
-        '+faststart',
-        '-f',
-        'mp4',
-        '-y',
-        `file:${path.resolve(req.output)}`,
+        ...sourceSoundMp4Args(seconds, req.output),
       ],
       { stdin: 'pipe', timeoutMs: this.o.timeoutMs, durationSeconds: seconds, signal: req.signal },
     );
@@ -246,4 +223,16 @@ export class HeadSwapEngine implements SwapEngine {
     }
     while (inFlight.length) await emit(await inFlight.shift()!);
   }
+}
+
+/**
+ * The output half of a persona video's ffmpeg run: the first input's picture with the second's sound
+ * (when it has one), H.264 + AAC in an MP4 of `seconds`, written to `output`.
+ */
+export function sourceSoundMp4Args(seconds: number, output: string): string[] {
+  return [
+    ...['-map', '0:v:0', '-map', '1:a:0?', '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '20', '-pix_fmt', 'yuv420p'],
+    ...['-c:a', 'aac', '-b:a', '128k', '-t', String(Math.round(seconds * 1000) / 1000), '-movflags', '+faststart', '-f', 'mp4'],
+    ...['-y', `file:${path.resolve(output)}`],
+  ];
 }

@@ -17,6 +17,7 @@ import {
 } from '../../ports/persona-engines.js';
 import { localMedia } from '../media/container.js';
 import { inputRangeArgs, localInputArgs, startFfmpeg } from '../media/ffmpeg-run.js';
+import { sourceSoundMp4Args } from './head-swap.engine.js';
 
 /**
  * Hosted persona engines, configured by the operator (docs/personas.md): a generative portrait model
@@ -160,30 +161,7 @@ async function withSourceSound(video: string, source: string, seconds: number, o
     [
       ...localInputArgs(localMedia(video)),
       ...localInputArgs(localMedia(source), inputRangeArgs({ start: 0, end: seconds })),
-      '-map',
-      '0:v:0',
-      '-map',
-      '1:a:0?',
-      '-c:v',
-      'libx264',
-      '-preset',
-      'veryfast',
-      '-crf',
-      '20',
-      '-pix_fmt',
-      'yuv420p',
-      '-c:a',
-      'aac',
-      '-b:a',
-      '128k',
-      '-t',
-      String(Math.round(seconds * 1000) / 1000),
-      '-movflags',
-      '+faststart',
-      '-f',
-      'mp4',
-      '-y',
-      `file:${path.resolve(output)}`,
+      ...sourceSoundMp4Args(seconds, output),
     ],
     { durationSeconds: seconds, signal },
   );

@@ -1,7 +1,20 @@
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { Argument, Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { Cutroom, CutroomError } from '@cutroom/sdk';
 import { Progress, type OutStream } from './user-cli/progress.js';
-import { balanceCommand, clipCommand, jobsCommand, renderDownloadCommand, renderGetCommand, transcribeCommand, type CliContext } from './user-cli/commands.js';
+import {
+  balanceCommand,
+  clipCommand,
+  clipReviewCommand,
+  editDeriveCommand,
+  editGetCommand,
+  editVersionsCommand,
+  jobsCommand,
+  renderDownloadCommand,
+  renderGetCommand,
+  transcribeCommand,
+  type CliContext,
+} from './user-cli/commands.js';
+import { parseFix, parseIndexList, parseTrim } from './user-cli/edit-flags.js';
 import { CliFailure, USER_EXIT } from './user-cli/failure.js';
 
 export { USER_EXIT } from './user-cli/failure.js';
@@ -94,6 +107,49 @@ function program(io: UserIo, run: (action: (ctx: CliContext) => Promise<void>, j
     .option('--out <dir>', 'folder to save it in', '.')
     .addOption(json)
     .action((id: string, opts) => run((ctx) => renderDownloadCommand(ctx, id, opts), opts.json === true));
+
+  const edits = root.command('edits').description('edits of clips: show one, its versions, derive a new one');
+  edits
+    .command('get')
+    .description('show an edit: its segments and its words with their indices')
+    .argument('<editId>')
+    .addOption(json)
+    .action((id: string, opts) => run((ctx) => editGetCommand(ctx, id), opts.json === true));
+  edits
+    .command('versions')
+    .description('every version of the edit’s clip, newest first')
+    .argument('<editId>')
+    .addOption(json)
+    .action((id: string, opts) => run((ctx) => editVersionsCommand(ctx, id), opts.json === true));
+  edits
+    .command('derive')
+    .description('a new edit from this one (which never changes) with the changes asked; the clip points at it')
+    .argument('<editId>')
+    .option('--trim <start-end>', 'keep only this stretch of the source, in seconds (e.g. 12.4-41)', parseTrim)
+    .option('--fix <index=text>', 'correct a word’s text (repeatable; "17=" hides word 17)', parseFix, [])
+    .option('--remove-words <indices>', 'cut these words out (e.g. 3,4,9)', parseIndexList)
+    .option('--remove-fillers', 'cut the filler words (um, uh, …)')
+    .option('--no-snap', 'keep the trim’s times as given instead of snapping them to word boundaries')
+    .addOption(new Option('--aspect <ratio>', 'aspect ratio').choices(['9:16', '1:1', '16:9']))
+    .option('--template <id>', 'caption template')
+    .option('--no-captions', 'no burned-in captions')
+    .option('--title <text>', 'the title shown on the clip')
+    .addOption(json)
+    .action((id: string, opts) => run((ctx) => editDeriveCommand(ctx, id, opts), opts.json === true));
+
+  root
+    .command('clips')
+    .description('clips of a submission')
+    .command('review')
+    .description('mark a clip kept or skipped (none clears it)')
+    .argument('<videoId>')
+    .argument('<submissionId>')
+    .argument('<clipId>')
+    .addArgument(new Argument('<review>').choices(['kept', 'skipped', 'none']))
+    .addOption(json)
+    .action((videoId: string, submissionId: string, clipId: string, review: 'kept' | 'skipped' | 'none', opts) =>
+      run((ctx) => clipReviewCommand(ctx, { videoId, submissionId, clipId }, review), opts.json === true),
+    );
 
   root
     .command('balance')

@@ -291,3 +291,95 @@ export async function jobsCommand(ctx: CliContext): Promise<void> {
       ),
     );
 }
+
+type Edit = Schemas['Edit'];
+
+/** 41.2 → "41.20" */
+function secs(s: number): string {
+  return s.toFixed(2);
+}
+
+/** An edit as text: its fields, then its words with their indices (`17 Kubernetes 41.20–41.73`). */
+function editLines(e: Edit): string {
+  const rows: Array<[string, string]> = [
+    ['id', e.id],
+    ['parent', e.parent_edit_id ?? 'none'],
+    ['clip', e.clip_id ?? 'none'],
+    ['video', e.video_id ?? 'none'],
+    ['duration', `${secs(e.duration)} s`],
+    ['aspect', `${e.aspect_ratio} (reframe ${e.reframe})`],
+    ['template', e.template_id ?? 'none'],
+    ['captions', e.captions_enabled ? 'on' : 'off'],
+    ['title', e.title ? e.title.text : 'none'],
+    ['created', e.created_at],
+    ['segments', e.segments.map((s) => `${secs(s.start)}–${secs(s.end)}`).join(', ')],
+  ];
+  const width = String(Math.max(0, e.words.length - 1)).length;
+  const words = e.words.map((w) => `  ${String(w.index).padStart(width)} ${w.text === '' ? '(hidden)' : w.text} ${secs(w.start)}–${secs(w.end)}\n`);
+  return `${rows.map(([k, v]) => `${k.padEnd(11)}${v}\n`).join('')}words${e.words.length === 0 ? '      none' : ''}\n${words.join('')}`;
+}
+
+/** cutroom edits get <id>. */
+export async function editGetCommand(ctx: CliContext, editId: string): Promise<void> {
+  const edit = await ctx.cutroom.getEdit(editId);
+  if (ctx.json) printJson(ctx, edit);
+  else ctx.io.stdout.write(editLines(edit));
+}
+
+/** cutroom edits versions <id>: every version of the edit's clip, newest first. */
+export async function editVersionsCommand(ctx: CliContext, editId: string): Promise<void> {
+  const list = await ctx.cutroom.listEditVersions(editId, { limit: 100 });
+  if (ctx.json) return printJson(ctx, list);
+  ctx.io.stdout.write(
+    table(
+      ['id', 'parent', 'duration', 'aspect', 'created'],
+      list.edits.map((e) => [e.id, e.parent_edit_id ?? '-', `${secs(e.duration)} s`, e.aspect_ratio, e.created_at]),
+    ),
+  );
+}
+
+export interface DeriveOptions {
+  trim?: { start: number; end: number };
+  fix?: Array<{ index: number; text: string }>;
+  removeWords?: number[];
+  removeFillers?: boolean;
+  snap: boolean;
+  aspect?: '9:16' | '1:1' | '16:9';
+  template?: string;
+  captions: boolean;
+  title?: string;
+}
+
+/** The body of POST /edits for `cutroom edits derive`: only the changes asked. */
+export function deriveBody(baseEditId: string, opts: DeriveOptions): Parameters<Cutroom['deriveEdit']>[0] {
+  return {
+    base_edit_id: baseEditId,
+    ...(opts.trim ? { trim: opts.trim } : {}),
+    ...(opts.fix?.length ? { word_text: opts.fix } : {}),
+    ...(opts.removeWords?.length ? { remove_words: opts.removeWords } : {}),
+    ...(opts.removeFillers ? { remove_fillers: true } : {}),
+    ...(opts.snap === false ? { snap: false } : {}),
+    ...(opts.aspect ? { aspect_ratio: opts.aspect } : {}),
+    ...(opts.template ? { template_id: opts.template } : {}),
+    ...(opts.captions === false ? { captions_enabled: false } : {}),
+    ...(opts.title !== undefined ? { title: { text: opts.title } } : {}),
+  };
+}
+
+/** cutroom edits derive <id> [changes]: a new edit from the base (which never changes), printed like `edits get`. */
+export async function editDeriveCommand(ctx: CliContext, editId: string, opts: DeriveOptions): Promise<void> {
+  const edit = await ctx.cutroom.deriveEdit(deriveBody(editId, opts));
+  if (ctx.json) printJson(ctx, edit);
+  else ctx.io.stdout.write(editLines(edit));
+}
+
+/** cutroom clips review <videoId> <submissionId> <clipId> kept|skipped|none. */
+export async function clipReviewCommand(
+  ctx: CliContext,
+  ids: { videoId: string; submissionId: string; clipId: string },
+  review: 'kept' | 'skipped' | 'none',
+): Promise<void> {
+  const clip = await ctx.cutroom.setClipReview(ids.videoId, ids.submissionId, ids.clipId, review === 'none' ? null : review);
+  if (ctx.json) printJson(ctx, clip);
+  else ctx.io.stdout.write(`clip ${clip.id}: ${clip.review ?? 'not reviewed'}\n`);
+}

@@ -68,6 +68,7 @@ export function createRenders(w: RendersWiring) {
       const t = await w.templates.templateOrDefault(ws, id);
       return { id: t.id, captions: t.config.captions, title: t.config.title, layout: t.config.layout };
     },
+    events: w.events,
   });
   const repo = new DrizzleRendersRepository(db);
   const renders = new RendersService({ repo, edits, tx: w.transactions, queue: w.queue, storage: w.storage, clipEdits });

@@ -8,6 +8,8 @@ import { verifyWebhook } from '../../sdk/src/index.js';
 import { createTestApp, tempDir, type TestApp } from '../helpers/app.js';
 import { pattern, uploadImage } from '../helpers/generation-fixtures.js';
 import { talkingHeadVideo } from '../helpers/persona-fixtures.js';
+import { clipsFixture } from '../helpers/clips.js';
+import { makeVideo } from '../helpers/media-fixtures.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 
 /**
@@ -161,4 +163,26 @@ describe('persona video events', () => {
     });
     expect(await balance(ws.key)).toBe(before);
   }, 400_000);
+});
+
+describe('edit events', () => {
+  it('edit.created when an edit is derived, with its parent, clip and duration; nothing for a refused derive', async () => {
+    const ws = await t.workspace();
+    const hook = await t.api(ws.key, 'POST', '/webhooks', { url: rx.url, events: ['edit.created'] });
+    expect(hook.status).toBe(201);
+    const source = await makeVideo(path.join(fx, 'edit-source.mp4'), { seconds: 70, width: 160, height: 90, fps: 5 });
+    const f = await clipsFixture(t, ws.id, source, { ranges: [{ start: 10, end: 30 }] });
+    const before = rx.received.length;
+    const refused = await t.api(ws.key, 'POST', '/edits', { base_edit_id: f.editIds[0], trim: { start: 40, end: 50 } });
+    expect(refused.status).toBe(400);
+    const received = nextEvent(hook.body.secret);
+    const derived = await t.api(ws.key, 'POST', '/edits', { base_edit_id: f.editIds[0], trim: { start: 12, end: 20 } });
+    expect(derived.status, JSON.stringify(derived.body)).toBe(201);
+    const event = await received;
+    expect(rx.received.length).toBe(before + 1);
+    expect(event).toMatchObject({
+      type: 'edit.created',
+      data: { id: derived.body.id, parent_edit_id: f.editIds[0], clip_id: f.clipIds[0], video_id: f.videoId, duration: derived.body.duration },
+    });
+  });
 });

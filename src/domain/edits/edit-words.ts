@@ -54,6 +54,11 @@ export interface EditDocument {
 
 const r3 = (v: number) => Math.round(v * 1000) / 1000;
 
+/** An edit's output seconds as its document and events show them (milliseconds). */
+export function documentDuration(spec: Edit): number {
+  return r3(clipDuration(spec));
+}
+
 /** The document of a stored edit; `words` null means the spec's caption words are the lineage's list. */
 export function editDocument(row: {
   id: string;
@@ -74,7 +79,7 @@ export function editDocument(row: {
     video_id: row.videoId,
     clip_id: row.clipId,
     created_at: row.createdAt.toISOString(),
-    duration: r3(clipDuration(spec)),
+    duration: documentDuration(spec),
     aspect_ratio: spec.layout.aspect,
     reframe: spec.layout.reframe,
     template_id: row.templateId,

@@ -6,13 +6,16 @@ import { listResponse, type PageRequest } from '../pagination.js';
 import { STRATEGY_LIMITS } from '../templates/templates.rules.js';
 import { deriveEdit, type DeriveTemplate, type EditChange } from './edit-changes.js';
 import { editHash, type Edit } from './edit.js';
-import { editDocument, wordsOfSpec, type EditDocument, type EditWord } from './edit-words.js';
+import { documentDuration, editDocument, wordsOfSpec, type EditDocument, type EditWord } from './edit-words.js';
+import { noEvents, type EventPublisher } from '../webhooks/events.js';
 
 export interface EditsDeps {
   repo: ClipsRepository;
   tx: TransactionRunner;
   /** A template's styles and layout (TemplatesService.templateOrDefault): the default for null; 404 TEMPLATE_NOT_FOUND for an id the workspace cannot use. */
   getTemplate(workspaceId: string, id: string | null): Promise<DeriveTemplate & { id: string }>;
+  /** Announces `edit.created` for a derived edit, in its transaction (webhooks). */
+  events?: EventPublisher;
 }
 
 /** POST /edits: the base and the changes (src/http/schemas/edit.schemas.ts). */
@@ -87,6 +90,12 @@ export class EditsService {
         words: next.words,
       });
       if (base.clipId) await this.d.repo.setEdit(tx, base.clipId, { editId: id });
+      await (this.d.events ?? noEvents).publish(
+        workspaceId,
+        'edit.created',
+        { id, parent_edit_id: base.id, clip_id: base.clipId, video_id: base.videoId, duration: documentDuration(next.spec) },
+        tx,
+      );
     });
     return this.get(workspaceId, id);
   }

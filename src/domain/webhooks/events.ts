@@ -24,6 +24,7 @@ export const WEBHOOK_EVENT_TYPES: string[] = [
   'persona_video.failed',
   'generation.ready',
   'generation.failed',
+  'edit.created',
 ];
 
 /** Subscribes an endpoint to every event, those added later included. */

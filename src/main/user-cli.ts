@@ -9,6 +9,7 @@ import {
   editGetCommand,
   editVersionsCommand,
   jobsCommand,
+  renderCreateCommand,
   renderDownloadCommand,
   renderGetCommand,
   transcribeCommand,
@@ -62,7 +63,7 @@ export function parseTimeframe(raw: string): { start: number; end: number } {
 
 function program(io: UserIo, run: (action: (ctx: CliContext) => Promise<void>, json: boolean) => Promise<void>): Command {
   const root = new Command('cutroom')
-    .description('Clip, render and transcribe videos with a Cutroom service.')
+    .description('Clip, edit, render and transcribe videos with a Cutroom service.')
     .exitOverride()
     .configureOutput({ writeOut: (s) => void io.stdout.write(s), writeErr: (s) => void io.stderr.write(s) })
     .addHelpText('after', USER_HELP_FOOTER)
@@ -100,6 +101,13 @@ function program(io: UserIo, run: (action: (ctx: CliContext) => Promise<void>, j
     .argument('<renderId>')
     .addOption(json)
     .action((id: string, opts) => run((ctx) => renderGetCommand(ctx, id), opts.json === true));
+  renders
+    .command('create')
+    .description('start rendering an edit and show the render (then: renders download <id>)')
+    .argument('<editId>')
+    .option('--preview', 'a fast preview at 360 px on the short side instead of the final file')
+    .addOption(json)
+    .action((id: string, opts) => run((ctx) => renderCreateCommand(ctx, id, opts), opts.json === true));
   renders
     .command('download')
     .description('download a completed render’s MP4 (waits while it renders)')
@@ -212,7 +220,7 @@ function client(io: UserIo): Cutroom {
   });
 }
 
-/** Runs `cutroom <clip|transcribe|renders|balance|jobs> …` and answers its exit status (USER_EXIT). */
+/** Runs `cutroom <clip|transcribe|edits|clips|renders|balance|jobs> …` and answers its exit status (USER_EXIT). */
 export async function runUserCli(argv: string[], io: UserIo): Promise<number> {
   let status: number = USER_EXIT.ok;
   const run = async (action: (ctx: CliContext) => Promise<void>, json: boolean) => {

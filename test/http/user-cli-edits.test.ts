@@ -23,7 +23,7 @@ beforeAll(async () => {
   source = await makeVideo(path.join(dir, 'source.mp4'), { seconds: 61, width: 160, height: 90, fps: 5 });
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
-  t = await createTestApp({ env: { PUBLIC_BASE_URL: base } });
+  t = await createTestApp({ startQueue: true, env: { PUBLIC_BASE_URL: base } });
   await t.app.listen({ port, host: '127.0.0.1' });
 });
 afterAll(async () => {
@@ -175,5 +175,21 @@ describe('cutroom clips review', () => {
     const foreign = await cli(['clips', 'review', ...ids, 'kept'], other.env);
     expect(foreign.status).toBe(USER_EXIT.apiError);
     expect(foreign.stderr).toMatch(/^cutroom: \w+_NOT_FOUND \(HTTP 404\)/m);
+  });
+});
+
+describe('cutroom renders create', () => {
+  it('--preview sends quality "preview"; without it the final quality; an unknown edit is EDITS_NOT_FOUND', async () => {
+    const { f, env } = await setup();
+    const preview = await cli(['renders', 'create', f.editIds[0], '--preview', '--json'], env);
+    expect(preview.status, preview.stderr).toBe(USER_EXIT.ok);
+    const render = JSON.parse(preview.stdout);
+    expect(render).toMatchObject({ edit_id: f.editIds[0], quality: 'preview' });
+    expect((await t.api(env.CUTROOM_API_KEY, 'GET', `/renders/${render.id}`)).body.quality).toBe('preview');
+    const final = await cli(['renders', 'create', f.editIds[0]], env);
+    expect(final.status, final.stderr).toBe(USER_EXIT.ok);
+    expect(final.stdout).toMatch(/^quality {4}final$/m);
+    const missing = await cli(['renders', 'create', 'edit_nope', '--preview'], env);
+    expect(missing).toMatchObject({ status: USER_EXIT.apiError, stderr: expect.stringContaining('EDITS_NOT_FOUND (HTTP 404)') });
   });
 });

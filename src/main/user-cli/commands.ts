@@ -227,6 +227,7 @@ function renderLines(r: Render): string {
     ['status', r.status],
     ['progress', `${r.progress}%`],
     ['resolution', r.output_resolution],
+    ['quality', r.quality],
     ['watermark', r.has_watermark],
     ['from cache', r.from_cache],
     ['error', r.error_code],
@@ -243,6 +244,13 @@ function renderLines(r: Render): string {
 /** cutroom renders get <id>. */
 export async function renderGetCommand(ctx: CliContext, renderId: string): Promise<void> {
   const render = await ok(ctx.cutroom.api.GET('/api/v1/renders/{renderId}', { params: { path: { renderId } } }));
+  if (ctx.json) printJson(ctx, render);
+  else ctx.io.stdout.write(renderLines(render));
+}
+
+/** cutroom renders create <editId> [--preview]: starts a render (a fast low-resolution one with --preview) and shows it without waiting. */
+export async function renderCreateCommand(ctx: CliContext, editId: string, opts: { preview?: boolean }): Promise<void> {
+  const render = await ok(ctx.cutroom.api.POST('/api/v1/renders', { body: { edit_id: editId, ...(opts.preview ? { quality: 'preview' as const } : {}) } }));
   if (ctx.json) printJson(ctx, render);
   else ctx.io.stdout.write(renderLines(render));
 }

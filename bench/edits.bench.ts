@@ -1,14 +1,12 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ffmpegPath } from '../src/adapters/media/binaries.js';
-import { buildFfmpegArgs } from '../src/adapters/media/ffmpeg-run.js';
 import { prepareFontsDir } from '../src/adapters/media/fonts.js';
 import { renderEdit } from '../src/adapters/media/renderer.js';
 import { makeEdit, type Edit } from '../src/domain/edits/edit.js';
 import { getBuiltinTemplate } from '../src/domain/edits/caption-styles.js';
 import { writeResults } from './results.js';
+import { makeSource } from './ffmpeg-source.js';
 
 /**
  * Edits with cuts: preview and final render times of a 30 s and a 60 s edit, each made of four kept
@@ -23,16 +21,6 @@ import { writeResults } from './results.js';
 
 const ROUNDS = Math.max(1, Number(process.env.EDITS_BENCH_ROUNDS ?? 1));
 const LENGTHS = [30, 60];
-
-function ffmpeg(args: string[]): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(ffmpegPath(), buildFfmpegArgs(args, { progress: false }), { env: process.env, stdio: ['ignore', 'ignore', 'pipe'] });
-    let err = '';
-    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`ffmpeg exited ${code}: ${err.slice(-2000)}`))));
-  });
-}
 
 /** An edit of `seconds` output seconds: four equal stretches with a 1.5 s pause cut between each. */
 function cutEdit(seconds: number, sourceSeconds: number): Edit {
@@ -66,36 +54,7 @@ async function main(): Promise<void> {
     prepareFontsDir(fontsDir);
     const sourceSeconds = Math.max(...LENGTHS) + 10;
     const source = path.join(dir, 'source.mp4');
-    await ffmpeg([
-      '-f',
-      'lavfi',
-      '-i',
-      'testsrc2=size=1920x1080:rate=30',
-      '-f',
-      'lavfi',
-      '-i',
-      'sine=frequency=220:sample_rate=48000',
-      '-t',
-      String(sourceSeconds),
-      '-c:v',
-      'libx264',
-      '-preset',
-      'ultrafast',
-      '-crf',
-      '23',
-      '-g',
-      '60',
-      '-pix_fmt',
-      'yuv420p',
-      '-c:a',
-      'aac',
-      '-b:a',
-      '128k',
-      '-ac',
-      '2',
-      '-y',
-      source,
-    ]);
+    await makeSource(source, sourceSeconds);
     const results: Record<string, number[]> = {};
     console.log(`${os.cpus().length} cores, load average ${os.loadavg()[0].toFixed(1)} at start`);
     for (const seconds of LENGTHS) {

@@ -1,9 +1,6 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ffmpegPath } from '../src/adapters/media/binaries.js';
-import { buildFfmpegArgs } from '../src/adapters/media/ffmpeg-run.js';
 import { prepareFontsDir } from '../src/adapters/media/fonts.js';
 import { renderEdit } from '../src/adapters/media/renderer.js';
 import { buildAss } from '../src/adapters/media/captions.ass.js';
@@ -12,6 +9,7 @@ import { buildRenderCommand } from '../src/adapters/media/filter-graph.js';
 import { getBuiltinTemplate } from '../src/domain/edits/caption-styles.js';
 import { childCpuSeconds } from './cpu.js';
 import { writeResults } from './results.js';
+import { ffmpeg, makeSource } from './ffmpeg-source.js';
 
 /**
  * Render speed: a 60 s clip from a generated 1920x1080 source to 1080x1920 with bold-pop captions,
@@ -28,54 +26,6 @@ import { writeResults } from './results.js';
 const SECONDS = Number(process.env.RENDER_BENCH_SECONDS ?? 60);
 const ROUNDS = Math.max(1, Number(process.env.RENDER_BENCH_ROUNDS ?? 2));
 const GOAL = 1.1;
-
-/** CPU seconds (user + system) of this process's finished children; null off Linux. */
-
-/** Runs ffmpeg with the runner's global flags, without -progress; resolves with the wall time in ms. */
-function ffmpeg(args: string[]): Promise<number> {
-  const bin = ffmpegPath();
-  const t0 = performance.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(bin, buildFfmpegArgs(args, { progress: false }), { env: process.env, stdio: ['ignore', 'ignore', 'pipe'] });
-    let err = '';
-    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(performance.now() - t0) : reject(new Error(`ffmpeg exited ${code}: ${err.slice(-2000)}`))));
-  });
-}
-
-async function makeSource(file: string, seconds: number): Promise<void> {
-  await ffmpeg([
-    '-f',
-    'lavfi',
-    '-i',
-    'testsrc2=size=1920x1080:rate=30',
-    '-f',
-    'lavfi',
-    '-i',
-    'sine=frequency=220:sample_rate=48000',
-    '-t',
-    String(seconds + 2),
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    '-crf',
-    '23',
-    '-g',
-    '60',
-    '-pix_fmt',
-    'yuv420p',
-    '-c:a',
-    'aac',
-    '-b:a',
-    '128k',
-    '-ac',
-    '2',
-    '-y',
-    file,
-  ]);
-}
 
 function benchEdit(seconds: number): Edit {
   const words = [];
@@ -108,7 +58,7 @@ async function main(): Promise<void> {
     prepareFontsDir(fontsDir);
     const source = path.join(dir, 'source.mp4');
     const g0 = performance.now();
-    await makeSource(source, SECONDS);
+    await makeSource(source, SECONDS + 2);
     console.log(`source: ${SECONDS + 2} s of 1920x1080 30 fps made in ${((performance.now() - g0) / 1000).toFixed(1)} s`);
     const edit = benchEdit(SECONDS);
 

@@ -223,6 +223,8 @@ export async function createContainer(opts: ContainerOptions): Promise<Container
       partSize: (size) => partSizeFor(size, config.multipartPartSizeBytes),
     },
   });
+  // What every area's wiring is given.
+  const areaBase = { config, logger, database, storage, queue, transactions };
   // Events are announced through the webhooks' publisher, built before the services that announce them.
   const { webhooks, webhookDelivery } = createWebhooks({ config, logger, database, queue, transactions });
   const events: EventPublisher = webhooks;
@@ -244,12 +246,7 @@ export async function createContainer(opts: ContainerOptions): Promise<Container
   const { workspaces } = accounts;
   const idempotency = new IdempotencyService({ repo: new DrizzleIdempotencyRepository(db), owner: heartbeat.id });
   const pipeline = createPipeline({
-    config,
-    logger,
-    database,
-    storage,
-    queue,
-    transactions,
+    ...areaBase,
     media,
     asr,
     failure: submissionFailure,
@@ -259,15 +256,10 @@ export async function createContainer(opts: ContainerOptions): Promise<Container
     highlights: compute.highlights,
     events,
   });
-  const rendersArea = createRenders({ config, logger, database, storage, queue, transactions, submissions, templates, events });
-  const postsArea = createPosts({ config, logger, database, storage, queue, transactions, renders: rendersArea.renders, workspaces, events });
+  const rendersArea = createRenders({ ...areaBase, submissions, templates, events });
+  const postsArea = createPosts({ ...areaBase, renders: rendersArea.renders, workspaces, events });
   const transcriptionsArea = createTranscriptions({
-    config,
-    logger,
-    database,
-    storage,
-    queue,
-    transactions,
+    ...areaBase,
     media,
     credits,
     asr,
@@ -275,15 +267,10 @@ export async function createContainer(opts: ContainerOptions): Promise<Container
     diarizer: compute.diarizer,
     events,
   });
-  const generationsArea = createGenerations({ config, logger, database, storage, queue, transactions, media, credits, pool: compute.pool, events });
+  const generationsArea = createGenerations({ ...areaBase, media, credits, pool: compute.pool, events });
   const submissionRetention = createRetention({ database, storage, transactions, logger });
   const monitorsArea = createMonitors({
-    config,
-    logger,
-    database,
-    storage,
-    queue,
-    transactions,
+    ...areaBase,
     media,
     credits,
     checks,
@@ -296,12 +283,7 @@ export async function createContainer(opts: ContainerOptions): Promise<Container
     events,
   });
   const personasArea = createPersonas({
-    config,
-    logger,
-    database,
-    storage,
-    queue,
-    transactions,
+    ...areaBase,
     media,
     credits,
     transcriptions: transcriptionsArea.transcriptions,

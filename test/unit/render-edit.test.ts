@@ -167,6 +167,19 @@ describe('validateEdit / makeEdit', () => {
     expect(fields({ ...a, title: { text: ' ', style: titleStyle } })).toContain('title.text');
     expect(fields({ ...a, captions: undefined })).toContain('captions');
   });
+
+  it('layout.zoom: 1 to 3; a zoom of 1 is dropped, so the edit and its hash equal the edit without one', () => {
+    const a = base();
+    const fields = (x: unknown) => validateEdit(x).map((e) => e.field);
+    for (const zoom of [0.5, 3.01, Number.NaN, '2']) expect(fields({ ...a, layout: { ...a.layout, zoom } }), String(zoom)).toContain('layout.zoom');
+    const one = makeEdit({ ...a, layout: { ...a.layout, zoom: 1 } });
+    expect(one.layout).not.toHaveProperty('zoom');
+    expect(editHash(one)).toBe(editHash(makeEdit(a)));
+    const two = makeEdit({ ...a, layout: { ...a.layout, zoom: 2 } });
+    expect(two.layout.zoom).toBe(2);
+    expect(editHash(two)).not.toBe(editHash(makeEdit(a)));
+    expect(makeEdit({ ...a, layout: { ...a.layout, zoom: 3 } }).layout.zoom).toBe(3);
+  });
 });
 
 describe('templates', () => {

@@ -117,6 +117,17 @@ function cutSeek(segments: readonly Segment[]): number {
 }
 
 /**
+ * The punch-in of `layout.zoom` (a `crop,` to put before the scale to the output size, or nothing):
+ * the middle 1/zoom of the framed picture, even-sized, centred (crop's default position), so it zooms
+ * around the crop's centre (the tracked face's for `speaker`).
+ */
+export function zoomFilter(zoom: number | undefined): string {
+  if (!zoom || zoom <= 1) return '';
+  const z = Math.round(zoom * 1000) / 1000;
+  return `crop=w=trunc(iw/${z}/2)*2:h=trunc(ih/${z}/2)*2,`;
+}
+
+/**
  * The reframe part of the video chain, from `input` (the source, or the joined stretches of a cut
  * edit, whose time is output time) to a frame of the output size labelled `out`.
  */
@@ -130,7 +141,8 @@ export function reframeFilters(
   const { width: W, height: H } = size;
   const sw = edit.source.width;
   const sh = edit.source.height;
-  const scale = `scale=${W}:${H},setsar=1`;
+  const zoom = zoomFilter(edit.layout.zoom);
+  const scale = `${zoom}scale=${W}:${H},setsar=1`;
   if (edit.layout.reframe === 'fit') {
     // Foreground: the whole source scaled to fit. Background: the source scaled to fill, blurred at a
     // quarter of the size (cheap) and scaled back up.
@@ -146,7 +158,7 @@ export function reframeFilters(
       `${input}split=2[bgsrc][fgsrc]`,
       `[bgsrc]scale=${Math.max(bw, even(sw * kb))}:${Math.max(bh, even(sh * kb))},crop=${bw}:${bh},boxblur=${blur}:2,scale=${W}:${H},setsar=1[bg]`,
       `[fgsrc]scale=${fw}:${fh},setsar=1[fg]`,
-      `[bg][fg]overlay=x=${(W - fw) >> 1}:y=${(H - fh) >> 1}:format=auto[${out}]`,
+      `[bg][fg]overlay=x=${(W - fw) >> 1}:y=${(H - fh) >> 1}:format=auto${zoom ? `,${scale}` : ''}[${out}]`,
     ].join(';');
   }
   const { w, h } = cropSize(sw, sh, edit.layout.aspect);

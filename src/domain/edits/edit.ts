@@ -45,6 +45,11 @@ export interface Edit {
     readonly reframe: ReframeMode;
     /** Source-time crop keyframes (src/domain/reframe) for `speaker`; without one `speaker` crops the centre. */
     readonly cropPath?: readonly Readonly<Keyframe>[];
+    /**
+     * Punch-in on the framed picture (ZOOM_MIN < zoom <= ZOOM_MAX): the middle 1/zoom of the frame,
+     * around the crop's centre, fills the output. Absent: no zoom (1), so edits without one hash as before.
+     */
+    readonly zoom?: number;
   };
   readonly captions: { readonly words: readonly Readonly<CaptionWord>[]; readonly style: Readonly<CaptionStyle> } | null;
   readonly title?: { readonly text: string; readonly style: Readonly<TitleStyle> };
@@ -57,6 +62,10 @@ export const EDIT_HASH_VERSION = 1;
 export const ASPECTS: readonly Aspect[] = ['9:16', '1:1', '16:9'];
 export const REFRAME_MODES: readonly ReframeMode[] = ['speaker', 'center', 'fit'];
 export const RESOLUTIONS: readonly Resolution[] = ['720p', '1080p'];
+/** No zoom: the framed picture as it is. */
+export const ZOOM_MIN = 1;
+/** The largest punch-in: the middle third of the framed picture (a 1080-row crop of a 1080p source then shows 360 rows). */
+export const ZOOM_MAX = 3;
 const MAX_WORDS = 50_000;
 const MAX_WORD_CHARS = 200;
 const MAX_TITLE_CHARS = 300;
@@ -180,6 +189,9 @@ export function validateEdit(input: unknown, opts: { fonts?: readonly string[] }
     if (!ASPECTS.includes(layout.aspect as Aspect)) errs.push({ field: 'layout.aspect', rule: `one of ${ASPECTS.join(', ')}` });
     if (!REFRAME_MODES.includes(layout.reframe as ReframeMode)) errs.push({ field: 'layout.reframe', rule: `one of ${REFRAME_MODES.join(', ')}` });
     if (layout.cropPath !== undefined) checkCropPath(errs, layout.cropPath, size, layout.aspect);
+    if (layout.zoom !== undefined && !(finite(layout.zoom) && layout.zoom >= ZOOM_MIN && layout.zoom <= ZOOM_MAX)) {
+      errs.push({ field: 'layout.zoom', rule: `number ${ZOOM_MIN}..${ZOOM_MAX}` });
+    }
   }
 
   const cap = input.captions;
@@ -209,13 +221,15 @@ export function validateEdit(input: unknown, opts: { fonts?: readonly string[] }
 /**
  * Validates and returns a deep-frozen copy of the edit. Throws VALIDATION_ERROR with the failed
  * fields. `title: undefined` is dropped, so it equals an edit without a title; so is a `segments`
- * of one stretch (it says no more than `in`/`out`), so it equals the edit without one.
+ * of one stretch (it says no more than `in`/`out`), so it equals the edit without one, and a
+ * `layout.zoom` of 1 (no zoom).
  */
 export function makeEdit(input: unknown, opts: { fonts?: readonly string[] } = {}): Edit {
   const errors = validateEdit(input, opts);
   if (errors.length) throw validationError(errors);
   const copy = JSON.parse(JSON.stringify(input)) as { -readonly [K in keyof Edit]: Edit[K] };
   if (copy.segments && copy.segments.length <= 1) delete copy.segments;
+  if (copy.layout.zoom === ZOOM_MIN) delete (copy.layout as { zoom?: number }).zoom;
   return deepFreeze(copy as Edit);
 }
 

@@ -1,9 +1,20 @@
-import { setTimeout as delay } from 'node:timers/promises';
-
 /** Waits `ms` milliseconds; rejects with the signal's reason when it aborts. */
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 
-export const defaultSleep: Sleep = (ms, signal) => delay(ms, undefined, { signal });
+/** A timer (no Node module: the browser entry uses it too). */
+export const defaultSleep: Sleep = (ms, signal) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const aborted = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', aborted);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', aborted, { once: true });
+  });
 
 export interface RetryOptions {
   /** Retries after the first attempt (default 3). 0 turns retrying off. */

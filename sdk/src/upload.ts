@@ -1,9 +1,9 @@
-import fs from 'node:fs';
-import http from 'node:http';
-import https from 'node:https';
-import path from 'node:path';
-import { Readable, Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+/**
+ * What every upload does, whatever the file and the transport: content types, the signed URLs and the
+ * byte range each takes, parts sent in order with retries. No Node module: the browser entry uses it
+ * too (upload-node.ts reads files and streams and sends with node:http; upload-browser.ts sends Blobs
+ * with XMLHttpRequest).
+ */
 import { CutroomError } from './errors.js';
 import { backoffMs, type RetryPolicy, type Sleep } from './retry.js';
 
@@ -35,9 +35,9 @@ export interface UploadProgress {
 }
 
 export interface UploadVideoOptions {
-  /** The file's name (default: the path's base name); its extension must be .mp4, .mov, .webm or .mkv. Required for a stream. */
+  /** The file's name (default: the path's base name, or a File's name); its extension must be .mp4, .mov, .webm or .mkv. Required for a stream or a Blob. */
   fileName?: string;
-  /** Bytes the stream will give; required for a stream (a path is measured). */
+  /** Bytes the stream will give; required for a stream (a path is measured, a Blob knows its size). */
   size?: number;
   /** Default: from the extension (`video/mp4`, `video/quicktime`, `video/webm`, `video/x-matroska`). */
   contentType?: string;
@@ -46,92 +46,34 @@ export interface UploadVideoOptions {
   signal?: AbortSignal;
 }
 
-/** What `uploadVideo` needs from the file: its name, size, type and how to read a byte range of it. */
-export interface UploadSource {
+/** What an upload needs from the file: its name, size, type and how to read a byte range of it as a body `B`. */
+export interface UploadSource<B = unknown> {
   fileName: string;
   size: number;
   contentType: string;
-  /** A stream of `length` bytes from `start`; the next one of a stream given once (parts in order, no re-reading). */
-  read(start: number, length: number): Readable;
-  /** A part read from disk can be sent again; a stream cannot. */
+  /** A body of `length` bytes from `start`; the next one of a stream given once (parts in order, no re-reading). */
+  read(start: number, length: number): B;
+  /** A part read from disk or a Blob can be sent again; a stream cannot. */
   rereadable: boolean;
 }
 
-/** The upload of a file on disk (read part by part, never whole) or of a stream (read once, in order). */
-export async function uploadSource(file: string | Readable, opts: UploadVideoOptions, kind: UploadKind = 'video'): Promise<UploadSource> {
-  if (typeof file === 'string') {
-    const size = opts.size ?? (await fs.promises.stat(file)).size;
-    const fileName = opts.fileName ?? path.basename(file);
-    return {
-      fileName,
-      size,
-      contentType: opts.contentType ?? contentTypeOf(fileName, kind),
-      read: (start, length) => fs.createReadStream(file, { start, end: start + length - 1 }),
-      rereadable: true,
-    };
-  }
-  if (!opts.fileName || opts.size === undefined) throw new TypeError('uploadVideo(stream) needs opts.fileName and opts.size');
-  const chunks = file[Symbol.asyncIterator]() as AsyncIterator<Buffer | string>;
-  let leftover: Buffer = Buffer.alloc(0);
-  async function* take(length: number): AsyncGenerator<Buffer> {
-    let missing = length;
-    while (missing > 0) {
-      if (leftover.length === 0) {
-        const next = await chunks.next();
-        if (next.done) throw new CutroomError({ status: null, code: 'UPLOAD_STREAM_TOO_SHORT', extra: { missing_bytes: missing } });
-        leftover = Buffer.isBuffer(next.value) ? next.value : Buffer.from(next.value);
-      }
-      const piece = leftover.subarray(0, missing);
-      leftover = leftover.subarray(piece.length);
-      missing -= piece.length;
-      yield piece;
-    }
-  }
-  return {
-    fileName: opts.fileName,
-    size: opts.size,
-    contentType: opts.contentType ?? contentTypeOf(opts.fileName, kind),
-    read: (_start, length) => Readable.from(take(length)),
-    rereadable: false,
-  };
+/**
+ * PUTs `length` bytes to a signed URL (no key) with that Content-Length and `contentType`, calling
+ * `onBytes` with each count of bytes that left; a refusal is thrown as the CutroomError of its answer.
+ */
+export type PutPart<B> = (url: string, body: B, length: number, contentType: string, onBytes: (n: number) => void, signal?: AbortSignal) => Promise<void>;
+
+/** The extension of a file name, lowercased with its dot (`''` without one). */
+function extensionOf(fileName: string): string {
+  const dot = fileName.lastIndexOf('.');
+  return dot > 0 ? fileName.slice(dot).toLowerCase() : '';
 }
 
-function contentTypeOf(fileName: string, kind: UploadKind): string {
+export function contentTypeOf(fileName: string, kind: UploadKind): string {
   const types = kind === 'video' ? VIDEO_TYPES : { ...AUDIO_TYPES, ...VIDEO_TYPES };
-  const type = types[path.extname(fileName).toLowerCase()];
+  const type = types[extensionOf(fileName)];
   if (!type) throw new TypeError(`${fileName}: the service takes ${Object.keys(types).join(' ')} (or pass opts.contentType)`);
   return type;
-}
-
-/** PUTs `length` bytes to a signed URL (no key) with an exact Content-Length, counting what leaves. */
-function put(url: string, body: Readable, length: number, contentType: string, onBytes: (n: number) => void, signal?: AbortSignal): Promise<void> {
-  const target = new URL(url);
-  const transport = target.protocol === 'https:' ? https : http;
-  return new Promise<void>((resolve, reject) => {
-    // A refusal answered before the body is read (409, 403) closes the connection under the upload: let that answer
-    // (read in the response handler) win over the write error it causes.
-    const failed = (err: unknown) => setTimeout(() => reject(err), 50);
-    const req = transport.request(target, { method: 'PUT', headers: { 'content-type': contentType, 'content-length': String(length) }, signal }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('error', reject);
-      res.on('end', () => {
-        const status = res.statusCode ?? 0;
-        if (status >= 200 && status < 300) return resolve();
-        const headers = new Headers();
-        for (const [k, v] of Object.entries(res.headers)) if (typeof v === 'string') headers.set(k, v);
-        CutroomError.fromResponse(new Response(Buffer.concat(chunks), { status, headers })).then(reject, reject);
-      });
-    });
-    req.on('error', failed);
-    const count = new Transform({
-      transform(chunk: Buffer, _enc, done) {
-        onBytes(chunk.length);
-        done(null, chunk);
-      },
-    });
-    pipeline(body, count, req).catch(failed);
-  });
 }
 
 /** One signed URL of an upload and the byte range it takes. */
@@ -141,13 +83,26 @@ export interface UploadTarget {
   length: number;
 }
 
+/** The answer of POST /videos/upload: one URL, or (above the multipart threshold) one per part. */
+export type UploadAnswer = { upload_url: string } | { part_size: number; parts: ReadonlyArray<{ part_number: number; url: string; size: number }> };
+
+/** Where each byte range of a file of `size` bytes goes, in order. */
+export function uploadTargets(upload: UploadAnswer, size: number): UploadTarget[] {
+  if ('upload_url' in upload) return [{ url: upload.upload_url, start: 0, length: size }];
+  return [...upload.parts]
+    .sort((a, b) => a.part_number - b.part_number)
+    .map((p) => ({ url: p.url, start: (p.part_number - 1) * upload.part_size, length: p.size }));
+}
+
 /**
- * Sends every target's bytes in order. A part read from disk is sent again after a 5xx or a network
- * failure (as the API calls are); a stream's part is not, its error is thrown.
+ * Sends every target's bytes in order. A part of a rereadable source (a file on disk, a Blob) is sent
+ * again after a 5xx or a network failure (as the API calls are), so a failed part resumes the upload
+ * without sending the parts before it again; a stream's part is not, its error is thrown.
  */
-export async function sendParts(
-  source: UploadSource,
+export async function sendParts<B>(
+  source: UploadSource<B>,
   targets: UploadTarget[],
+  put: PutPart<B>,
   opts: { onProgress?: (p: UploadProgress) => void; signal?: AbortSignal; policy: RetryPolicy; sleep: Sleep },
 ): Promise<void> {
   let sent = 0;

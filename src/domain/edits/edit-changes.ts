@@ -1,13 +1,15 @@
 import { validationError } from '../errors.js';
 import type { Aspect, CaptionStyle, FieldError, ReframeMode, Resolution, TitleStyle } from './caption-styles.js';
-import { makeEdit, MIN_SEGMENT_SECONDS, type Edit } from './edit.js';
+import { makeEdit, MIN_SEGMENT_SECONDS, ZOOM_MAX, ZOOM_MIN, type Edit } from './edit.js';
+import { DEFAULT_MIN_SILENCE_SECONDS, MAX_SILENCE_SECONDS, MIN_SILENCE_SECONDS, silenceCuts } from './edit-silences.js';
 import { editSegments, segmentsDuration, type Segment } from './edit-timeline.js';
 import { wordsInSegments, type EditWord } from './edit-words.js';
 
 /**
  * Deriving an edit from another (POST /edits; pure): new kept stretches snapped to word edges, words
- * cut out, caption words corrected, fillers cut, another layout, template, captions or title. The
- * base never changes; the result is a new edit and the lineage's word list with the corrections.
+ * cut out, caption words corrected, fillers and long pauses cut (edit-silences.ts), another layout,
+ * zoom, template, captions or title. The base never changes; the result is a new edit and the
+ * lineage's word list with the corrections.
  */
 
 /** A boundary moves to the nearest word edge and into the gap beside it by at most this much. */
@@ -129,8 +131,12 @@ export interface EditChange {
   remove_words?: number[];
   word_text?: Array<{ index: number; text: string }>;
   remove_fillers?: boolean;
+  /** `true` (pauses over DEFAULT_MIN_SILENCE_SECONDS) or `{ min_seconds }`: pauses cut down to a short gap (edit-silences.ts). */
+  remove_silences?: boolean | { min_seconds?: number };
   aspect_ratio?: Aspect;
   reframe?: ReframeMode;
+  /** Punch-in factor, ZOOM_MIN (none) to ZOOM_MAX. */
+  zoom?: number;
   captions_enabled?: boolean;
   title?: { text: string } | null;
 }
@@ -153,6 +159,18 @@ export interface DeriveInput {
   /** Longest output allowed, seconds. */
   maxSeconds: number;
   fonts?: readonly string[];
+  /**
+   * Where the voice detector hears speech (source seconds) in the stretches `keptStretches` gives;
+   * needed with `remove_silences`.
+   */
+  speech?: readonly Segment[];
+}
+
+/** The pause length `remove_silences` asks for, or null when it asks for none. */
+export function minSilenceSeconds(change: EditChange): number | null {
+  const r = change.remove_silences;
+  if (!r) return null;
+  return r === true ? DEFAULT_MIN_SILENCE_SECONDS : (r.min_seconds ?? DEFAULT_MIN_SILENCE_SECONDS);
 }
 
 function checkStretches(errs: FieldError[], field: string, segs: readonly Segment[], duration: number): void {
@@ -167,12 +185,13 @@ function checkStretches(errs: FieldError[], field: string, segs: readonly Segmen
 }
 
 /**
- * The derived edit and the lineage's word list after the change. Throws VALIDATION_ERROR naming the
- * field: a stretch outside the source, overlapping or unordered stretches, an unknown word index, an
- * empty result, or more than `maxSeconds` of output.
+ * The kept stretches after every change but `remove_silences` (replaced, trimmed, snapped, words and
+ * fillers cut), and the lineage's words with the corrections: what the voice detector is asked about.
+ * Throws VALIDATION_ERROR as deriveEdit does for everything that needs no detector, so a bad request
+ * is refused before any audio is read.
  */
-export function deriveEdit(input: DeriveInput): { spec: Edit; words: EditWord[] } {
-  const { base, change, template } = input;
+export function keptStretches(input: Omit<DeriveInput, 'speech'>): { segments: Segment[]; words: EditWord[] } {
+  const { base, change } = input;
   const duration = base.source.duration;
   const errs: FieldError[] = [];
   const known = new Set(input.words.map((w) => w.index));
@@ -185,6 +204,13 @@ export function deriveEdit(input: DeriveInput): { spec: Edit; words: EditWord[] 
   change.word_text?.forEach((c, i) => {
     if (!known.has(c.index)) errs.push({ field: `word_text[${i}].index`, rule: 'a word index of the edit' });
   });
+  const minSilence = minSilenceSeconds(change);
+  if (minSilence !== null && !(Number.isFinite(minSilence) && minSilence >= MIN_SILENCE_SECONDS && minSilence <= MAX_SILENCE_SECONDS)) {
+    errs.push({ field: 'remove_silences.min_seconds', rule: `seconds ${MIN_SILENCE_SECONDS}..${MAX_SILENCE_SECONDS}` });
+  }
+  if (change.zoom !== undefined && !(Number.isFinite(change.zoom) && change.zoom >= ZOOM_MIN && change.zoom <= ZOOM_MAX)) {
+    errs.push({ field: 'zoom', rule: `number ${ZOOM_MIN}..${ZOOM_MAX}` });
+  }
   if (errs.length) throw validationError(errs);
 
   // The lineage's words with the caption corrections.
@@ -208,6 +234,29 @@ export function deriveEdit(input: DeriveInput): { spec: Edit; words: EditWord[] 
   };
   if (change.remove_words?.length) cutWords(new Set(change.remove_words), 'remove_words');
   if (change.remove_fillers) cutWords(new Set(words.filter((w) => isFiller(w.text)).map((w) => w.index)), 'remove_fillers');
+  return { segments, words };
+}
+
+/**
+ * The derived edit and the lineage's word list after the change. Throws VALIDATION_ERROR naming the
+ * field: a stretch outside the source, overlapping or unordered stretches, an unknown word index, a
+ * `remove_silences.min_seconds` or `zoom` out of range, an empty result, or more than `maxSeconds`
+ * of output. With `remove_silences`, `speech` must be given (keptStretches says where to listen).
+ */
+export function deriveEdit(input: DeriveInput): { spec: Edit; words: EditWord[] } {
+  const { base, change, template } = input;
+  const k = keptStretches(input);
+  const words = k.words;
+  let segments = k.segments;
+  const minSilence = minSilenceSeconds(change);
+  if (minSilence !== null) {
+    if (!input.speech) throw new Error('remove_silences needs the speech of the kept stretches');
+    // Cuts never split a recognised word: every word of the lineage inside the stretches is kept whole.
+    for (const cut of silenceCuts(segments, input.speech, minSilence, wordsInSegments(words, segments))) segments = cutOut(segments, cut);
+    if (segments.length === 0 || segmentsDuration(segments) < MIN_PIECE_SECONDS) {
+      throw validationError([{ field: 'remove_silences', rule: 'keeps something: the result is empty' }]);
+    }
+  }
   segments = segments.map((s) => ({ start: r3(s.start), end: r3(s.end) }));
   const outSeconds = segmentsDuration(segments);
   if (outSeconds > input.maxSeconds + 0.001) {
@@ -219,6 +268,9 @@ export function deriveEdit(input: DeriveInput): { spec: Edit; words: EditWord[] 
   const reframe = change.reframe ?? (input.applyTemplate ? template.layout.reframe : base.layout.reframe);
   const layout: Record<string, unknown> = { aspect, reframe };
   if (aspect === '9:16' && reframe === 'speaker' && base.layout.aspect === '9:16' && base.layout.cropPath?.length) layout.cropPath = base.layout.cropPath;
+  // Kept only when it zooms (makeEdit drops 1), so an edit without zoom hashes as before.
+  const zoom = change.zoom ?? base.layout.zoom ?? ZOOM_MIN;
+  if (zoom !== ZOOM_MIN) layout.zoom = zoom;
   const captionsOn = change.captions_enabled ?? base.captions !== null;
   const style = input.applyTemplate ? template.captions : (base.captions?.style ?? template.captions);
   const shown = wordsInSegments(words, segments)

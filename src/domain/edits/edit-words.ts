@@ -45,6 +45,8 @@ export interface EditDocument {
   duration: number;
   aspect_ratio: string;
   reframe: string;
+  /** The punch-in factor: 1 (none) to 3. */
+  zoom: number;
   template_id: string | null;
   segments: Segment[];
   words: EditWord[];
@@ -82,6 +84,7 @@ export function editDocument(row: {
     duration: documentDuration(spec),
     aspect_ratio: spec.layout.aspect,
     reframe: spec.layout.reframe,
+    zoom: spec.layout.zoom ?? 1,
     template_id: row.templateId,
     segments,
     words: wordsInSegments(all, segments).map((w) => ({ index: w.index, text: w.text, start: w.start, end: w.end, speaker: w.speaker ?? null })),

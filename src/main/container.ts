@@ -256,7 +256,7 @@ export async function createContainer(opts: ContainerOptions): Promise<Container
     highlights: compute.highlights,
     events,
   });
-  const rendersArea = createRenders({ ...areaBase, submissions, templates, events });
+  const rendersArea = createRenders({ ...areaBase, submissions, templates, vad: compute.vad, events });
   const postsArea = createPosts({ ...areaBase, renders: rendersArea.renders, workspaces, events });
   const transcriptionsArea = createTranscriptions({
     ...areaBase,

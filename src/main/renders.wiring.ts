@@ -7,7 +7,9 @@ import { DrizzleClipsRepository } from '../adapters/db/repositories/clips.reposi
 import { DrizzleRendersRepository } from '../adapters/db/repositories/renders.repository.js';
 import { NodeLocalFiles } from '../adapters/files/local-files.js';
 import { prepareFontsDir } from '../adapters/media/fonts.js';
+import { FfmpegAudioExtractor } from '../adapters/media/audio-extract.js';
 import { renderEdit } from '../adapters/media/renderer.js';
+import { speechInStretches } from '../adapters/vad/edit-speech.js';
 import { ClipEditsService } from '../domain/clips/clip-edits.service.js';
 import { EditsService } from '../domain/edits/edits.service.js';
 import { RenderProcessor, type RenderEngine } from '../domain/renders/renders.processor.js';
@@ -17,6 +19,7 @@ import { editTemplateOf, type TemplatesService } from '../domain/templates/templ
 import type { JobQueue } from '../ports/queue.js';
 import type { Storage } from '../ports/storage.js';
 import type { TransactionRunner } from '../ports/transactions.js';
+import type { Vad } from '../ports/vad.js';
 import type { EventPublisher } from '../domain/webhooks/events.js';
 
 export interface RendersWiring {
@@ -28,6 +31,8 @@ export interface RendersWiring {
   transactions: TransactionRunner;
   submissions: SubmissionsService;
   templates: TemplatesService;
+  /** The voice detector (compute.wiring.ts): the pauses `remove_silences` cuts. */
+  vad: Vad;
   /** Announces `render.completed` and `render.failed` (webhooks). */
   events?: EventPublisher;
 }
@@ -54,6 +59,7 @@ export function createRenderEngine(config: Config): RenderEngine {
 /** Clip edits (apply_template), edits as documents (/edits), the renders service and the render worker. */
 export function createRenders(w: RendersWiring) {
   const db = w.database.db;
+  const files = new NodeLocalFiles(os.tmpdir());
   const edits = new DrizzleClipsRepository(db);
   const clipEdits = new ClipEditsService({
     repo: edits,
@@ -69,6 +75,7 @@ export function createRenders(w: RendersWiring) {
       return { id: t.id, captions: t.config.captions, title: t.config.title, layout: t.config.layout };
     },
     events: w.events,
+    speechIn: speechInStretches({ storage: w.storage, files, audio: new FfmpegAudioExtractor(), vad: w.vad }),
   });
   const repo = new DrizzleRendersRepository(db);
   const renders = new RendersService({ repo, edits, tx: w.transactions, queue: w.queue, storage: w.storage, clipEdits });
@@ -76,7 +83,7 @@ export function createRenders(w: RendersWiring) {
     repo,
     edits,
     storage: w.storage,
-    files: new NodeLocalFiles(os.tmpdir()),
+    files,
     engine: createRenderEngine(w.config),
     logger: w.logger,
     events: w.events,

@@ -32,7 +32,14 @@ export async function clipsFixture(
   t: TestApp,
   workspaceId: string,
   file: string,
-  opts: { ranges: Array<{ start: number; end: number; title?: string }>; templateId?: string; status?: string; watermark?: boolean },
+  opts: {
+    ranges: Array<{ start: number; end: number; title?: string }>;
+    templateId?: string;
+    status?: string;
+    watermark?: boolean;
+    /** The source's words (source seconds); each clip gets those inside its range. Default: captionWords of each range. */
+    words?: CaptionWord[];
+  },
 ): Promise<ClipsFixture> {
   const db = t.c.database.db;
   const videoId = await readyVideo(t, workspaceId, file);
@@ -75,7 +82,7 @@ export async function clipsFixture(
       source: { key: video.storageKey!, duration: video.duration, width: video.width, height: video.height },
       start: r.start,
       end: r.end,
-      words: captionWords(r.start, r.end),
+      words: opts.words ? opts.words.filter((w) => w.start >= r.start && w.end <= r.end) : captionWords(r.start, r.end),
       template: { captions: tpl.config.captions, layout: tpl.config.layout },
       watermark: opts.watermark ?? false,
     });

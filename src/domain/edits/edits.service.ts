@@ -4,8 +4,9 @@ import type { ClipsRepository, EditWithVideo } from '../clips/clips.records.js';
 import { DomainError } from '../errors.js';
 import { listResponse, type PageRequest } from '../pagination.js';
 import { STRATEGY_LIMITS } from '../templates/templates.rules.js';
-import { deriveEdit, type DeriveTemplate, type EditChange } from './edit-changes.js';
+import { deriveEdit, keptStretches, type DeriveTemplate, type EditChange } from './edit-changes.js';
 import { editHash, type Edit } from './edit.js';
+import type { Segment } from './edit-timeline.js';
 import { documentDuration, editDocument, wordsOfSpec, type EditDocument, type EditWord } from './edit-words.js';
 import { noEvents, type EventPublisher } from '../webhooks/events.js';
 
@@ -16,6 +17,11 @@ export interface EditsDeps {
   getTemplate(workspaceId: string, id: string | null): Promise<DeriveTemplate & { id: string }>;
   /** Announces `edit.created` for a derived edit, in its transaction (webhooks). */
   events?: EventPublisher;
+  /**
+   * Where the voice detector hears speech (source seconds, ascending) in these stretches of the source
+   * stored under `sourceKey`; empty when nobody talks or there is no sound (`remove_silences`).
+   */
+  speechIn(sourceKey: string, stretches: readonly Segment[]): Promise<Segment[]>;
 }
 
 /** POST /edits: the base and the changes (src/http/schemas/edit.schemas.ts). */
@@ -60,7 +66,8 @@ export class EditsService {
   /**
    * POST /edits: a new edit derived from the base (which never changes), its parent the base. Derived from a
    * clip's edit (any version), it becomes the clip's `edit_id`. 400 VALIDATION_ERROR naming the field
-   * (deriveEdit); 404 EDITS_NOT_FOUND, TEMPLATE_NOT_FOUND.
+   * (deriveEdit); 404 EDITS_NOT_FOUND, TEMPLATE_NOT_FOUND. With `remove_silences` the voice detector
+   * listens to the kept stretches first (speechIn), in the request.
    */
   async derive(workspaceId: string, input: DeriveEditInput): Promise<EditDocument> {
     const { base_edit_id: baseId, template_id: templateId, ...change } = input;
@@ -75,7 +82,10 @@ export class EditsService {
             throw err;
           });
     const words = base.words ? (base.words as EditWord[]) : wordsOfSpec(spec);
-    const next = deriveEdit({ base: spec, words, change, template, applyTemplate: templateId !== undefined, maxSeconds: MAX_CLIP_SECONDS });
+    const derive = { base: spec, words, change, template, applyTemplate: templateId !== undefined, maxSeconds: MAX_CLIP_SECONDS };
+    // remove_silences listens to the stretches every other change keeps (a bad request is refused first, without reading audio).
+    const speech = change.remove_silences ? await this.d.speechIn(spec.source.key, keptStretches(derive).segments) : undefined;
+    const next = deriveEdit({ ...derive, speech });
     const id = newId('edit');
     await this.d.tx.run(async (tx) => {
       await this.d.repo.insertEdit(tx, {

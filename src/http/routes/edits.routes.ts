@@ -58,9 +58,11 @@ export function editRoutes(app: Api, deps: EditRoutesDeps) {
         description:
           'Cutroom’s addition. A new edit made from `base_edit_id` (which never changes) with the changes asked: kept `segments` or a `trim` (boundaries ' +
           'snapped into the gap beside the nearest word edge unless `snap: false`), `remove_words`, `word_text` corrections, `remove_fillers`, ' +
-          '`aspect_ratio`, `reframe`, `template_id`, `captions_enabled`, `title`. Answers 201 with the new edit (`parent_edit_id` = the base); derived from ' +
+          '`remove_silences` (pauses the voice detector finds cut down to a short gap), `aspect_ratio`, `reframe`, `zoom`, `template_id`, ' +
+          '`captions_enabled`, `title`. Answers 201 with the new edit (`parent_edit_id` = the base); derived from ' +
           'any version of a clip’s edit it becomes the clip’s `edit_id`. 400 VALIDATION_ERROR (`extra.errors` names the field) for a stretch outside the ' +
-          'source, overlapping or unordered stretches, an unknown word index, an empty result or more than 180 s of output; 404 EDITS_NOT_FOUND ' +
+          'source, overlapping or unordered stretches, an unknown word index, `remove_silences.min_seconds` or `zoom` out of range, an empty result or ' +
+          'more than 180 s of output; 404 EDITS_NOT_FOUND ' +
           '(`extra.invalid_edits`), TEMPLATE_NOT_FOUND.',
         body: DeriveEditSchema,
         response: { 201: answer(EditSchema, 'The new edit.'), ...errorResponses('VALIDATION_ERROR', 'EDITS_NOT_FOUND', 'TEMPLATE_NOT_FOUND') },

@@ -1,4 +1,12 @@
 import { Type } from '@sinclair/typebox';
+import {
+  DEFAULT_MIN_SILENCE_SECONDS,
+  MAX_SILENCE_SECONDS,
+  MIN_SILENCE_SECONDS,
+  NATURAL_GAP_SECONDS,
+  SILENCE_KEEP_SECONDS,
+} from '../../domain/edits/edit-silences.js';
+import { ZOOM_MAX, ZOOM_MIN } from '../../domain/edits/edit.js';
 import { IsoDate } from './common.js';
 import { PageQuery, PaginationSchema } from './pagination.schemas.js';
 
@@ -24,6 +32,7 @@ export const EditSchema = Type.Object(
     duration: Type.Number({ description: 'Output seconds: the sum of the segments.' }),
     aspect_ratio: Type.String({ description: '`9:16`, `1:1` or `16:9`.' }),
     reframe: Type.String({ description: '`speaker`, `center` or `fit`.' }),
+    zoom: Type.Number({ description: `Punch-in on the framed picture: ${ZOOM_MIN} (none) to ${ZOOM_MAX}.` }),
     template_id: Type.Union([Type.String(), Type.Null()]),
     segments: Type.Array(SegmentSchema, { description: 'The kept stretches of the source, ascending, not overlapping, in play order.' }),
     words: Type.Array(EditWordSchema, { description: 'Every recognised word inside the segments, in order.' }),
@@ -73,8 +82,41 @@ export const DeriveEditSchema = Type.Object(
       }),
     ),
     remove_fillers: Type.Optional(Type.Boolean({ description: '`true` cuts "um", "uh", "er", "ah", "hmm" and the recogniser’s filler tokens.' })),
+    remove_silences: Type.Optional(
+      Type.Union(
+        [
+          Type.Boolean(),
+          Type.Object(
+            {
+              min_seconds: Type.Optional(
+                Type.Number({
+                  minimum: MIN_SILENCE_SECONDS,
+                  maximum: MAX_SILENCE_SECONDS,
+                  default: DEFAULT_MIN_SILENCE_SECONDS,
+                  description: 'Pauses longer than this are shortened.',
+                }),
+              ),
+            },
+            { additionalProperties: false },
+          ),
+        ],
+        {
+          description:
+            `\`true\` (pauses over ${DEFAULT_MIN_SILENCE_SECONDS} s) or \`{ min_seconds }\`: pauses the voice detector finds in the kept stretches are cut ` +
+            `down to a ${NATURAL_GAP_SECONDS} s gap (${SILENCE_KEEP_SECONDS} s kept next to the speech on each side; ${SILENCE_KEEP_SECONDS} s before the first ` +
+            'and after the last speech). Words are never cut; an edit without speech is left as it is.',
+        },
+      ),
+    ),
     aspect_ratio: Type.Optional(Type.Union([Type.Literal('9:16'), Type.Literal('1:1'), Type.Literal('16:9')])),
     reframe: Type.Optional(Type.Union([Type.Literal('speaker'), Type.Literal('center'), Type.Literal('fit')])),
+    zoom: Type.Optional(
+      Type.Number({
+        minimum: ZOOM_MIN,
+        maximum: ZOOM_MAX,
+        description: `Punch-in: the middle 1/zoom of the framed picture, around the crop’s centre (the tracked face’s for \`speaker\`), fills the frame. ${ZOOM_MIN} is none.`,
+      }),
+    ),
     template_id: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Its caption style, title style and layout replace the base’s.' })),
     captions_enabled: Type.Optional(Type.Boolean()),
     title: Type.Optional(Type.Union([Type.Object({ text: Type.String({ minLength: 1, maxLength: 300 }) }, { additionalProperties: false }), Type.Null()])),

@@ -44,3 +44,33 @@ describe('the crop path of a clip edit', () => {
     expect(rebuildEdit(legacy, template).layout.cropPath).toEqual(e.layout.cropPath);
   });
 });
+
+describe('apply_template on an edited clip', () => {
+  const words = [
+    { start: 100.2, end: 100.6, text: 'one' },
+    { start: 103.1, end: 103.5, text: 'two' },
+    { start: 107.2, end: 107.9, text: 'three' },
+  ];
+  it('keeps its cuts, caption words, title and punch-in; takes the template’s style and layout', () => {
+    const base = buildClipEdit({ source, start: 100, end: 110, words, cropPath9x16: path, template, watermark: false });
+    const edited = makeEdit({
+      ...base,
+      segments: [
+        { start: 100, end: 101 },
+        { start: 107, end: 110 },
+      ],
+      layout: { ...base.layout, zoom: 1.5 },
+      captions: { words: [words[0], { ...words[2], text: 'Three!' }], style: base.captions!.style },
+      title: { text: 'A title', style: tpl.title },
+    });
+    const other = getBuiltinTemplate('clean')!;
+    const next = rebuildEdit(edited, { captions: other.captions, layout: other.layout }, path);
+    expect(next.segments).toEqual(edited.segments);
+    expect(next.captions?.words.map((w) => w.text)).toEqual(['one', 'Three!']);
+    expect(next.captions?.style).toEqual(other.captions);
+    expect(next.title?.text).toBe('A title');
+    expect(next.layout.zoom).toBe(1.5);
+    expect(next.in).toBe(100);
+    expect(next.out).toBe(110);
+  });
+});

@@ -74,7 +74,17 @@ export class ClipEditsService {
         let editId = prevRow.id;
         if (hash !== prevRow.hash || prevRow.templateId !== template.id) {
           editId = newId('edit');
-          await this.d.repo.insertEdit(tx, { id: editId, workspaceId, clipId: clip.id, hash, spec: next, templateId: template.id });
+          // The lineage's word list goes along, so word indices keep naming the same words (and hidden
+          // words stay hidden) in the versions after this one.
+          await this.d.repo.insertEdit(tx, {
+            id: editId,
+            workspaceId,
+            clipId: clip.id,
+            hash,
+            spec: next,
+            templateId: template.id,
+            words: prevRow.words ?? null,
+          });
         }
         await this.d.repo.setEdit(tx, clip.id, { editId, hasTemplateApplied: true });
         out.push({ id: clip.id, edit_id: editId });
@@ -85,9 +95,10 @@ export class ClipEditsService {
 }
 
 /**
- * The edit of the same stretch with another template (pure). The crop path comes from the source's
- * analysis when the submission kept it, else from the previous edit (an older clip-time path shifted
- * back to source time).
+ * The edit of the same stretches with another template (pure): the kept stretches (cuts), caption words
+ * (with their corrections), title and punch-in of the previous edit stay; the template's captions style
+ * and layout replace the previous ones. The crop path comes from the source's analysis when the
+ * submission kept it, else from the previous edit (an older clip-time path shifted back to source time).
  */
 export function rebuildEdit(prev: Edit, template: EditTemplate, sourceCropPath?: readonly Keyframe[]): Edit {
   // Edits made before crop paths were kept in source time hold a clip-time path (starting at 0).
@@ -103,5 +114,12 @@ export function rebuildEdit(prev: Edit, template: EditTemplate, sourceCropPath?:
     template,
     watermark: prev.watermark,
   });
-  return prev.title ? makeEdit({ ...edit, title: prev.title }) : edit;
+  const zoom = prev.layout.zoom;
+  if (!prev.title && !prev.segments && zoom === undefined) return edit;
+  return makeEdit({
+    ...edit,
+    ...(prev.segments ? { segments: prev.segments } : {}),
+    ...(prev.title ? { title: prev.title } : {}),
+    ...(zoom !== undefined ? { layout: { ...edit.layout, zoom } } : {}),
+  });
 }

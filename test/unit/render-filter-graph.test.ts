@@ -113,7 +113,7 @@ describe('reframe', () => {
   });
 
   it('zoom crops the middle 1/zoom of the framed picture (after the reframe crop, before the scale); none without it', () => {
-    const zoom = 'crop=w=trunc(iw/1.5/2)*2:h=trunc(ih/1.5/2)*2,';
+    const zoom = 'crop=w=iw-4*round(iw*(1-1/1.5)/4):h=ih-4*round(ih*(1-1/1.5)/4),';
     expect(reframeFilters(edit({ layout: { aspect: '9:16', reframe: 'center', zoom: 1.5 } }))).toBe(
       `[0:v]crop=w=606:h=1080:x=656:y=0,${zoom}scale=1080:1920,setsar=1[framed]`,
     );
@@ -122,13 +122,13 @@ describe('reframe', () => {
       { t: 30, x: 1000, y: 0, w: 606, h: 1080 },
     ];
     expect(reframeFilters(edit({ layout: { aspect: '9:16', reframe: 'speaker', cropPath, zoom: 1.5 } }))).toMatch(
-      /^\[0:v\]crop=w=606:h=1080:x='[^']*':y='0',crop=w=trunc\(iw\/1\.5\/2\)\*2:h=trunc\(ih\/1\.5\/2\)\*2,scale=1080:1920,setsar=1\[framed\]$/,
+      /^\[0:v\]crop=w=606:h=1080:x='[^']*':y='0',crop=w=iw-4\*round\(iw\*\(1-1\/1\.5\)\/4\):h=ih-4\*round\(ih\*\(1-1\/1\.5\)\/4\),scale=1080:1920,setsar=1\[framed\]$/,
     );
     expect(reframeFilters(edit({ layout: { aspect: '16:9', reframe: 'center', zoom: 2 } }))).toBe(
-      '[0:v]crop=w=trunc(iw/2/2)*2:h=trunc(ih/2/2)*2,scale=1920:1080,setsar=1[framed]',
+      '[0:v]crop=w=iw-4*round(iw*(1-1/2)/4):h=ih-4*round(ih*(1-1/2)/4),scale=1920:1080,setsar=1[framed]',
     );
     expect(reframeFilters(edit({ layout: { aspect: '9:16', reframe: 'fit', zoom: 2 } }))).toMatch(
-      /overlay=x=0:y=656:format=auto,crop=w=trunc\(iw\/2\/2\)\*2:h=trunc\(ih\/2\/2\)\*2,scale=1080:1920,setsar=1\[framed\]$/,
+      /overlay=x=0:y=656:format=auto,crop=w=iw-4\*round\(iw\*\(1-1\/2\)\/4\):h=ih-4\*round\(ih\*\(1-1\/2\)\/4\),scale=1080:1920,setsar=1\[framed\]$/,
     );
     expect(reframeFilters(edit({ layout: { aspect: '9:16', reframe: 'center', zoom: 1 } }))).toBe(reframeFilters(edit()));
   });

@@ -118,13 +118,14 @@ function cutSeek(segments: readonly Segment[]): number {
 
 /**
  * The punch-in of `layout.zoom` (a `crop,` to put before the scale to the output size, or nothing):
- * the middle 1/zoom of the framed picture, even-sized, centred (crop's default position), so it zooms
- * around the crop's centre (the tracked face's for `speaker`).
+ * the middle 1/zoom of the framed picture, centred (crop's default position), so it zooms around the
+ * crop's centre (the tracked face's for `speaker`). Each side loses a multiple of 4 pixels, so the
+ * offset is even and crop does not round it down for 4:2:0 chroma (which would move the centre).
  */
 export function zoomFilter(zoom: number | undefined): string {
   if (!zoom || zoom <= 1) return '';
   const z = Math.round(zoom * 1000) / 1000;
-  return `crop=w=trunc(iw/${z}/2)*2:h=trunc(ih/${z}/2)*2,`;
+  return `crop=w=iw-4*round(iw*(1-1/${z})/4):h=ih-4*round(ih*(1-1/${z})/4),`;
 }
 
 /**

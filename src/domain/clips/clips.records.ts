@@ -53,6 +53,12 @@ export interface EditRow {
 
 export type NewEdit = Omit<EditRow, 'createdAt' | 'parentEditId' | 'rootEditId' | 'words'> & Partial<Pick<EditRow, 'parentEditId' | 'rootEditId' | 'words'>>;
 
+/** Where a clip comes from: its submission and the words of the submission's transcript (source seconds, time order). */
+export interface ClipSource {
+  submissionId: string;
+  words: ReadonlyArray<{ start: number; end: number; text: string }>;
+}
+
 /** An edit with what it belongs to: its clip's video (null for an edit of no clip). */
 export interface EditWithVideo extends EditRow {
   videoId: string | null;
@@ -83,6 +89,8 @@ export interface ClipsRepository {
   setReview(clipId: string, review: ClipReview | null): Promise<void>;
   /** Forgets the preview files of the submission's clips (they were deleted). */
   clearPreviews(submissionId: string): Promise<void>;
+  /** The clip's submission and its transcript's words (source seconds). */
+  clipSource(clipId: string, tx?: Tx): Promise<ClipSource | undefined>;
   /** Locks the submission's row until `tx` ends: one change of its clips' edits at a time. */
   lockSubmission(tx: Tx, submissionId: string): Promise<void>;
   insertEdit(tx: Tx, edit: NewEdit): Promise<void>;

@@ -4,7 +4,8 @@ import type { ClipsRepository, EditWithVideo } from '../clips/clips.records.js';
 import { DomainError } from '../errors.js';
 import { listResponse, type PageRequest } from '../pagination.js';
 import { STRATEGY_LIMITS } from '../templates/templates.rules.js';
-import { deriveEdit, keptStretches, type DeriveTemplate, type EditChange } from './edit-changes.js';
+import { askedWindow, withTranscriptWords } from './lineage-words.js';
+import { deriveEdit, keptStretches, SNAP_MAX_SECONDS, type DeriveTemplate, type EditChange } from './edit-changes.js';
 import { editHash, type Edit } from './edit.js';
 import type { Segment } from './edit-timeline.js';
 import { documentDuration, editDocument, wordsOfSpec, type EditDocument, type EditWord } from './edit-words.js';
@@ -81,13 +82,21 @@ export class EditsService {
             if (err instanceof DomainError && err.code === 'TEMPLATE_NOT_FOUND') return this.d.getTemplate(workspaceId, null);
             throw err;
           });
-    const words = base.words ? (base.words as EditWord[]) : wordsOfSpec(spec);
+    const lineage = base.words ? (base.words as EditWord[]) : wordsOfSpec(spec);
+    // A clip's lineage knows the words of the clip's own stretch: stretches asked past it take the
+    // transcript's words there, numbered after the others.
+    const source = base.clipId ? await this.d.repo.clipSource(base.clipId) : undefined;
+    const asked = askedWindow(change, SNAP_MAX_SECONDS);
+    const words = source && asked ? withTranscriptWords(lineage, source.words, asked) : lineage;
     const derive = { base: spec, words, change, template, applyTemplate: templateId !== undefined, maxSeconds: MAX_CLIP_SECONDS };
     // remove_silences listens to the stretches every other change keeps (a bad request is refused first, without reading audio).
     const speech = change.remove_silences ? await this.d.speechIn(spec.source.key, keptStretches(derive).segments) : undefined;
     const next = deriveEdit({ ...derive, speech });
     const id = newId('edit');
     await this.d.tx.run(async (tx) => {
+      // One change of a submission's clip edits at a time (apply_template takes the same lock), so
+      // the clip ends pointing at the edit made last.
+      if (source) await this.d.repo.lockSubmission(tx, source.submissionId);
       await this.d.repo.insertEdit(tx, {
         id,
         workspaceId,

@@ -1,5 +1,15 @@
 import { and, asc, count, desc, eq, getTableColumns, inArray, isNull, or } from 'drizzle-orm';
-import type { ClipListOrder, ClipReview, ClipRow, ClipsRepository, EditRow, EditWithVideo, NewClip, NewEdit } from '../../../domain/clips/clips.records.js';
+import type {
+  ClipListOrder,
+  ClipReview,
+  ClipRow,
+  ClipSource,
+  ClipsRepository,
+  EditRow,
+  EditWithVideo,
+  NewClip,
+  NewEdit,
+} from '../../../domain/clips/clips.records.js';
 import type { PageRequest } from '../../../domain/pagination.js';
 import type { EditsReader } from '../../../domain/renders/renders.records.js';
 import type { Tx } from '../../../ports/transactions.js';
@@ -58,6 +68,17 @@ export class DrizzleClipsRepository implements ClipsRepository, EditsReader {
 
   async lockSubmission(tx: Tx, submissionId: string): Promise<void> {
     await executor(this.db, tx).select({ id: submissions.id }).from(submissions).where(eq(submissions.id, submissionId)).for('update');
+  }
+
+  async clipSource(clipId: string, tx?: Tx): Promise<ClipSource | undefined> {
+    const [row] = await executor(this.db, tx)
+      .select({ submissionId: clips.submissionId, transcript: submissions.transcript })
+      .from(clips)
+      .innerJoin(submissions, eq(submissions.id, clips.submissionId))
+      .where(eq(clips.id, clipId));
+    if (!row) return undefined;
+    const words = (row.transcript as { words?: ClipSource['words'] } | null)?.words ?? [];
+    return { submissionId: row.submissionId, words };
   }
 
   async insertEdit(tx: Tx, edit: NewEdit): Promise<void> {

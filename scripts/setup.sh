@@ -10,6 +10,7 @@ APT_PACKAGES=(
   pocketsphinx-en-us    # its US English acoustic model, language model and dictionary
   pocketsphinx-testdata # human read-speech clips used by the speech test fixtures
   espeak-ng             # speech synthesis for the generated test fixtures
+  chromium              # the browser the Studio's end-to-end tests drive (playwright-core, never a downloaded browser)
 )
 
 if [ ${#APT_PACKAGES[@]} -gt 0 ]; then
@@ -32,11 +33,11 @@ if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modu
   ONNXRUNTIME_NODE_INSTALL=skip npm ci --no-audit --no-fund
 fi
 
-# The build (dist/ and sdk/dist/), skipped when nothing it reads changed since the last one: a file or
+# The build (dist/, sdk/dist/ and the Studio in dist/web/), skipped when nothing it reads changed since the last one: a file or
 # folder newer than the stamp (an edit, a checkout, an added or removed file) builds again; the types the
 # build generates into sdk/src do not count, nor does the folder that first build creates them in.
 stamp=dist/.build-stamp
-if [ -f "$stamp" ] && [ -d sdk/dist ] && [ -z "$(find src sdk/src sdk/package.json sdk/tsconfig.json scripts/build-sdk.ts tsconfig.json package.json package-lock.json -path sdk/src/schema.d.ts -prune -o -newer "$stamp" ! -path sdk/src -print -quit)" ]; then
+if [ -f "$stamp" ] && [ -d sdk/dist ] && [ -f dist/web/index.html ] && [ -z "$(find src sdk/src sdk/package.json sdk/tsconfig.json scripts/build-sdk.ts tsconfig.json package.json package-lock.json web -path sdk/src/schema.d.ts -prune -o -newer "$stamp" ! -path sdk/src -print -quit)" ]; then
   echo "setup: the build is up to date"
 else
   echo "setup: building"

@@ -10,6 +10,7 @@ import { loadBillingConfig, type BillingConfig } from './billing.env.js';
 import { loadGenerationsConfig, type GenerationsConfig } from './generations.env.js';
 import { loadWebhooksConfig, type WebhooksConfig } from './webhooks.env.js';
 import { loadPersonasConfig, type PersonasConfig } from './personas.env.js';
+import { loadStudioConfig, type StudioConfig } from './studio.env.js';
 import { ConfigError, addressList, durationMs, int, number, oneOf, parseUrl, secret, text, url, type Env } from './parse.js';
 
 export { ConfigError } from './parse.js';
@@ -57,6 +58,8 @@ export interface Config {
   multipartThresholdBytes: number;
   /** Part size of multipart uploads; unset: 128 MiB (more when needed to stay within 10,000 parts). */
   multipartPartSizeBytes?: number;
+  /** The web app served at `/` (src/config/studio.env.ts, docs/studio.md). */
+  studio: StudioConfig;
   /** Files: local folder or S3 (src/config/storage.env.ts, docs/storage.md). */
   storage: StorageConfig;
   /** Link analysis: safe-fetch override, yt-dlp (src/config/sources.env.ts, docs/sources.md). */
@@ -135,6 +138,7 @@ export function loadConfig(env: Env = process.env): Config {
   parseUrl('PUBLIC_BASE_URL', publicBaseUrl, { http: false });
   const MIB = 1024 * 1024;
   const redis = redisUrl(env);
+  const storage = loadStorageConfig(env);
   return {
     port,
     host: text(env, 'HOST') ?? '127.0.0.1',
@@ -155,7 +159,8 @@ export function loadConfig(env: Env = process.env): Config {
     multipartThresholdBytes: int(env, 'CUTROOM_MULTIPART_THRESHOLD_BYTES', { fallback: 5 * 1024 ** 3, min: 5 * MIB }),
     multipartPartSizeBytes:
       text(env, 'CUTROOM_MULTIPART_PART_SIZE_BYTES') === undefined ? undefined : int(env, 'CUTROOM_MULTIPART_PART_SIZE_BYTES', { fallback: 0, min: 5 * MIB }),
-    storage: loadStorageConfig(env),
+    storage,
+    studio: loadStudioConfig(env, storage),
     sources: loadSourcesConfig(env),
     asr: loadAsrConfig(env),
     llm: loadLlmConfig(env),

@@ -60,7 +60,7 @@ export interface AppDeps
     AdminKeyRoutesDeps,
     AdminTemplateRoutesDeps,
     AdminConnectionRoutesDeps {
-  config: Pick<Config, 'bodyLimitBytes' | 'trustProxy' | 'publicBaseUrl' | 'dataDir' | 'adminAuthFailuresPerMinute'>;
+  config: Pick<Config, 'bodyLimitBytes' | 'trustProxy' | 'publicBaseUrl' | 'dataDir' | 'adminAuthFailuresPerMinute' | 'studio'>;
   logger: FastifyBaseLogger;
   idempotency: IdempotencyService;
   adminToken: AdminTokenService;

@@ -23,6 +23,7 @@ import { renderRoutes } from './routes/renders.routes.js';
 import { postRoutes } from './routes/posts.routes.js';
 import { connectionRoutes } from './routes/connections.routes.js';
 import { publishedRoutes } from './routes/published.routes.js';
+import { studioRoutes } from './routes/studio.routes.js';
 import { publishedDir } from '../shared/published-files.js';
 import { transcriptionRoutes } from './routes/transcriptions.routes.js';
 import { generationImageRoutes, generationRoutes } from './routes/generations.routes.js';
@@ -82,6 +83,8 @@ export async function buildApp(c: AppDeps, opts: AppOptions = {}): Promise<Fasti
   await app.register(async (scope) => fileRoutes(scope, c));
   // What the `local` network published: public, read-only, outside /api/v1 (docs/publishing.md).
   await app.register(async (scope) => publishedRoutes(scope, { dir: publishedDir(c.config.dataDir) }));
+  // The Studio, the web app of the API: its pages and hashed files (docs/studio.md).
+  await app.register(async (scope) => studioRoutes(scope, c.config.studio));
 
   await app.register(
     async (scope) => {

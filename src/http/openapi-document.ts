@@ -20,7 +20,14 @@ function unusable(name: string): unknown {
  * `serverUrl`: the document's server (the service's PUBLIC_BASE_URL).
  */
 export async function openApiDocument(serverUrl: string): Promise<Record<string, unknown>> {
-  const config: AppDeps['config'] = { bodyLimitBytes: 1024 * 1024, trustProxy: [], publicBaseUrl: serverUrl, dataDir: '.', adminAuthFailuresPerMinute: 10 };
+  const config: AppDeps['config'] = {
+    bodyLimitBytes: 1024 * 1024,
+    trustProxy: [],
+    publicBaseUrl: serverUrl,
+    dataDir: '.',
+    adminAuthFailuresPerMinute: 10,
+    studio: { dir: null, fileOrigins: [] },
+  };
   const deps = new Proxy({ config, signedFiles: null } as Partial<AppDeps>, {
     get: (target, prop: string) => (prop in target ? target[prop as keyof AppDeps] : unusable(prop)),
   }) as AppDeps;

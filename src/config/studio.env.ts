@@ -1,0 +1,38 @@
+import path from 'node:path';
+import { text, type Env } from './parse.js';
+import type { StorageConfig } from './storage.env.js';
+
+/** The Studio, the web app the service serves at `/` (docs/studio.md). */
+export interface StudioConfig {
+  /** The built app's folder (index.html, assets/); null: the Studio is off (CUTROOM_STUDIO_DIR=off). */
+  dir: string | null;
+  /**
+   * Origins other than the service's own that the Studio's pages load files from and upload to: the
+   * bucket's addresses when files are on S3 (their signed URLs point there); none with local files.
+   */
+  fileOrigins: string[];
+}
+
+/** The package's own build output: `<repo>/dist/web` from src/config (tsx) and from dist/config (built) alike. */
+const BUILT_STUDIO = path.resolve(import.meta.dirname, '../../dist/web');
+
+/** Where an S3 bucket's presigned URLs can point: virtual-hosted and path-style addresses of the endpoint (or AWS). */
+export function bucketOrigins(storage: StorageConfig): string[] {
+  if (storage.driver !== 's3') return [];
+  if (storage.endpoint) {
+    const endpoint = new URL(storage.endpoint);
+    const virtual = `${endpoint.protocol}//${storage.bucket}.${endpoint.host}`;
+    return storage.forcePathStyle ? [endpoint.origin] : [virtual, endpoint.origin];
+  }
+  return [
+    `https://${storage.bucket}.s3.${storage.region}.amazonaws.com`,
+    `https://s3.${storage.region}.amazonaws.com`,
+    `https://${storage.bucket}.s3.amazonaws.com`,
+  ];
+}
+
+/** CUTROOM_STUDIO_DIR: the built Studio's folder (default: this package's dist/web), `off` to serve none. */
+export function loadStudioConfig(env: Env, storage: StorageConfig): StudioConfig {
+  const dir = text(env, 'CUTROOM_STUDIO_DIR');
+  return { dir: dir === 'off' ? null : path.resolve(dir ?? BUILT_STUDIO), fileOrigins: bucketOrigins(storage) };
+}

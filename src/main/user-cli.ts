@@ -15,7 +15,7 @@ import {
   transcribeCommand,
   type CliContext,
 } from './user-cli/commands.js';
-import { parseFix, parseIndexList, parseTrim } from './user-cli/edit-flags.js';
+import { parseFix, parseIndexList, parseMinSilence, parseTrim, parseZoom } from './user-cli/edit-flags.js';
 import { CliFailure, USER_EXIT } from './user-cli/failure.js';
 
 export { USER_EXIT } from './user-cli/failure.js';
@@ -137,8 +137,11 @@ function program(io: UserIo, run: (action: (ctx: CliContext) => Promise<void>, j
     .option('--fix <index=text>', 'correct a word’s text (repeatable; "17=" hides word 17)', parseFix, [])
     .option('--remove-words <indices>', 'cut these words out (e.g. 3,4,9)', parseIndexList)
     .option('--remove-fillers', 'cut the filler words (um, uh, …)')
+    .option('--remove-silences', 'cut pauses longer than 0.6 s down to a short gap (the voice detector finds them)')
+    .option('--min-silence <seconds>', 'with --remove-silences: cut pauses longer than this instead (0.3 to 10; implies --remove-silences)', parseMinSilence)
     .option('--no-snap', 'keep the trim’s times as given instead of snapping them to word boundaries')
     .addOption(new Option('--aspect <ratio>', 'aspect ratio').choices(['9:16', '1:1', '16:9']))
+    .option('--zoom <factor>', 'punch in on the framed picture: 1 (none) to 3', parseZoom)
     .option('--template <id>', 'caption template')
     .option('--no-captions', 'no burned-in captions')
     .option('--title <text>', 'the title shown on the clip')

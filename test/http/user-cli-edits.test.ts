@@ -5,6 +5,7 @@ import { createTestApp, tempDir, type TestApp } from '../helpers/app.js';
 import { clipsFixture } from '../helpers/clips.js';
 import { freePort } from '../helpers/process.js';
 import { makeVideo } from '../helpers/media-fixtures.js';
+import { makePausedTalkVideo, type PausedTalk } from '../helpers/pause-fixtures.js';
 import { USER_EXIT, runUserCli } from '../../src/main/user-cli.js';
 
 /**
@@ -17,10 +18,13 @@ let t: TestApp;
 let base: string;
 let dir: string;
 let source: string;
+/** Read sentences with 2 s pauses between them (--remove-silences). */
+let talk: PausedTalk;
 
 beforeAll(async () => {
   dir = tempDir('cutroom-user-cli-edits-');
   source = await makeVideo(path.join(dir, 'source.mp4'), { seconds: 61, width: 160, height: 90, fps: 5 });
+  talk = await makePausedTalkVideo(path.join(dir, 'talk.mp4'), { width: 160, height: 90, fps: 10 });
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
   t = await createTestApp({ startQueue: true, env: { PUBLIC_BASE_URL: base } });
@@ -120,6 +124,23 @@ describe('cutroom edits', () => {
     expect(JSON.parse(vjson.stdout).edits.map((e: { id: string }) => e.id)).toEqual([third.id, newId, id]);
   });
 
+  it('derive --remove-silences cuts the pauses, --min-silence longer than them cuts none; --zoom is shown', async () => {
+    const ws = await t.workspace();
+    const end = Math.round((talk.sentences[2].end + 0.6) * 10) / 10;
+    const f = await clipsFixture(t, ws.id, talk.path, { ranges: [{ start: 0, end }], words: talk.words });
+    const env = { CUTROOM_URL: base, CUTROOM_API_KEY: ws.key };
+    const cut = await cli(['edits', 'derive', f.editIds[0], '--remove-silences', '--zoom', '1.5', '--json'], env);
+    expect(cut.status, cut.stderr).toBe(USER_EXIT.ok);
+    const edit = JSON.parse(cut.stdout);
+    expect(edit).toMatchObject({ parent_edit_id: f.editIds[0], zoom: 1.5 });
+    expect(edit.segments).toHaveLength(3);
+    const kept = await cli(['edits', 'derive', f.editIds[0], '--remove-silences', '--min-silence', '2.5'], env);
+    expect(kept.status, kept.stderr).toBe(USER_EXIT.ok);
+    expect(kept.stdout).toMatch(new RegExp(`^segments {3}0\\.00–${end.toFixed(2)}$`, 'm'));
+    const shown = await cli(['edits', 'get', edit.id], env);
+    expect(shown.stdout).toMatch(/^aspect {5}9:16 \(reframe \w+, zoom 1\.5\)$/m);
+  });
+
   it('a malformed flag is a usage error (exit 2) before any request', async () => {
     const { f, env } = await setup();
     const id = f.editIds[0];
@@ -129,7 +150,11 @@ describe('cutroom edits', () => {
       ['edits', 'derive', id, '--fix', 'Kubernetes'],
       ['edits', 'derive', id, '--remove-words', '3,x'],
       ['edits', 'derive', id, '--aspect', '4:3'],
-      ['edits', 'derive', id, '--remove-silences'],
+      ['edits', 'derive', id, '--min-silence', '0.1'],
+      ['edits', 'derive', id, '--min-silence', 'soon'],
+      ['edits', 'derive', id, '--zoom', '5'],
+      ['edits', 'derive', id, '--zoom', 'close'],
+      ['edits', 'derive', id, '--remove-silence'],
       ['edits', 'derive'],
       ['edits', 'get'],
       ['clips', 'review', 'v', 's', 'c', 'maybe'],

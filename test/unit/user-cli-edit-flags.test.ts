@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseFix, parseIndexList, parseTrim } from '../../src/main/user-cli/edit-flags.js';
+import { deriveBody } from '../../src/main/user-cli/commands.js';
+import { parseFix, parseIndexList, parseMinSilence, parseTrim, parseZoom } from '../../src/main/user-cli/edit-flags.js';
 
 describe('user CLI edit flags', () => {
   it('--trim START-END in seconds', () => {
@@ -32,5 +33,23 @@ describe('user CLI edit flags', () => {
     expect(() => parseIndexList('3,,4')).toThrow('word indices');
     expect(() => parseIndexList('3,x')).toThrow('word indices');
     expect(() => parseIndexList('1.5')).toThrow('word indices');
+  });
+
+  it('--min-silence S (0.3 to 10) and --zoom Z (1 to 3)', () => {
+    expect(parseMinSilence('0.8')).toBe(0.8);
+    expect(parseMinSilence(' 10 ')).toBe(10);
+    for (const bad of ['0.1', '11', 'soon', '-1', '']) expect(() => parseMinSilence(bad), bad).toThrow('seconds from 0.3 to 10');
+    expect(parseZoom('1.5')).toBe(1.5);
+    expect(parseZoom('3')).toBe(3);
+    for (const bad of ['0.5', '3.5', 'x', '1,5']) expect(() => parseZoom(bad), bad).toThrow('a factor from 1 to 3');
+  });
+
+  it('deriveBody: --remove-silences is true, --min-silence asks for its length (and implies it), --zoom is sent as zoom', () => {
+    const none = { snap: true, captions: true };
+    expect(deriveBody('edit_1', none)).toEqual({ base_edit_id: 'edit_1' });
+    expect(deriveBody('edit_1', { ...none, removeSilences: true })).toEqual({ base_edit_id: 'edit_1', remove_silences: true });
+    expect(deriveBody('edit_1', { ...none, removeSilences: true, minSilence: 1.2 })).toEqual({ base_edit_id: 'edit_1', remove_silences: { min_seconds: 1.2 } });
+    expect(deriveBody('edit_1', { ...none, minSilence: 2 })).toEqual({ base_edit_id: 'edit_1', remove_silences: { min_seconds: 2 } });
+    expect(deriveBody('edit_1', { ...none, zoom: 1.5 })).toEqual({ base_edit_id: 'edit_1', zoom: 1.5 });
   });
 });

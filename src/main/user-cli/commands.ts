@@ -315,7 +315,7 @@ function editLines(e: Edit): string {
     ['clip', e.clip_id ?? 'none'],
     ['video', e.video_id ?? 'none'],
     ['duration', `${secs(e.duration)} s`],
-    ['aspect', `${e.aspect_ratio} (reframe ${e.reframe})`],
+    ['aspect', `${e.aspect_ratio} (reframe ${e.reframe}${e.zoom !== 1 ? `, zoom ${e.zoom}` : ''})`],
     ['template', e.template_id ?? 'none'],
     ['captions', e.captions_enabled ? 'on' : 'off'],
     ['title', e.title ? e.title.text : 'none'],
@@ -351,8 +351,12 @@ export interface DeriveOptions {
   fix?: Array<{ index: number; text: string }>;
   removeWords?: number[];
   removeFillers?: boolean;
+  removeSilences?: boolean;
+  /** Implies removeSilences. */
+  minSilence?: number;
   snap: boolean;
   aspect?: '9:16' | '1:1' | '16:9';
+  zoom?: number;
   template?: string;
   captions: boolean;
   title?: string;
@@ -366,8 +370,10 @@ export function deriveBody(baseEditId: string, opts: DeriveOptions): Parameters<
     ...(opts.fix?.length ? { word_text: opts.fix } : {}),
     ...(opts.removeWords?.length ? { remove_words: opts.removeWords } : {}),
     ...(opts.removeFillers ? { remove_fillers: true } : {}),
+    ...(opts.minSilence !== undefined ? { remove_silences: { min_seconds: opts.minSilence } } : opts.removeSilences ? { remove_silences: true } : {}),
     ...(opts.snap === false ? { snap: false } : {}),
     ...(opts.aspect ? { aspect_ratio: opts.aspect } : {}),
+    ...(opts.zoom !== undefined ? { zoom: opts.zoom } : {}),
     ...(opts.template ? { template_id: opts.template } : {}),
     ...(opts.captions === false ? { captions_enabled: false } : {}),
     ...(opts.title !== undefined ? { title: { text: opts.title } } : {}),

@@ -28,3 +28,21 @@ export function parseIndexList(raw: string): number[] {
   if (parts.some((p) => !/^\d+$/.test(p))) throw new InvalidArgumentError('expected word indices separated by commas, such as 3,4,9');
   return [...new Set(parts.map(Number))].sort((a, b) => a - b);
 }
+
+/** A number flag within [min, max] (`--min-silence 0.8`, `--zoom 1.5`). */
+function numberIn(raw: string, min: number, max: number, what: string): number {
+  const m = new RegExp(`^${NUMBER}$`).exec(raw.trim());
+  const v = m ? Number(m[1]) : NaN;
+  if (!(v >= min && v <= max)) throw new InvalidArgumentError(`expected ${what} from ${min} to ${max}`);
+  return v;
+}
+
+/** `--min-silence S`: pauses longer than S seconds are cut down (0.3 to 10, as the API takes). */
+export function parseMinSilence(raw: string): number {
+  return numberIn(raw, 0.3, 10, 'seconds');
+}
+
+/** `--zoom Z`: the punch-in factor, 1 (none) to 3. */
+export function parseZoom(raw: string): number {
+  return numberIn(raw, 1, 3, 'a factor');
+}

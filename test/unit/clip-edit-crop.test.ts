@@ -3,6 +3,7 @@ import { buildClipEdit } from '../../src/domain/edits/clip-edit.js';
 import { rebuildEdit } from '../../src/domain/clips/clip-edits.service.js';
 import { getBuiltinTemplate } from '../../src/domain/edits/caption-styles.js';
 import { makeEdit } from '../../src/domain/edits/edit.js';
+import { deriveEdit } from '../../src/domain/edits/edit-changes.js';
 import { reframeFilters } from '../../src/adapters/media/filter-graph.js';
 
 /**
@@ -72,5 +73,28 @@ describe('apply_template on an edited clip', () => {
     expect(next.layout.zoom).toBe(1.5);
     expect(next.in).toBe(100);
     expect(next.out).toBe(110);
+  });
+});
+
+describe('the crop path of a derived edit', () => {
+  const clip = buildClipEdit({ source, start: 100, end: 110, words: [], cropPath9x16: path, template, watermark: false });
+  const change = (c: Parameters<typeof deriveEdit>[0]['change'], over: Partial<Parameters<typeof deriveEdit>[0]> = {}) =>
+    deriveEdit({ base: clip, words: [], change: c, template: { ...tpl, layout: tpl.layout }, applyTemplate: false, maxSeconds: 180, ...over }).spec;
+
+  it('follows the source’s path over stretches past the clip', () => {
+    const next = change({ segments: [{ start: 95, end: 115 }], snap: false }, { sourceCropPath: path });
+    expect(next.layout.cropPath?.[0]).toEqual({ t: 95, x: 476, y: 0, w: 606, h: 1080 });
+    expect(next.layout.cropPath?.at(-1)).toEqual({ t: 115, x: 576, y: 0, w: 606, h: 1080 });
+  });
+
+  it('keeps the base’s path without the source’s, and moves an older clip-time one back to source time', () => {
+    expect(change({ trim: { start: 101, end: 109 }, snap: false }).layout.cropPath).toEqual(clip.layout.cropPath);
+    const legacy = makeEdit({ ...clip, layout: { ...clip.layout, cropPath: clip.layout.cropPath!.map((k) => ({ ...k, t: k.t - 100 })) } });
+    expect(change({ trim: { start: 101, end: 109 }, snap: false }, { base: legacy }).layout.cropPath).toEqual(clip.layout.cropPath);
+  });
+
+  it('gets the source’s path when the base was centred and the change asks for the speaker', () => {
+    const centred = makeEdit({ ...clip, layout: { aspect: '9:16', reframe: 'center' } });
+    expect(change({ reframe: 'speaker' }, { base: centred, sourceCropPath: path }).layout.cropPath).toEqual(clip.layout.cropPath);
   });
 });

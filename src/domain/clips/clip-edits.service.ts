@@ -2,7 +2,7 @@ import { newId } from '../../shared/ids.js';
 import type { TransactionRunner } from '../../ports/transactions.js';
 import { DomainError } from '../errors.js';
 import type { Keyframe } from '../reframe/crop-keyframes.js';
-import { buildClipEdit, type EditTemplate } from '../edits/clip-edit.js';
+import { buildClipEdit, sourceTimeCropPath, type EditTemplate } from '../edits/clip-edit.js';
 import { editHash, makeEdit, type Edit } from '../edits/edit.js';
 import type { SubmissionRow } from '../submissions/submissions.records.js';
 import type { ClipsRepository, EditRow } from './clips.records.js';
@@ -101,10 +101,7 @@ export class ClipEditsService {
  * submission kept it, else from the previous edit (an older clip-time path shifted back to source time).
  */
 export function rebuildEdit(prev: Edit, template: EditTemplate, sourceCropPath?: readonly Keyframe[]): Edit {
-  // Edits made before crop paths were kept in source time hold a clip-time path (starting at 0).
-  const legacy = !!prev.layout.cropPath?.length && prev.in > 0 && prev.layout.cropPath[0].t < prev.in - 0.001;
-  const prevPath = legacy ? prev.layout.cropPath?.map((k) => ({ ...k, t: k.t + prev.in })) : prev.layout.cropPath;
-  const cropPath = sourceCropPath && sourceCropPath.length > 0 ? sourceCropPath : prevPath;
+  const cropPath = sourceCropPath && sourceCropPath.length > 0 ? sourceCropPath : sourceTimeCropPath(prev);
   const edit = buildClipEdit({
     source: { ...prev.source },
     start: prev.in,

@@ -1,3 +1,4 @@
+import type { Keyframe } from '../reframe/crop-keyframes.js';
 import type { PageRequest } from '../pagination.js';
 import type { Tx } from '../../ports/transactions.js';
 
@@ -57,6 +58,8 @@ export type NewEdit = Omit<EditRow, 'createdAt' | 'parentEditId' | 'rootEditId' 
 export interface ClipSource {
   submissionId: string;
   words: ReadonlyArray<{ start: number; end: number; text: string }>;
+  /** The source's 9:16 speaker crop path (source time), when the submission's video analysis kept one. */
+  cropPath9x16?: readonly Keyframe[];
 }
 
 /** An edit with what it belongs to: its clip's video (null for an edit of no clip). */

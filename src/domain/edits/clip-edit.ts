@@ -27,8 +27,7 @@ export function buildClipEdit(input: ClipEditInput): Edit {
   const words = input.words.filter((w) => w.end > start && w.start < end).map((w) => ({ start: w.start, end: w.end, text: w.text }));
   const layout: Record<string, unknown> = { aspect: template.layout.aspect, reframe: template.layout.reframe };
   if (template.layout.reframe === 'speaker' && template.layout.aspect === '9:16' && input.cropPath9x16 && input.cropPath9x16.length > 0) {
-    // Source time, like every time in an edit: the renderer slices it to the kept stretches.
-    layout.cropPath = sliceKeyframes(input.cropPath9x16, start, end).map((k) => ({ ...k, t: Math.round((k.t + start) * 1000) / 1000 }));
+    layout.cropPath = cropPathSlice(input.cropPath9x16, start, end);
   }
   return makeEdit({
     source: input.source,
@@ -39,4 +38,22 @@ export function buildClipEdit(input: ClipEditInput): Edit {
     watermark: input.watermark,
     resolution: template.layout.resolution,
   });
+}
+
+/**
+ * The part of the source's crop path from `start` to `end`, in source time like every time in an
+ * edit (the renderer slices it again to the kept stretches).
+ */
+export function cropPathSlice(path: readonly Keyframe[], start: number, end: number): Keyframe[] {
+  return sliceKeyframes(path, start, end).map((k) => ({ ...k, t: Math.round((k.t + start) * 1000) / 1000 }));
+}
+
+/**
+ * An edit's crop path in source time. Clip edits stored before crop paths were kept in source time
+ * hold a clip-time path (starting at 0 for a clip that does not): it is moved back by `in`.
+ */
+export function sourceTimeCropPath(edit: Pick<Edit, 'in' | 'layout'>): readonly Keyframe[] | undefined {
+  const path = edit.layout.cropPath;
+  const legacy = !!path?.length && edit.in > 0 && path[0].t < edit.in - 0.001;
+  return legacy ? path?.map((k) => ({ ...k, t: Math.round((k.t + edit.in) * 1000) / 1000 })) : path;
 }

@@ -1,4 +1,6 @@
 import { validationError } from '../errors.js';
+import type { Keyframe } from '../reframe/crop-keyframes.js';
+import { cropPathSlice, sourceTimeCropPath } from './clip-edit.js';
 import type { Aspect, CaptionStyle, FieldError, ReframeMode, Resolution, TitleStyle } from './caption-styles.js';
 import { makeEdit, MIN_SEGMENT_SECONDS, ZOOM_MAX, ZOOM_MIN, type Edit } from './edit.js';
 import { DEFAULT_MIN_SILENCE_SECONDS, MAX_SILENCE_SECONDS, MIN_SILENCE_SECONDS, silenceCuts } from './edit-silences.js';
@@ -164,6 +166,8 @@ export interface DeriveInput {
    * needed with `remove_silences`.
    */
   speech?: readonly Segment[];
+  /** The source's 9:16 speaker crop path (source time; the video analysis of the clip's submission), when known. */
+  sourceCropPath?: readonly Keyframe[];
 }
 
 /** The pause length `remove_silences` asks for, or null when it asks for none. */
@@ -267,7 +271,15 @@ export function deriveEdit(input: DeriveInput): { spec: Edit; words: EditWord[] 
   const aspect = change.aspect_ratio ?? (input.applyTemplate ? template.layout.aspect : base.layout.aspect);
   const reframe = change.reframe ?? (input.applyTemplate ? template.layout.reframe : base.layout.reframe);
   const layout: Record<string, unknown> = { aspect, reframe };
-  if (aspect === '9:16' && reframe === 'speaker' && base.layout.aspect === '9:16' && base.layout.cropPath?.length) layout.cropPath = base.layout.cropPath;
+  if (aspect === '9:16' && reframe === 'speaker') {
+    // The source's path covers stretches past the base's; without it, the base's own path.
+    const path = input.sourceCropPath?.length
+      ? cropPathSlice(input.sourceCropPath, segments[0].start, segments[segments.length - 1].end)
+      : base.layout.aspect === '9:16'
+        ? sourceTimeCropPath(base)
+        : undefined;
+    if (path?.length) layout.cropPath = path;
+  }
   // Kept only when it zooms (makeEdit drops 1), so an edit without zoom hashes as before.
   const zoom = change.zoom ?? base.layout.zoom ?? ZOOM_MIN;
   if (zoom !== ZOOM_MIN) layout.zoom = zoom;

@@ -88,7 +88,15 @@ export class EditsService {
     const source = base.clipId ? await this.d.repo.clipSource(base.clipId) : undefined;
     const asked = askedWindow(change, SNAP_MAX_SECONDS);
     const words = source && asked ? withTranscriptWords(lineage, source.words, asked) : lineage;
-    const derive = { base: spec, words, change, template, applyTemplate: templateId !== undefined, maxSeconds: MAX_CLIP_SECONDS };
+    const derive = {
+      base: spec,
+      words,
+      change,
+      template,
+      applyTemplate: templateId !== undefined,
+      maxSeconds: MAX_CLIP_SECONDS,
+      sourceCropPath: source?.cropPath9x16,
+    };
     // remove_silences listens to the stretches every other change keeps (a bad request is refused first, without reading audio).
     const speech = change.remove_silences ? await this.d.speechIn(spec.source.key, keptStretches(derive).segments) : undefined;
     const next = deriveEdit({ ...derive, speech });

@@ -72,13 +72,14 @@ export class DrizzleClipsRepository implements ClipsRepository, EditsReader {
 
   async clipSource(clipId: string, tx?: Tx): Promise<ClipSource | undefined> {
     const [row] = await executor(this.db, tx)
-      .select({ submissionId: clips.submissionId, transcript: submissions.transcript })
+      .select({ submissionId: clips.submissionId, transcript: submissions.transcript, analysis: submissions.analysis })
       .from(clips)
       .innerJoin(submissions, eq(submissions.id, clips.submissionId))
       .where(eq(clips.id, clipId));
     if (!row) return undefined;
     const words = (row.transcript as { words?: ClipSource['words'] } | null)?.words ?? [];
-    return { submissionId: row.submissionId, words };
+    const cropPath9x16 = (row.analysis as { cropPath9x16?: ClipSource['cropPath9x16'] } | null)?.cropPath9x16;
+    return { submissionId: row.submissionId, words, ...(cropPath9x16?.length ? { cropPath9x16 } : {}) };
   }
 
   async insertEdit(tx: Tx, edit: NewEdit): Promise<void> {

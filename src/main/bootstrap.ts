@@ -47,7 +47,8 @@ export async function bootstrap(c: Container): Promise<BootstrapResult> {
   return result;
 }
 
-export function bootstrapBanner(r: BootstrapResult, dataDir: string, baseUrl: string): string {
+/** What the first start prints: the generated secrets, how to try the key, and the Studio's address when it is served (`studioUrl`). */
+export function bootstrapBanner(r: BootstrapResult, dataDir: string, baseUrl: string, studioUrl?: string): string {
   const lines: string[] = [];
   if (r.adminToken) {
     lines.push(`Admin token (shown once, also in ${path.join(dataDir, 'admin-token')}):`, `  ${r.adminToken}`);
@@ -58,6 +59,7 @@ export function bootstrapBanner(r: BootstrapResult, dataDir: string, baseUrl: st
       `  ${r.apiKey}`,
       `Try: curl -H "X-Api-Key: ${r.apiKey}" ${baseUrl}/api/v1/workspace`,
     );
+    if (studioUrl) lines.push(`Or open the Studio at ${studioUrl} and sign in with this key.`);
   }
   if (lines.length === 0) return '';
   const bar = '='.repeat(72);

@@ -28,7 +28,9 @@ export async function startService(role: Role, config: Config): Promise<RunningS
   try {
     const c = await createContainer({ config, logger, role });
     const boot = await retryOnDeadlock(() => bootstrap(c));
-    const banner = bootstrapBanner(boot, config.dataDir, config.publicBaseUrl);
+    // The Studio's address beside the first key, when this process serves its build (docs/studio.md).
+    const studio = role !== 'worker' && config.studio.dir && fs.existsSync(path.join(config.studio.dir, 'index.html')) ? `${config.publicBaseUrl}/` : undefined;
+    const banner = bootstrapBanner(boot, config.dataDir, config.publicBaseUrl, studio);
     if (banner) process.stdout.write(banner);
     await c.queue.start();
     if (!config.databaseUrl) {
@@ -44,7 +46,7 @@ export async function startService(role: Role, config: Config): Promise<RunningS
     // A worker serves no API: only /healthz, /readyz and /metrics, on its own PORT.
     const app: FastifyInstance | undefined = role === 'worker' ? await buildOpsApp(c) : await buildApp(c);
     await app.listen({ port: config.port, host: config.host });
-    logger.info({ database: c.database.kind, dataDir: config.dataDir, url: config.publicBaseUrl }, 'cutroom started');
+    logger.info({ database: c.database.kind, dataDir: config.dataDir, url: config.publicBaseUrl, studio }, 'cutroom started');
 
     let stopping: Promise<void> | undefined;
     const shutdown = () =>

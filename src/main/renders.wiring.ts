@@ -7,7 +7,6 @@ import { DrizzleClipsRepository } from '../adapters/db/repositories/clips.reposi
 import { DrizzleRendersRepository } from '../adapters/db/repositories/renders.repository.js';
 import { NodeLocalFiles } from '../adapters/files/local-files.js';
 import { prepareFontsDir } from '../adapters/media/fonts.js';
-import { FfmpegAudioExtractor } from '../adapters/media/audio-extract.js';
 import { renderEdit } from '../adapters/media/renderer.js';
 import { speechInStretches } from '../adapters/vad/edit-speech.js';
 import { ClipEditsService } from '../domain/clips/clip-edits.service.js';
@@ -75,7 +74,7 @@ export function createRenders(w: RendersWiring) {
       return { id: t.id, captions: t.config.captions, title: t.config.title, layout: t.config.layout };
     },
     events: w.events,
-    speechIn: speechInStretches({ storage: w.storage, files, audio: new FfmpegAudioExtractor(), vad: w.vad }),
+    speechIn: speechInStretches({ storage: w.storage, files, vad: w.vad }),
   });
   const repo = new DrizzleRendersRepository(db);
   const renders = new RendersService({ repo, edits, tx: w.transactions, queue: w.queue, storage: w.storage, clipEdits });

@@ -16,10 +16,13 @@ let dir: string;
 let source: string;
 /** Three read sentences with 2 s of silence between them (remove_silences; the real voice detector). */
 let talk: PausedTalk;
+/** A picture without a sound track. */
+let mute: string;
 beforeAll(async () => {
   dir = tempDir('cutroom-edits-');
   source = await makeVideo(path.join(dir, 'source.mp4'), { seconds: 190, width: 160, height: 90, fps: 5 });
   talk = await makePausedTalkVideo(path.join(dir, 'talk.mp4'), { width: 160, height: 90, fps: 10 });
+  mute = await makeVideo(path.join(dir, 'mute.mp4'), { seconds: 61, width: 160, height: 90, fps: 5, audio: false });
 });
 afterAll(() => {
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
@@ -168,12 +171,18 @@ describe.each(DB_KINDS)('edits on %s', (db) => {
       expect(none.body.segments).toEqual([{ start: 0, end }]);
     });
 
-    it('remove_silences on a source without speech (a tone) cuts nothing', async () => {
+    it('remove_silences on a source without speech (a tone) or without sound cuts nothing; over 180 s before the cut is a 400', async () => {
       const ws = await t.workspace();
+      for (const file of [source, mute]) {
+        const f = await clipsFixture(t, ws.id, file, { ranges: [{ start: 10, end: 17 }] });
+        const res = await derive(ws.key, { base_edit_id: f.editIds[0], remove_silences: { min_seconds: 0.5 } });
+        expect(res.status, JSON.stringify(res.body)).toBe(201);
+        expect(res.body.segments).toEqual([{ start: 10, end: 17 }]);
+      }
       const f = await clipsFixture(t, ws.id, source, { ranges: [{ start: 10, end: 17 }] });
-      const res = await derive(ws.key, { base_edit_id: f.editIds[0], remove_silences: { min_seconds: 0.5 } });
-      expect(res.status).toBe(201);
-      expect(res.body.segments).toEqual([{ start: 10, end: 17 }]);
+      const long = await derive(ws.key, { base_edit_id: f.editIds[0], segments: [{ start: 0, end: 185 }], snap: false, remove_silences: true });
+      expect(long.status).toBe(400);
+      expect(long.body.extra.errors.map((e: any) => e.field)).toEqual(['segments']);
     });
 
     it('zoom: set, shown by GET, carried into the next version, 1 takes it off', async () => {

@@ -133,6 +133,8 @@ describe('deriveEdit with remove_silences', () => {
       expect(fieldOf(() => keptStretches(input({ remove_silences: { min_seconds } })))).toEqual(['remove_silences.min_seconds']);
     }
     expect(() => deriveEdit(input({ remove_silences: true }))).toThrow(/speech/);
+    // More than the longest output before the pauses are cut: refused before the detector listens.
+    expect(fieldOf(() => keptStretches(input({ remove_silences: true }, { maxSeconds: 8 })))).toEqual(['segments']);
   });
 
   it('cuts the stretches left after the other changes (a trim), and no speech at all leaves the edit as it is', () => {

@@ -238,6 +238,11 @@ export function keptStretches(input: Omit<DeriveInput, 'speech'>): { segments: S
   };
   if (change.remove_words?.length) cutWords(new Set(change.remove_words), 'remove_words');
   if (change.remove_fillers) cutWords(new Set(words.filter((w) => isFiller(w.text)).map((w) => w.index)), 'remove_fillers');
+  // The longest output, checked before pauses are cut: the voice detector never listens to more.
+  const outSeconds = segmentsDuration(segments.map((s) => ({ start: r3(s.start), end: r3(s.end) })));
+  if (outSeconds > input.maxSeconds + 0.001) {
+    throw validationError([{ field: change.trim ? 'trim' : 'segments', rule: `at most ${input.maxSeconds} seconds of output (${r3(outSeconds)} asked)` }]);
+  }
   return { segments, words };
 }
 
@@ -245,7 +250,7 @@ export function keptStretches(input: Omit<DeriveInput, 'speech'>): { segments: S
  * The derived edit and the lineage's word list after the change. Throws VALIDATION_ERROR naming the
  * field: a stretch outside the source, overlapping or unordered stretches, an unknown word index, a
  * `remove_silences.min_seconds` or `zoom` out of range, an empty result, or more than `maxSeconds`
- * of output. With `remove_silences`, `speech` must be given (keptStretches says where to listen).
+ * of output before pauses are cut. With `remove_silences`, `speech` must be given (keptStretches says where to listen).
  */
 export function deriveEdit(input: DeriveInput): { spec: Edit; words: EditWord[] } {
   const { base, change, template } = input;
@@ -262,10 +267,6 @@ export function deriveEdit(input: DeriveInput): { spec: Edit; words: EditWord[] 
     }
   }
   segments = segments.map((s) => ({ start: r3(s.start), end: r3(s.end) }));
-  const outSeconds = segmentsDuration(segments);
-  if (outSeconds > input.maxSeconds + 0.001) {
-    throw validationError([{ field: change.trim ? 'trim' : 'segments', rule: `at most ${input.maxSeconds} seconds of output (${r3(outSeconds)} asked)` }]);
-  }
 
   // Layout, captions, title.
   const aspect = change.aspect_ratio ?? (input.applyTemplate ? template.layout.aspect : base.layout.aspect);

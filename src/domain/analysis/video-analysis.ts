@@ -218,6 +218,21 @@ export async function analyzeVideo(input: string, deps: VideoAnalysisDeps, opts:
   };
 }
 
+/**
+ * The face samples as they are stored with a submission's analysis (pure): times to milliseconds, box
+ * positions and sizes to thousandths of the frame (2 px of a 1920-pixel frame), scores to hundredths;
+ * boxes without area or score are dropped. Samples without faces stay (they say nobody was there).
+ */
+export function compactFaces(samples: readonly FaceTrackSample[]): FaceTrackSample[] {
+  const r = (v: number, k: number) => Math.round(v * k) / k;
+  return samples.map((s) => ({
+    t: r(s.t, 1000),
+    boxes: s.boxes
+      .filter((b) => b.width > 0 && b.height > 0 && b.score > 0)
+      .map((b) => ({ x: r(b.x, 1000), y: r(b.y, 1000), width: r(b.width, 1000), height: r(b.height, 1000), score: r(b.score, 100) })),
+  }));
+}
+
 /** An analysis of the stretch [range.start, range.end) of a source, in the source's timeline. */
 export interface RangedAnalysis extends VideoAnalysis {
   /** The analysed stretch of the source, seconds. */

@@ -12,7 +12,7 @@ import type { HighlightClip, HighlightScorer } from '../../ports/highlights.js';
 import type { FaceDetector } from '../../ports/face-detector.js';
 import type { AudioExtractor, PreviewRenderer } from '../../ports/media.js';
 import type { SourceDownloader } from '../../ports/source-downloader.js';
-import { analyzeVideo, toSourceTimeline, type RangedAnalysis, type VideoAnalysisPasses } from '../analysis/video-analysis.js';
+import { analyzeVideo, compactFaces, toSourceTimeline, type RangedAnalysis, type VideoAnalysis, type VideoAnalysisPasses } from '../analysis/video-analysis.js';
 import type { ClipsRepository } from '../clips/clips.records.js';
 import { pickHighlightsWithScorer } from '../highlights/highlight-engine.js';
 import { buildClipEdit } from '../edits/clip-edit.js';
@@ -67,8 +67,24 @@ interface Transcript {
   words: AsrWord[];
 }
 
-/** The stored analysis: the source's timeline (`range` absent on rows analysed before ranges were kept: the whole file). */
-type StoredAnalysis = Omit<RangedAnalysis, 'faces' | 'range'> & { range?: RangedAnalysis['range']; picks?: HighlightClip[] };
+/**
+ * The stored analysis: the source's timeline (`range` absent on rows analysed before ranges were kept: the
+ * whole file; `faces` absent on rows analysed before the face samples were kept).
+ */
+export type StoredAnalysis = Omit<RangedAnalysis, 'faces' | 'range'> & {
+  range?: RangedAnalysis['range'];
+  faces?: RangedAnalysis['faces'];
+  picks?: HighlightClip[];
+};
+
+/**
+ * What the video_analysis stage stores (pure): the analysis of the stretch in the source's timeline, with
+ * its face samples compacted (compactFaces), so layouts can be computed later for any clip of it.
+ */
+export function storedAnalysis(analysed: VideoAnalysis, range: { start: number; end: number }): StoredAnalysis {
+  const ranged = toSourceTimeline(analysed, range);
+  return { ...ranged, faces: compactFaces(ranged.faces) };
+}
 
 /** What the highlight picker reads: the paid stretch only, in its own timeline starting at source second `offset`. */
 export interface HighlightStretch {
@@ -201,8 +217,7 @@ export class SubmissionPipeline {
   /** Analyses the stretch only (never the rest of the file); stored in the source's timeline with its range. */
   private async videoAnalysis(row: SubmissionRow, file: string, range: { start: number; end: number }): Promise<SubmissionRow> {
     const analysed = await analyzeVideo(file, { ...this.d.analysis, faceDetector: await this.d.faces() }, { range });
-    const { faces: _faces, ...analysis } = toSourceTimeline(analysed, range);
-    return this.advance(row, 'video_analysis', { analysis });
+    return this.advance(row, 'video_analysis', { analysis: storedAnalysis(analysed, range) });
   }
 
   private async analyzing(row: SubmissionRow): Promise<SubmissionRow> {

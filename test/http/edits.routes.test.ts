@@ -183,6 +183,12 @@ describe.each(DB_KINDS)('edits on %s', (db) => {
       const long = await derive(ws.key, { base_edit_id: f.editIds[0], segments: [{ start: 0, end: 185 }], snap: false, remove_silences: true });
       expect(long.status).toBe(400);
       expect(long.body.extra.errors.map((e: any) => e.field)).toEqual(['segments']);
+      // A source deleted since (submission retention): nothing to listen to, a 400 naming remove_silences; other changes still derive.
+      await t.c.storage.delete(f.sourceKey);
+      const gone = await derive(ws.key, { base_edit_id: f.editIds[0], remove_silences: true });
+      expect(gone.status).toBe(400);
+      expect(gone.body.extra.errors.map((e: any) => e.field)).toEqual(['remove_silences']);
+      expect((await derive(ws.key, { base_edit_id: f.editIds[0], zoom: 2 })).status).toBe(201);
     });
 
     it('zoom: set, shown by GET, carried into the next version, 1 takes it off', async () => {

@@ -1,7 +1,7 @@
 import { newId } from '../../shared/ids.js';
 import type { TransactionRunner } from '../../ports/transactions.js';
 import type { ClipsRepository, EditWithVideo } from '../clips/clips.records.js';
-import { DomainError } from '../errors.js';
+import { DomainError, validationError } from '../errors.js';
 import { listResponse, type PageRequest } from '../pagination.js';
 import { STRATEGY_LIMITS } from '../templates/templates.rules.js';
 import { askedWindow, withTranscriptWords } from './lineage-words.js';
@@ -64,6 +64,18 @@ export class EditsService {
     return listResponse('edits', rows.map(editDocument), total, page);
   }
 
+  /** The speech in the stretches; 400 naming `remove_silences` when the source is no longer stored (submission retention). */
+  private async speechOf(spec: Edit, stretches: readonly Segment[]): Promise<Segment[]> {
+    try {
+      return await this.d.speechIn(spec.source.key, stretches);
+    } catch (err) {
+      if (err instanceof DomainError && err.code === 'FILE_NOT_FOUND') {
+        throw validationError([{ field: 'remove_silences', rule: 'a stored source: it was deleted with its submission (retention)' }]);
+      }
+      throw err;
+    }
+  }
+
   /**
    * POST /edits: a new edit derived from the base (which never changes), its parent the base. Derived from a
    * clip's edit (any version), it becomes the clip's `edit_id`. 400 VALIDATION_ERROR naming the field
@@ -98,7 +110,7 @@ export class EditsService {
       sourceCropPath: source?.cropPath9x16,
     };
     // remove_silences listens to the stretches every other change keeps (a bad request is refused first, without reading audio).
-    const speech = change.remove_silences ? await this.d.speechIn(spec.source.key, keptStretches(derive).segments) : undefined;
+    const speech = change.remove_silences ? await this.speechOf(spec, keptStretches(derive).segments) : undefined;
     const next = deriveEdit({ ...derive, speech });
     const id = newId('edit');
     await this.d.tx.run(async (tx) => {

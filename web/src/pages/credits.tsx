@@ -46,7 +46,7 @@ export function Credits({ page }: { page: number }) {
         {ledger.data && ledger.data.entries.length === 0 ? (
           <p class="empty">No credits were added or used yet.</p>
         ) : (
-          <div class="table-scroll">
+          <div class="table-scroll" tabIndex={0} role="region" aria-label="History table">
             <table>
               <caption class="sr-only">Credits added and used, newest first{p ? `, page ${p.current_page} of ${Math.max(1, p.total_pages)}` : ''}</caption>
               <thead>

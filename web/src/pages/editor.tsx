@@ -242,7 +242,7 @@ export function Editor({ videoId, submissionId, clipId }: { videoId: string; sub
     <>
       <div class="page-head">
         <div>
-          <p class="eyebrow">
+          <p class="crumbs">
             <Link href={href('submission', { videoId, submissionId })}>All clips</Link> / Editor
           </p>
           <h1 tabIndex={-1}>{clip.title}</h1>
@@ -279,7 +279,8 @@ export function Editor({ videoId, submissionId, clipId }: { videoId: string; sub
                   .filter(Boolean)
                   .join(' ');
                 const text = shownText(draft, w);
-                return (
+                // A space after each word: the line breaks between words.
+                return [
                   <span
                     key={w.index}
                     ref={(el) => {
@@ -299,8 +300,9 @@ export function Editor({ videoId, submissionId, clipId }: { videoId: string; sub
                     onFocus={() => setFocusIndex(w.index)}
                   >
                     {text === '' ? '∅' : text}
-                  </span>
-                );
+                  </span>,
+                  ' ',
+                ];
               })}
             </div>
             {editing && (
@@ -332,7 +334,7 @@ export function Editor({ videoId, submissionId, clipId }: { videoId: string; sub
                 <span class="hint">Enter saves, Escape cancels; empty hides it from the captions.</span>
               </form>
             )}
-            <div class="tools" role="toolbar" aria-label="Word tools">
+            <div class="tools" role="toolbar" aria-label="Transcript tools">
               <button type="button" disabled={selection.length === 0} onClick={() => change(cutWords(draft, selection))}>
                 Cut
               </button>

@@ -1,7 +1,7 @@
 import { ok, type Submission } from '@cutroom/sdk/browser';
 import { Link, href } from '../router';
 import { useLoad, usePageTitle } from '../hooks';
-import { describe } from '../errors';
+import { codeInWords, describe } from '../errors';
 import { credits, day, length, stageName, when } from '../format';
 import { pollMs } from '../session';
 import { StageBar } from '../components/stage-bar';
@@ -102,7 +102,9 @@ export function Home() {
                 </>
               ) : (
                 <p class="muted small">
-                  {s.status === 'completed' ? `${s.clips_count} clip${s.clips_count === 1 ? '' : 's'}` : `Failed${s.error_code ? `: ${s.error_code}` : ''}`}
+                  {s.status === 'completed'
+                    ? `${s.clips_count} clip${s.clips_count === 1 ? '' : 's'}`
+                    : `Failed${s.error_code ? `: ${codeInWords(s.error_code)}` : ''}`}
                   {s.credits_charged > 0 ? ` · ${credits(s.credits_charged)}` : ''}
                 </p>
               )}

@@ -107,7 +107,7 @@ export function SubmissionPage({ videoId, submissionId }: { videoId: string; sub
     <>
       <div class="page-head">
         <div>
-          <p class="eyebrow">
+          <p class="crumbs">
             <Link href={href('home')}>Home</Link> / Submission
           </p>
           <h1 tabIndex={-1}>

@@ -1,0 +1,405 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { tempDir } from '../helpers/app.js';
+import { makeTalkVideo } from '../helpers/speech-fixtures.js';
+import { ROOT, freePort, runCli, waitForHttp, type Proc } from '../helpers/process.js';
+import { probe } from '../../src/adapters/media/ffprobe.js';
+import { Cutroom, ok } from '../../sdk/src/index.js';
+
+/**
+ * The Studio in a real browser (Debian's chromium driven by playwright-core, no browser download)
+ * against `cutroom serve` as a real process: sign in, upload a talk through the file input, wait for
+ * its clips, play one, keep one, fix a word and save a version, render and download the MP4, the
+ * credits; every page at 1440x900 and 390x844 with axe-core, screenshots in test-results/studio/.
+ */
+const SHOTS = path.join(ROOT, 'test-results/studio');
+const SIZES = { desktop: { width: 1440, height: 900 }, phone: { width: 390, height: 844 } } as const;
+const AXE = fs.readFileSync(path.join(ROOT, 'node_modules/axe-core/axe.min.js'), 'utf8');
+
+let dir: string;
+let talk: string;
+let server: Proc;
+let base: string;
+let key: string;
+let adminToken: string;
+let browser: Browser;
+let page: Page;
+let cutroom: Cutroom;
+const cspViolations: string[] = [];
+const pageErrors: string[] = [];
+
+beforeAll(async () => {
+  dir = tempDir('cutroom-studio-e2e-');
+  fs.mkdirSync(SHOTS, { recursive: true });
+  // The Studio as the sources are now (Vite takes a second or two); the service serves dist/web.
+  execFileSync('npm', ['run', '-s', 'build:web'], { cwd: ROOT, stdio: 'inherit' });
+  talk = (await makeTalkVideo(path.join(dir, 'talk.mp4'), { minutes: 1.1 })).path;
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  const dataDir = path.join(dir, 'data');
+  server = runCli(['serve'], { CUTROOM_DATA_DIR: dataDir, PORT: String(port), PUBLIC_BASE_URL: base, CUTROOM_ADMIN_TOKEN: '' });
+  await waitForHttp(`${base}/readyz`, 180_000);
+  key = fs.readFileSync(path.join(dataDir, 'api-key'), 'utf8').trim();
+  // The first start prints the Studio's address beside the key.
+  expect(server.output()).toContain(`Or open the Studio at ${base}/ and sign in with this key.`);
+  adminToken = fs.readFileSync(path.join(dataDir, 'admin-token'), 'utf8').trim();
+  cutroom = new Cutroom({ baseUrl: base, apiKey: key });
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  page = await browser.newPage({ viewport: SIZES.desktop });
+  page.on('console', (m) => {
+    if (m.type() === 'error' && /Content Security Policy/i.test(m.text())) cspViolations.push(m.text());
+  });
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+}, 300_000);
+
+afterAll(async () => {
+  await browser?.close();
+  if (server) {
+    server.child.kill('SIGTERM');
+    await server.exited;
+  }
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+async function admin(method: string, url: string, body?: unknown) {
+  const res = await fetch(`${base}/admin/v1${url}`, {
+    method,
+    headers: { authorization: `Bearer ${adminToken}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  expect(res.status, `${method} ${url}`).toBeLessThan(300);
+  return res.json();
+}
+
+/** axe-core in the page (given by the driver, since the CSP refuses inline scripts): no serious or critical violation. */
+async function axe(name: string) {
+  await page.evaluate(AXE);
+  const violations = await page.evaluate(async () => {
+    const w = window as unknown as {
+      axe: { run(ctx: Document, opts: object): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> };
+    };
+    const r = await w.axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')).slice(0, 5) }));
+  });
+  expect(
+    violations.filter((v) => v.impact === 'serious' || v.impact === 'critical'),
+    `${name}: ${JSON.stringify(violations)}`,
+  ).toEqual([]);
+}
+
+/** The page at both sizes: axe at each, a full-page screenshot of each (test-results/studio/<name>-<size>.png). */
+async function check(name: string) {
+  for (const [size, viewport] of Object.entries(SIZES)) {
+    await page.setViewportSize(viewport);
+    await page.waitForTimeout(150);
+    // Nothing sticks out sideways: the page fits the window's width.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} ${size}`).toBeLessThanOrEqual(viewport.width);
+    await axe(`${name} ${size}`);
+    await page.screenshot({ path: path.join(SHOTS, `${name}-${size}.png`), fullPage: true });
+  }
+  await page.setViewportSize(SIZES.desktop);
+}
+
+const h1 = () => page.getByRole('heading', { level: 1 });
+
+let videoId: string;
+let submissionId: string;
+let firstClipTitle: string;
+
+describe('Cutroom Studio in a browser', () => {
+  it('signs in with the API key (a wrong one shows the error under the field), keeps it in sessionStorage only; an inline script is refused by the CSP', async () => {
+    const res = await page.goto(`${base}/`);
+    expect(res?.headers()['content-security-policy']).toContain("default-src 'self'");
+    expect(res?.headers()['x-frame-options']).toBe('DENY');
+    await expect(h1().textContent()).resolves.toBe('Sign in');
+    await check('sign-in');
+
+    // Keyboard only: Tab to the field, type, Enter.
+    for (let i = 0; i < 5 && (await page.evaluate(() => document.activeElement?.id)) !== 'api-key'; i++) await page.keyboard.press('Tab');
+    await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe('api-key');
+    await page.keyboard.type('key_wrong.wrong');
+    await page.keyboard.press('Enter');
+    const field = page.getByLabel('API key');
+    const error = page.getByRole('alert');
+    await expect(error.textContent()).resolves.toMatch(/not accepted/);
+    await expect(field.getAttribute('aria-describedby')).resolves.toBe(await error.getAttribute('id'));
+    await check('sign-in-error');
+
+    await field.fill(key);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Personal' }).waitFor();
+    expect(await page.evaluate(() => Object.values(sessionStorage))).toContain(key);
+    expect(await page.evaluate(() => Object.keys(localStorage).length)).toBe(0);
+    expect(await page.context().cookies()).toEqual([]);
+    expect(page.url()).not.toContain(key);
+
+    await page.addScriptTag({ content: 'window.__inline = 1' }).catch(() => undefined);
+    expect(await page.evaluate(() => (window as unknown as { __inline?: number }).__inline)).toBeUndefined();
+    expect(cspViolations.length).toBeGreaterThan(0);
+    cspViolations.length = 0;
+  }, 120_000);
+
+  it('Home: the workspace, its balance, then "Unlimited" with the end date under free usage; navigation by keyboard', async () => {
+    await expect(page.getByText('120 credits').isVisible()).resolves.toBe(true);
+    await check('home-empty');
+    const ws = await ok(cutroom.api.GET('/api/v1/workspace'));
+    const until = new Date(Date.now() + 30 * 86_400_000);
+    await admin('PUT', `/workspaces/${ws.id}/free-usage`, { until: until.toISOString() });
+    // Enough ledger rows for two pages of history.
+    for (let i = 0; i < 21; i++) await admin('POST', `/workspaces/${ws.id}/credits`, { amount: 1, reason: `bonus ${i + 1}` });
+    await page.reload();
+    await page.getByText('Unlimited').waitFor();
+    const year = String(until.getUTCFullYear());
+    await expect(page.locator('.stat').first().textContent()).resolves.toContain(year);
+    expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link').allTextContents()).toEqual(['Home', 'New clips', 'Credits']);
+
+    // The nav link by keyboard: focus it, Enter; focus lands on the new page's heading.
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'New clips' }).focus();
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`${base}/new`);
+    await expect(page.evaluate(() => document.activeElement?.tagName)).resolves.toBe('H1');
+  }, 120_000);
+
+  it('New clips: uploads the file chosen in "Video file" with progress in percent, shows its cost, and Get clips starts the submission', async () => {
+    await check('new-clips');
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { __progress: string[] }).__progress = seen;
+      new MutationObserver(() => {
+        const label = document.querySelector('label[for="upload-progress"]');
+        if (label?.textContent) seen.push(label.textContent);
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
+    await page.getByLabel('Video file').setInputFiles(talk);
+    await page.getByRole('heading', { name: 'Ready to clip' }).waitFor({ timeout: 60_000 });
+    const progress = await page.evaluate(() => (window as unknown as { __progress: string[] }).__progress);
+    expect(progress.length).toBeGreaterThan(0);
+    expect(progress.every((p) => /^Uploading talk\.mp4: \d{1,3} %$/.test(p))).toBe(true);
+    const facts = await page.getByRole('definition').allTextContents();
+    expect(facts[0]).toBe('talk');
+    expect(facts[2]).toMatch(/^2 credits, waived/);
+    expect(facts[3]).toMatch(/Unchanged/);
+    await page.getByLabel('Language').selectOption('en');
+    await check('new-clips-ready');
+    await page.getByRole('button', { name: 'Get clips' }).click();
+    await page.waitForURL(/\/submissions\/vid_\w+\/sub_\w+$/);
+    [videoId, submissionId] = new URL(page.url()).pathname.split('/').slice(2);
+  }, 180_000);
+
+  it('the submission: its progress while it runs, then its clips as cards sorted by rating', async () => {
+    await h1().filter({ hasText: 'Getting your clips' }).waitFor();
+    await check('submission-running');
+    // Reloading the page's own address serves the Studio again.
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: /^\d+ clips?$/ }).waitFor({ timeout: 600_000 });
+    const sub = await ok(cutroom.api.GET('/api/v1/clips/{videoId}/submissions/{submissionId}', { params: { path: { videoId, submissionId } } }));
+    expect(sub.status).toBe('completed');
+    const cards = page.getByRole('article');
+    await expect(cards.count()).resolves.toBe(sub.clips_count);
+    const ratings = (await cards.locator('.rating').allTextContents()).map((t) => Number(/Rating ([\d.]+)/.exec(t)![1]));
+    expect(ratings).toEqual([...ratings].sort((a, b) => b - a));
+    const { clips } = await ok(
+      cutroom.api.GET('/api/v1/clips/{videoId}/submissions/{submissionId}/clips', {
+        params: { path: { videoId, submissionId }, query: { sort: 'rating', order: 'desc' } },
+      }),
+    );
+    firstClipTitle = clips[0].title;
+    await expect(cards.first().getByRole('heading', { level: 2 }).textContent()).resolves.toBe(firstClipTitle);
+  }, 900_000);
+
+  it('a card plays its clip’s preview render in place, and Keep marks it kept (aria-pressed, the API, the kept filter)', async () => {
+    const card = page.getByRole('article').filter({ has: page.getByRole('heading', { name: firstClipTitle }) });
+    await card.getByText('Preview of the current edit').waitFor({ timeout: 180_000 });
+    const video = card.locator('video');
+    expect(await video.getAttribute('src')).toMatch(/\/files\/renders\//);
+    await video.evaluate((v: HTMLVideoElement) => {
+      v.muted = true;
+      return v.play();
+    });
+    await page.waitForFunction((el) => (el as HTMLVideoElement).currentTime > 0.5, await video.elementHandle(), { timeout: 30_000 });
+    await video.evaluate((v: HTMLVideoElement) => v.pause());
+
+    const keep = card.getByRole('button', { name: 'Keep' });
+    await expect(keep.getAttribute('aria-pressed')).resolves.toBe('false');
+    await keep.click();
+    await page.waitForFunction((el) => el?.getAttribute('aria-pressed') === 'true', await keep.elementHandle());
+    const { clips } = await ok(
+      cutroom.api.GET('/api/v1/clips/{videoId}/submissions/{submissionId}/clips', { params: { path: { videoId, submissionId }, query: { review: 'kept' } } }),
+    );
+    expect(clips.map((c) => c.title)).toEqual([firstClipTitle]);
+    await page.getByLabel('Kept clips only').check();
+    await expect(page.getByRole('article').count()).resolves.toBe(1);
+    await page.getByLabel('Kept clips only').uncheck();
+    await check('submission-clips');
+  }, 400_000);
+
+  let editId: string;
+  let newEditId: string;
+  it('the editor: the current word follows the playhead, a click seeks, a word fixed (Enter saves, Escape cancels) and saved as a version the clip points at', async () => {
+    const card = page.getByRole('article').filter({ has: page.getByRole('heading', { name: firstClipTitle }) });
+    await card.getByRole('link', { name: /^Edit/ }).click();
+    await page.waitForURL(/\/clips\/clip_\w+$/);
+    const clipId = new URL(page.url()).pathname.split('/').pop()!;
+    await h1().filter({ hasText: firstClipTitle }).waitFor();
+    const words = page.getByRole('listbox', { name: 'Transcript' }).getByRole('option');
+    await words.first().waitFor();
+    const before = (
+      await ok(cutroom.api.GET('/api/v1/clips/{videoId}/submissions/{submissionId}/clips', { params: { path: { videoId, submissionId } } }))
+    ).clips.find((c) => c.id === clipId)!;
+    editId = before.edit_id!;
+    const edit = await cutroom.getEdit(editId);
+    await expect(words.count()).resolves.toBe(edit.words.length);
+    await page.getByText('Preview of the current edit').waitFor({ timeout: 180_000 });
+
+    // Clicking the fourth word seeks the preview to it, and that word becomes the current one.
+    const target = edit.words[3];
+    await words.nth(3).click();
+    await page.waitForFunction((i) => document.querySelector(`#word-${i}`)?.getAttribute('aria-current') === 'true', target.index);
+    const at = await page.locator('video').evaluate((v: HTMLVideoElement) => v.currentTime);
+    expect(Math.abs(at - (target.start - edit.segments[0].start))).toBeLessThan(0.3);
+    // Playing moves the current word along.
+    await page.locator('video').evaluate((v: HTMLVideoElement) => {
+      v.muted = true;
+      return v.play();
+    });
+    await page.waitForFunction(
+      (i) => !!document.querySelector('[role=option][aria-current=true]') && document.querySelector(`#word-${i}`)?.getAttribute('aria-current') !== 'true',
+      target.index,
+      {
+        timeout: 20_000,
+      },
+    );
+    await page.locator('video').evaluate((v: HTMLVideoElement) => v.pause());
+
+    // Escape cancels a correction (keyboard: the focused word, Enter, type, Escape).
+    const second = edit.words[1];
+    await words.nth(1).focus();
+    await page.keyboard.press('Enter');
+    const box = page.getByLabel('Word', { exact: true });
+    await expect(box.evaluate((el) => el === document.activeElement)).resolves.toBe(true);
+    await page.keyboard.type('zzz');
+    await page.keyboard.press('Escape');
+    await expect(box.count()).resolves.toBe(0);
+    await expect(words.nth(1).textContent()).resolves.toBe(second.text);
+    await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe(`word-${second.index}`);
+
+    // Cut, then Undo: nothing is left to save.
+    await words.nth(2).click();
+    await page.getByRole('button', { name: 'Cut' }).click();
+    await expect(words.nth(2).getAttribute('class')).resolves.toContain('cut');
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await expect(words.nth(2).getAttribute('class')).resolves.not.toContain('cut');
+    await expect(page.getByRole('button', { name: 'Save version' }).isDisabled()).resolves.toBe(true);
+
+    // Double-click, type, Enter: the word is corrected; Save version derives the new edit.
+    await words.nth(1).dblclick();
+    await box.fill('Kubernetes');
+    await box.press('Enter');
+    await expect(words.nth(1).textContent()).resolves.toBe('Kubernetes');
+    await check('editor');
+    await page.getByRole('button', { name: 'Save version' }).click();
+    await page.getByText(/^Saved: version/).waitFor({ timeout: 30_000 });
+    const versions = page.getByRole('heading', { name: 'Versions' }).locator('..').getByRole('listitem');
+    await expect(versions.count()).resolves.toBe(2);
+    await expect(versions.first().textContent()).resolves.toContain('current');
+
+    // Over the API: the clip points at the new edit, whose word has the new text and whose parent is the old edit.
+    const after = (
+      await ok(cutroom.api.GET('/api/v1/clips/{videoId}/submissions/{submissionId}/clips', { params: { path: { videoId, submissionId } } }))
+    ).clips.find((c) => c.id === clipId)!;
+    newEditId = after.edit_id!;
+    expect(newEditId).not.toBe(editId);
+    const derived = await cutroom.getEdit(newEditId);
+    expect(derived.parent_edit_id).toBe(editId);
+    expect(derived.words.find((w) => w.index === second.index)?.text).toBe('Kubernetes');
+    // Its preview is made and played in the editor.
+    await page.getByText('Preview of the current edit').waitFor({ timeout: 120_000 });
+    expect(await page.locator('video').getAttribute('src')).toMatch(/\/files\/renders\//);
+  }, 400_000);
+
+  it('Remove silences: saved when the service takes it, else its refusal shown in words; Undo steps back', async () => {
+    await page.getByRole('switch', { name: 'Remove silences' }).check();
+    await page.getByRole('button', { name: 'Save version' }).click();
+    const outcome = page.getByText(/^Saved: version/).or(page.getByRole('alert'));
+    await outcome.first().waitFor({ timeout: 30_000 });
+    const alert = await page.getByRole('alert').count();
+    if (alert > 0) {
+      const words = await page.getByRole('alert').textContent();
+      expect(words).toMatch(/[a-z]{3,} [a-z]{3,}/); // words, not a code alone
+      await page.getByRole('button', { name: 'Undo' }).click();
+      await expect(page.getByRole('switch', { name: 'Remove silences' }).isChecked()).resolves.toBe(false);
+    } else {
+      newEditId = (await cutroom.listEditVersions(newEditId)).edits[0].id;
+    }
+  }, 120_000);
+
+  it('Render makes the final MP4 of the current version with progress, then Download; the same edit again comes from the cache', async () => {
+    const current = (await cutroom.listEditVersions(newEditId)).edits[0];
+    await page.getByRole('button', { name: 'Render', exact: true }).click();
+    const download = page.getByRole('link', { name: 'Download' });
+    await download.waitFor({ timeout: 300_000 });
+    await check('editor-rendered');
+    const url = await download.getAttribute('href');
+    const file = path.join(dir, 'download.mp4');
+    fs.writeFileSync(file, Buffer.from(await (await fetch(url!)).arrayBuffer()));
+    const info = await probe(file);
+    expect(info.hasVideo).toBe(true);
+    expect(Math.abs(info.duration - current.duration)).toBeLessThan(1);
+
+    // Back to the clips: the card's Render of the same edit is served from the cache.
+    await page.getByRole('link', { name: 'All clips' }).click();
+    const card = page.getByRole('article').filter({ has: page.getByRole('heading', { name: firstClipTitle }) });
+    await card.getByRole('button', { name: /^Render/ }).click();
+    await card.getByText(/Served from the cache/).waitFor({ timeout: 60_000 });
+  }, 400_000);
+
+  it('Credits: the ledger with pagination, the free-usage charge marked waived', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Credits' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Credits' }).waitFor();
+    await page.getByRole('row').nth(1).waitFor();
+    await expect(page.getByText(/^Page 1 of 2$/).isVisible()).resolves.toBe(true);
+    const ledger = await ok(cutroom.api.GET('/api/v1/balance/history', { params: { query: { page: 1, limit: 20 } } }));
+    const waived = ledger.entries.filter((e) => e.waived).length;
+    expect(waived).toBeGreaterThan(0);
+    await expect(page.locator('tr.waived').count()).resolves.toBe(waived);
+    await expect(page.locator('tr.waived').first().textContent()).resolves.toContain('Waived');
+    await check('credits');
+    await page.getByRole('link', { name: 'Next page' }).click();
+    await page.waitForURL(`${base}/credits?page=2`);
+    await page.getByText(/^Page 2 of 2$/).waitFor();
+    await page.reload();
+    await page.getByText(/^Page 2 of 2$/).waitFor();
+    await check('credits-page-2');
+
+    // Home lists the finished submission.
+    await page.getByRole('link', { name: 'Home' }).first().click();
+    await page
+      .getByText(/^\d+ clips?/)
+      .first()
+      .waitFor();
+    await check('home');
+  }, 120_000);
+
+  it('Sign out forgets the key; the pages had no CSP violation and no script error', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    expect(cspViolations).toEqual([]);
+    expect(pageErrors).toEqual([]);
+  }, 60_000);
+});

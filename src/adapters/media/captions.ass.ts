@@ -261,7 +261,9 @@ export function buildAss(edit: Edit): string | null {
   const styles: string[] = [];
   const events: AssEvent[] = [];
   if (edit.captions) {
-    styles.push(styleLine('Caption', captionStyleParts(edit.captions.style), width, height));
+    // A split's captions sit over the joint of its two halves, where they cover neither face.
+    const split = edit.layout.reframe === 'split' && !!edit.layout.splitPaths;
+    styles.push(styleLine('Caption', { ...captionStyleParts(edit.captions.style), ...(split ? { position: 'middle' as const } : {}) }, width, height));
     // With cuts, words move onto the output timeline first (removed ones dropped).
     if (edit.segments && edit.segments.length > 1) events.push(...captionEvents(keptWords(edit.captions.words, edit.segments), 0, dur, edit.captions.style));
     else events.push(...captionEvents(edit.captions.words, edit.in, edit.out, edit.captions.style));

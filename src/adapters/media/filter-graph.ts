@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { cropFilter, sliceKeyframes } from '../../domain/reframe/crop-keyframes.js';
+import { cropFilter, sliceKeyframes, type Keyframe } from '../../domain/reframe/crop-keyframes.js';
 import { cropSize } from '../../domain/reframe/crop-path.js';
 import { clipDuration, outputSize, type Aspect, type Edit } from '../../domain/edits/edit.js';
 import { cutKeyframes, segmentsDuration, snapToFrames, type Segment } from '../../domain/edits/edit-timeline.js';
@@ -162,10 +162,13 @@ export function reframeFilters(
       `[bg][fg]overlay=x=${(W - fw) >> 1}:y=${(H - fh) >> 1}:format=auto${zoom ? `,${scale}` : ''}[${out}]`,
     ].join(';');
   }
+  const split = edit.layout.reframe === 'split' ? edit.layout.splitPaths : undefined;
+  if (split) return splitFilters(split, edit, out, input, size, segs);
   const { w, h } = cropSize(sw, sh, edit.layout.aspect);
   const path = edit.layout.cropPath;
   let crop: string;
-  if (edit.layout.reframe === 'speaker' && path && path.length > 0) {
+  // `split` without two faces' paths is framed as `speaker`.
+  if ((edit.layout.reframe === 'speaker' || edit.layout.reframe === 'split') && path && path.length > 0) {
     crop = cropFilter(segs ? cutKeyframes(path, segs) : sliceKeyframes(path, edit.in, edit.out));
   } else if (w === sw && h === sh) {
     crop = '';
@@ -173,6 +176,35 @@ export function reframeFilters(
     crop = `crop=w=${w}:h=${h}:x=${Math.floor((sw - w) / 4) * 2}:y=${Math.floor((sh - h) / 4) * 2}`;
   }
   return `${input}${crop ? `${crop},` : ''}${scale}[${out}]`;
+}
+
+/** Thickness of the split layout's divider, a share of the output height (at least 2 px, even). */
+export const SPLIT_DIVIDER_SHARE = 0.003;
+
+/**
+ * The `split` layout: the picture twice, each copy cropped by one half's path (shifted to output
+ * time like the speaker crop) and scaled to half the output height, stacked (`vstack`), with a thin
+ * white divider over the joint.
+ */
+function splitFilters(
+  paths: readonly [readonly Keyframe[], readonly Keyframe[]],
+  edit: Edit,
+  out: string,
+  input: string,
+  size: { width: number; height: number },
+  segs: readonly Segment[] | null,
+): string {
+  const { width: W, height: H } = size;
+  const top = Math.floor(H / 4) * 2;
+  const zoom = zoomFilter(edit.layout.zoom);
+  const crop = (p: readonly Keyframe[]) => cropFilter(segs ? cutKeyframes(p, segs) : sliceKeyframes(p, edit.in, edit.out));
+  const d = Math.max(2, Math.round((H * SPLIT_DIVIDER_SHARE) / 2) * 2);
+  return [
+    `${input}split=2[sp0][sp1]`,
+    `[sp0]${crop(paths[0])},${zoom}scale=${W}:${top},setsar=1[spt]`,
+    `[sp1]${crop(paths[1])},${zoom}scale=${W}:${H - top},setsar=1[spb]`,
+    `[spt][spb]vstack=inputs=2,drawbox=x=0:y=${top - d / 2}:w=${W}:h=${d}:color=white:t=fill[${out}]`,
+  ].join(';');
 }
 
 /** The drawtext watermark: "Cutroom" in the top-right corner, white at 55 % with a soft shadow. */

@@ -2,7 +2,7 @@ import { newId } from '../../shared/ids.js';
 import type { TransactionRunner } from '../../ports/transactions.js';
 import { DomainError } from '../errors.js';
 import type { Keyframe } from '../reframe/crop-keyframes.js';
-import { buildClipEdit, sourceTimeCropPath, type EditTemplate } from '../edits/clip-edit.js';
+import { buildClipEdit, sourceFaces, sourceTimeCropPath, type EditTemplate, type SourceFaces } from '../edits/clip-edit.js';
 import { editHash, makeEdit, type Edit } from '../edits/edit.js';
 import type { SubmissionRow } from '../submissions/submissions.records.js';
 import type { ClipsRepository, EditRow } from './clips.records.js';
@@ -57,6 +57,7 @@ export class ClipEditsService {
     const template = await this.d.getTemplate(workspaceId, templateId);
     if (sub.status !== 'completed') throw new DomainError('SUBMISSION_NOT_COMPLETED', { status: sub.status });
     const sourcePath = (sub.analysis as { cropPath9x16?: Keyframe[] } | null)?.cropPath9x16;
+    const faces = sourceFaces(sub.analysis);
 
     return this.d.tx.run(async (tx) => {
       // One application at a time per submission.
@@ -69,7 +70,7 @@ export class ClipEditsService {
       for (const clip of rows) {
         const prevRow = clip.editId ? byId.get(clip.editId) : undefined;
         if (!prevRow) throw new DomainError('SUBMISSION_NOT_COMPLETED', { status: sub.status });
-        const next = rebuildEdit(prevRow.spec as Edit, template, sourcePath);
+        const next = rebuildEdit(prevRow.spec as Edit, template, sourcePath, faces);
         const hash = editHash(next);
         let editId = prevRow.id;
         if (hash !== prevRow.hash || prevRow.templateId !== template.id) {
@@ -98,9 +99,10 @@ export class ClipEditsService {
  * The edit of the same stretches with another template (pure): the kept stretches (cuts), caption words
  * (with their corrections), title and punch-in of the previous edit stay; the template's captions style
  * and layout replace the previous ones. The crop path comes from the source's analysis when the
- * submission kept it, else from the previous edit (an older clip-time path shifted back to source time).
+ * submission kept it, else from the previous edit (an older clip-time path shifted back to source time);
+ * a `split` template's halves from the analysis' face samples (`faces`), when kept.
  */
-export function rebuildEdit(prev: Edit, template: EditTemplate, sourceCropPath?: readonly Keyframe[]): Edit {
+export function rebuildEdit(prev: Edit, template: EditTemplate, sourceCropPath?: readonly Keyframe[], faces?: SourceFaces): Edit {
   const cropPath = sourceCropPath && sourceCropPath.length > 0 ? sourceCropPath : sourceTimeCropPath(prev);
   const edit = buildClipEdit({
     source: { ...prev.source },
@@ -108,6 +110,7 @@ export function rebuildEdit(prev: Edit, template: EditTemplate, sourceCropPath?:
     end: prev.out,
     words: prev.captions?.words ?? [],
     cropPath9x16: cropPath,
+    faces,
     template,
     watermark: prev.watermark,
   });

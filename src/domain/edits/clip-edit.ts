@@ -1,5 +1,7 @@
 import type { Keyframe } from '../reframe/crop-keyframes.js';
 import { sliceKeyframes } from '../reframe/crop-keyframes.js';
+import type { FaceSample } from '../reframe/crop-path.js';
+import { computeSplitPaths } from '../reframe/split-path.js';
 import { makeEdit, type CaptionWord, type Edit } from './edit.js';
 import type { Aspect, CaptionStyle, ReframeMode, Resolution } from './caption-styles.js';
 
@@ -17,18 +19,57 @@ export interface ClipEditInput {
   words: readonly CaptionWord[];
   /** The 9:16 speaker-following crop path of the source (video analysis). */
   cropPath9x16?: readonly Keyframe[];
+  /** The source's face samples and scene cuts (source time; the submission's analysis), when kept: `split` is computed from them. */
+  faces?: SourceFaces;
   template: EditTemplate;
   watermark: boolean;
+}
+
+/** The face samples of a source's analysis (source seconds), with its size and scene cuts. */
+export interface SourceFaces {
+  samples: readonly FaceSample[];
+  sceneCuts: readonly number[];
+}
+
+/** A stored analysis' face samples and scene cuts (for `split`), or undefined on rows stored before the samples were kept. */
+export function sourceFaces(analysis: unknown): SourceFaces | undefined {
+  const a = analysis as { faces?: unknown; sceneCuts?: unknown } | null | undefined;
+  if (!a || !Array.isArray(a.faces)) return undefined;
+  return { samples: a.faces as FaceSample[], sceneCuts: Array.isArray(a.sceneCuts) ? (a.sceneCuts as number[]) : [] };
+}
+
+/**
+ * The layout fields a reframe takes from the analysis, for the stretch `[start, end]` in 9:16: the
+ * speaker crop path (for `speaker` and `split`) and, for `split` when two faces are seen, the two
+ * halves' paths. Other aspects and modes take none.
+ */
+export function analysisLayout(
+  reframe: ReframeMode,
+  aspect: Aspect,
+  source: { width: number; height: number },
+  range: { start: number; end: number },
+  cropPath9x16: readonly Keyframe[] | undefined,
+  faces: SourceFaces | undefined,
+): { cropPath?: Keyframe[]; splitPaths?: [Keyframe[], Keyframe[]] } {
+  if (aspect !== '9:16' || (reframe !== 'speaker' && reframe !== 'split')) return {};
+  const out: { cropPath?: Keyframe[]; splitPaths?: [Keyframe[], Keyframe[]] } = {};
+  if (cropPath9x16 && cropPath9x16.length > 0) out.cropPath = cropPathSlice(cropPath9x16, range.start, range.end);
+  if (reframe === 'split' && faces) {
+    const split = computeSplitPaths(faces.samples, source, range, { sceneCuts: faces.sceneCuts, aspect: 9 / 16 });
+    if (split) out.splitPaths = split;
+  }
+  return out;
 }
 
 /** The edit of a clip: its stretch of the source, reframed and captioned as the template says (pure). */
 export function buildClipEdit(input: ClipEditInput): Edit {
   const { start, end, template } = input;
   const words = input.words.filter((w) => w.end > start && w.start < end).map((w) => ({ start: w.start, end: w.end, text: w.text }));
-  const layout: Record<string, unknown> = { aspect: template.layout.aspect, reframe: template.layout.reframe };
-  if (template.layout.reframe === 'speaker' && template.layout.aspect === '9:16' && input.cropPath9x16 && input.cropPath9x16.length > 0) {
-    layout.cropPath = cropPathSlice(input.cropPath9x16, start, end);
-  }
+  const layout: Record<string, unknown> = {
+    aspect: template.layout.aspect,
+    reframe: template.layout.reframe,
+    ...analysisLayout(template.layout.reframe, template.layout.aspect, input.source, { start, end }, input.cropPath9x16, input.faces),
+  };
   return makeEdit({
     source: input.source,
     in: start,

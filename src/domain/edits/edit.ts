@@ -46,6 +46,11 @@ export interface Edit {
     /** Source-time crop keyframes (src/domain/reframe) for `speaker`; without one `speaker` crops the centre. */
     readonly cropPath?: readonly Readonly<Keyframe>[];
     /**
+     * `split` only: the two halves' source-time crop paths, top first, each of twice the output's aspect
+     * (src/domain/reframe/split-path.ts). Absent: `split` renders as `speaker` (fewer than two faces).
+     */
+    readonly splitPaths?: readonly [readonly Readonly<Keyframe>[], readonly Readonly<Keyframe>[]];
+    /**
      * Punch-in on the framed picture (ZOOM_MIN < zoom <= ZOOM_MAX): the middle 1/zoom of the frame,
      * around the crop's centre, fills the output. Absent: no zoom (1), so edits without one hash as before.
      */
@@ -60,7 +65,7 @@ export interface Edit {
 /** Bumped when the engine's output for the same edit changes, so old cached files are not reused. */
 export const EDIT_HASH_VERSION = 1;
 export const ASPECTS: readonly Aspect[] = ['9:16', '1:1', '16:9'];
-export const REFRAME_MODES: readonly ReframeMode[] = ['speaker', 'center', 'fit'];
+export const REFRAME_MODES: readonly ReframeMode[] = ['speaker', 'split', 'center', 'fit'];
 export const RESOLUTIONS: readonly Resolution[] = ['720p', '1080p'];
 /** No zoom: the framed picture as it is. */
 export const ZOOM_MIN = 1;
@@ -98,8 +103,15 @@ function finite(v: unknown): v is number {
   return typeof v === 'number' && Number.isFinite(v);
 }
 
-function checkCropPath(errs: FieldError[], path: unknown, src: { width: number; height: number } | null, aspect: unknown): void {
-  const f = 'layout.cropPath';
+function checkCropPath(
+  errs: FieldError[],
+  path: unknown,
+  src: { width: number; height: number } | null,
+  aspect: unknown,
+  f = 'layout.cropPath',
+  /** Width / height of the crop as a multiple of the aspect's: 2 for a half of a split. */
+  factor = 1,
+): void {
   if (!Array.isArray(path) || path.length === 0) return void errs.push({ field: f, rule: 'non-empty array' });
   let prevT = -Infinity;
   for (let i = 0; i < path.length; i++) {
@@ -115,7 +127,9 @@ function checkCropPath(errs: FieldError[], path: unknown, src: { width: number; 
   }
   if (typeof aspect === 'string' && ASPECTS.includes(aspect as Aspect)) {
     const r = path[0].w / path[0].h;
-    if (Math.abs(r / aspectRatio(aspect as Aspect) - 1) > 0.03) errs.push({ field: f, rule: `crop of aspect ${aspect}` });
+    if (Math.abs(r / (factor * aspectRatio(aspect as Aspect)) - 1) > 0.03) {
+      errs.push({ field: f, rule: factor === 1 ? `crop of aspect ${aspect}` : `crop of ${factor} x the aspect ${aspect} (a half of the frame)` });
+    }
   }
 }
 
@@ -189,6 +203,11 @@ export function validateEdit(input: unknown, opts: { fonts?: readonly string[] }
     if (!ASPECTS.includes(layout.aspect as Aspect)) errs.push({ field: 'layout.aspect', rule: `one of ${ASPECTS.join(', ')}` });
     if (!REFRAME_MODES.includes(layout.reframe as ReframeMode)) errs.push({ field: 'layout.reframe', rule: `one of ${REFRAME_MODES.join(', ')}` });
     if (layout.cropPath !== undefined) checkCropPath(errs, layout.cropPath, size, layout.aspect);
+    if (layout.splitPaths !== undefined) {
+      if (layout.reframe !== 'split') errs.push({ field: 'layout.splitPaths', rule: 'only with reframe split' });
+      else if (!Array.isArray(layout.splitPaths) || layout.splitPaths.length !== 2) errs.push({ field: 'layout.splitPaths', rule: 'two crop paths' });
+      else layout.splitPaths.forEach((p, i) => checkCropPath(errs, p, size, layout.aspect, `layout.splitPaths[${i}]`, 2));
+    }
     if (layout.zoom !== undefined && !(finite(layout.zoom) && layout.zoom >= ZOOM_MIN && layout.zoom <= ZOOM_MAX)) {
       errs.push({ field: 'layout.zoom', rule: `number ${ZOOM_MIN}..${ZOOM_MAX}` });
     }

@@ -48,6 +48,8 @@ export interface CropPathOptions {
   switchSeconds?: number;
   /** Where the face centre sits from the top of the crop when the crop moves vertically, 0..1. Default 0.4. */
   verticalAnchor?: number;
+  /** Size of the crop as a share of the largest crop of the aspect (0.2..1): below 1 the crop is tighter and moves on both axes. Default 1. */
+  cropScale?: number;
   /** Simulation step, seconds. Default 0.1. */
   step?: number;
   tolerancePx?: number;
@@ -241,7 +243,10 @@ export function computeCropPath(samples: readonly FaceSample[], source: { width:
     tolerancePx: 2,
     ...options,
   };
-  const { w, h } = cropSize(source.width, source.height, o.aspect);
+  const largest = cropSize(source.width, source.height, o.aspect);
+  const scale = Math.min(1, Math.max(0.2, o.cropScale ?? 1));
+  const w = scale === 1 ? largest.w : Math.max(2, floorEven(largest.w * scale));
+  const h = scale === 1 ? largest.h : Math.max(2, floorEven(largest.h * scale));
   const maxX = floorEven(source.width - w);
   const maxY = floorEven(source.height - h);
   const sorted = [...samples].filter((s) => Number.isFinite(s.t) && s.t >= 0).sort((a, b) => a.t - b.t);

@@ -15,7 +15,7 @@ import type { SourceDownloader } from '../../ports/source-downloader.js';
 import { analyzeVideo, compactFaces, toSourceTimeline, type RangedAnalysis, type VideoAnalysis, type VideoAnalysisPasses } from '../analysis/video-analysis.js';
 import type { ClipsRepository } from '../clips/clips.records.js';
 import { pickHighlightsWithScorer } from '../highlights/highlight-engine.js';
-import { buildClipEdit } from '../edits/clip-edit.js';
+import { buildClipEdit, sourceFaces } from '../edits/clip-edit.js';
 import { editTemplateOf, type TemplatesService } from '../templates/templates.service.js';
 import { editHash } from '../edits/edit.js';
 import { sendJob } from '../jobs/enqueue.js';
@@ -270,6 +270,7 @@ export class SubmissionPipeline {
           end: clip.endTime,
           words: transcript.words,
           cropPath9x16: analysis.cropPath9x16,
+          faces: sourceFaces(analysis),
           template,
           watermark: plan.forceWatermark,
         });

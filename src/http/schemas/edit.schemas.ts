@@ -9,6 +9,7 @@ import {
 import { ZOOM_MAX, ZOOM_MIN } from '../../domain/edits/edit.js';
 import { IsoDate } from './common.js';
 import { PageQuery, PaginationSchema } from './pagination.schemas.js';
+import { REFRAME_DESCRIPTION, ReframeSchema } from './template.schemas.js';
 
 const Seconds = Type.Number({ minimum: 0, description: 'Source seconds.' });
 
@@ -31,7 +32,7 @@ export const EditSchema = Type.Object(
     created_at: IsoDate,
     duration: Type.Number({ description: 'Output seconds: the sum of the segments.' }),
     aspect_ratio: Type.String({ description: '`9:16`, `1:1` or `16:9`.' }),
-    reframe: Type.String({ description: '`speaker`, `center` or `fit`.' }),
+    reframe: Type.String({ description: `As asked: ${REFRAME_DESCRIPTION}` }),
     zoom: Type.Number({ description: `Punch-in on the framed picture: ${ZOOM_MIN} (none) to ${ZOOM_MAX}.` }),
     template_id: Type.Union([Type.String(), Type.Null()]),
     segments: Type.Array(SegmentSchema, { description: 'The kept stretches of the source, ascending, not overlapping, in play order.' }),
@@ -109,7 +110,7 @@ export const DeriveEditSchema = Type.Object(
       ),
     ),
     aspect_ratio: Type.Optional(Type.Union([Type.Literal('9:16'), Type.Literal('1:1'), Type.Literal('16:9')])),
-    reframe: Type.Optional(Type.Union([Type.Literal('speaker'), Type.Literal('center'), Type.Literal('fit')])),
+    reframe: Type.Optional(ReframeSchema),
     zoom: Type.Optional(
       Type.Number({
         minimum: ZOOM_MIN,

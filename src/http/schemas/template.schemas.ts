@@ -55,12 +55,19 @@ export const TitleStyleSchema = Type.Object(
   { $id: 'TitleStyle' },
 );
 
+/** How the source is framed (edits and template layouts). */
+export const REFRAME_DESCRIPTION =
+  '`speaker` follows the detected speaker; `split` stacks two faces, one per half of the frame, each followed (`speaker` when fewer than two faces are seen); ' +
+  '`center` crops the middle; `fit` shows the whole frame over a blurred copy.';
+
+export const ReframeSchema = Type.Union([Type.Literal('speaker'), Type.Literal('split'), Type.Literal('center'), Type.Literal('fit')], {
+  description: REFRAME_DESCRIPTION,
+});
+
 export const TemplateLayoutSchema = Type.Object(
   {
     aspect: Type.Union([Type.Literal('9:16'), Type.Literal('1:1'), Type.Literal('16:9')]),
-    reframe: Type.Union([Type.Literal('speaker'), Type.Literal('center'), Type.Literal('fit')], {
-      description: '`speaker` follows the detected speaker, `center` crops the middle, `fit` shows the whole frame over a blurred copy.',
-    }),
+    reframe: ReframeSchema,
     resolution: Type.Union([Type.Literal('720p'), Type.Literal('1080p')]),
   },
   { $id: 'TemplateLayout' },

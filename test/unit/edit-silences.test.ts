@@ -123,6 +123,8 @@ describe('deriveEdit with remove_silences', () => {
     ]);
     expect(clipDuration(spec)).toBeCloseTo(1.9 + 1.1 + 4 * K, 3);
     expect(spec.captions?.words.map((w) => w.text)).toEqual(WORDS.map((w) => w.text));
+    // Again on the result: the gaps left are short, nothing more is cut.
+    expect(deriveEdit(input({ remove_silences: true }, { base: spec, speech: SPEECH })).spec.segments).toEqual(spec.segments);
   });
 
   it('{ min_seconds }: a pause not longer than it stays; min_seconds out of range is a 400 before any speech is needed', () => {

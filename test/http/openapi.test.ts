@@ -130,6 +130,18 @@ describe('the OpenAPI document served at /api/v1/openapi.json', () => {
     expect(doc.paths['/api/v1/clips'].get.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/SubmissionList' });
   });
 
+  it('documents POST /edits remove_silences (true or { min_seconds } 0.3–10) and zoom (1–3), and the Edit’s zoom', () => {
+    const body = doc.paths['/api/v1/edits'].post.requestBody.content['application/json'].schema;
+    const props = body.$ref ? doc.components.schemas[body.$ref.split('/').pop()].properties : body.properties;
+    const silences = props.remove_silences.anyOf ?? props.remove_silences.oneOf;
+    expect(silences.find((b: any) => b.type === 'boolean')).toBeDefined();
+    expect(silences.find((b: any) => b.type === 'object').properties.min_seconds).toMatchObject({ type: 'number', minimum: 0.3, maximum: 10, default: 0.6 });
+    expect(props.zoom).toMatchObject({ type: 'number', minimum: 1, maximum: 3 });
+    const edit = doc.components.schemas.Edit;
+    expect(edit.properties.zoom.type).toBe('number');
+    expect(edit.required).toContain('zoom');
+  });
+
   it('is the document built without a server, which the SDK is generated from', async () => {
     expect(await openApiDocument(SERVER)).toEqual(doc);
   });

@@ -56,15 +56,4 @@ describe('Cutroom edits helpers', () => {
     expect(JSON.parse(sent[1].body)).toEqual({ base_edit_id: 'edit_1', trim: { start: 1, end: 4 } });
     expect(JSON.parse(sent[3].body)).toEqual({ review: 'kept' });
   });
-
-  it('deriveEdit sends remove_silences and zoom as typed (the generated schema has them)', async () => {
-    const { cutroom, sent } = scripted([json(201, { ...edit, zoom: 1.5 }), json(201, edit)]);
-    const zoomed = await cutroom.deriveEdit({ base_edit_id: 'edit_1', remove_silences: { min_seconds: 0.8 }, zoom: 1.5 });
-    expect(zoomed.zoom).toBe(1.5);
-    await cutroom.deriveEdit({ base_edit_id: 'edit_1', remove_silences: true });
-    expect(sent.map((s) => JSON.parse(s.body))).toEqual([
-      { base_edit_id: 'edit_1', remove_silences: { min_seconds: 0.8 }, zoom: 1.5 },
-      { base_edit_id: 'edit_1', remove_silences: true },
-    ]);
-  });
 });

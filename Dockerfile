@@ -17,7 +17,9 @@ COPY tsconfig.json ./
 COPY src ./src
 COPY sdk ./sdk
 COPY scripts/build-sdk.ts ./scripts/build-sdk.ts
-# npm run build: the SDK (generated from the app's OpenAPI document), then the service.
+# The Studio's sources (built by Vite into dist/web, which the runtime stage copies with dist).
+COPY web ./web
+# npm run build: the SDK (generated from the app's OpenAPI document), then the service, then the Studio.
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
 # ---- runtime ----------------------------------------------------------------------------------------

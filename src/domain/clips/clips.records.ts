@@ -1,4 +1,5 @@
 import type { Keyframe } from '../reframe/crop-keyframes.js';
+import type { SourceFaces } from '../edits/clip-edit.js';
 import type { PageRequest } from '../pagination.js';
 import type { Tx } from '../../ports/transactions.js';
 
@@ -60,6 +61,8 @@ export interface ClipSource {
   words: ReadonlyArray<{ start: number; end: number; text: string }>;
   /** The source's 9:16 speaker crop path (source time), when the submission's video analysis kept one. */
   cropPath9x16?: readonly Keyframe[];
+  /** The source's face samples and scene cuts (source time), when the submission's analysis kept them. */
+  faces?: SourceFaces;
 }
 
 /** An edit with what it belongs to: its clip's video (null for an edit of no clip). */

@@ -1,6 +1,6 @@
 import { validationError } from '../errors.js';
 import type { Keyframe } from '../reframe/crop-keyframes.js';
-import { cropPathSlice, sourceTimeCropPath } from './clip-edit.js';
+import { analysisLayout, cropPathSlice, sourceTimeCropPath, type SourceFaces } from './clip-edit.js';
 import type { Aspect, CaptionStyle, FieldError, ReframeMode, Resolution, TitleStyle } from './caption-styles.js';
 import { makeEdit, MIN_SEGMENT_SECONDS, ZOOM_MAX, ZOOM_MIN, type Edit } from './edit.js';
 import { DEFAULT_MIN_SILENCE_SECONDS, MAX_SILENCE_SECONDS, MIN_SILENCE_SECONDS, silenceCuts } from './edit-silences.js';
@@ -168,6 +168,8 @@ export interface DeriveInput {
   speech?: readonly Segment[];
   /** The source's 9:16 speaker crop path (source time; the video analysis of the clip's submission), when known. */
   sourceCropPath?: readonly Keyframe[];
+  /** The source's face samples and scene cuts (the same analysis), when kept: `split` is computed from them. */
+  sourceFaces?: SourceFaces;
 }
 
 /** The pause length `remove_silences` asks for, or null when it asks for none. */
@@ -272,14 +274,18 @@ export function deriveEdit(input: DeriveInput): { spec: Edit; words: EditWord[] 
   const aspect = change.aspect_ratio ?? (input.applyTemplate ? template.layout.aspect : base.layout.aspect);
   const reframe = change.reframe ?? (input.applyTemplate ? template.layout.reframe : base.layout.reframe);
   const layout: Record<string, unknown> = { aspect, reframe };
-  if (aspect === '9:16' && reframe === 'speaker') {
+  if (aspect === '9:16' && (reframe === 'speaker' || reframe === 'split')) {
     // The source's path covers stretches past the base's; without it, the base's own path.
+    const range = { start: segments[0].start, end: segments[segments.length - 1].end };
     const path = input.sourceCropPath?.length
-      ? cropPathSlice(input.sourceCropPath, segments[0].start, segments[segments.length - 1].end)
+      ? cropPathSlice(input.sourceCropPath, range.start, range.end)
       : base.layout.aspect === '9:16'
         ? sourceTimeCropPath(base)
         : undefined;
     if (path?.length) layout.cropPath = path;
+    // A split's halves from the source's face samples (none kept: it renders as speaker).
+    const split = analysisLayout(reframe, aspect, base.source, range, undefined, input.sourceFaces).splitPaths;
+    if (split) layout.splitPaths = split;
   }
   // Kept only when it zooms (makeEdit drops 1), so an edit without zoom hashes as before.
   const zoom = change.zoom ?? base.layout.zoom ?? ZOOM_MIN;

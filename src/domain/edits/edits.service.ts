@@ -108,6 +108,7 @@ export class EditsService {
       applyTemplate: templateId !== undefined,
       maxSeconds: MAX_CLIP_SECONDS,
       sourceCropPath: source?.cropPath9x16,
+      sourceFaces: source?.faces,
     };
     // remove_silences listens to the stretches every other change keeps (a bad request is refused first, without reading audio).
     const speech = change.remove_silences ? await this.speechOf(spec, keptStretches(derive).segments) : undefined;

@@ -11,6 +11,7 @@ import type {
   NewEdit,
 } from '../../../domain/clips/clips.records.js';
 import type { PageRequest } from '../../../domain/pagination.js';
+import { sourceFaces } from '../../../domain/edits/clip-edit.js';
 import type { EditsReader } from '../../../domain/renders/renders.records.js';
 import type { Tx } from '../../../ports/transactions.js';
 import type { Db } from '../database.js';
@@ -79,7 +80,8 @@ export class DrizzleClipsRepository implements ClipsRepository, EditsReader {
     if (!row) return undefined;
     const words = (row.transcript as { words?: ClipSource['words'] } | null)?.words ?? [];
     const cropPath9x16 = (row.analysis as { cropPath9x16?: ClipSource['cropPath9x16'] } | null)?.cropPath9x16;
-    return { submissionId: row.submissionId, words, ...(cropPath9x16?.length ? { cropPath9x16 } : {}) };
+    const faces = sourceFaces(row.analysis);
+    return { submissionId: row.submissionId, words, ...(cropPath9x16?.length ? { cropPath9x16 } : {}), ...(faces ? { faces } : {}) };
   }
 
   async insertEdit(tx: Tx, edit: NewEdit): Promise<void> {

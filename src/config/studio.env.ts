@@ -1,6 +1,5 @@
 import path from 'node:path';
 import { text, type Env } from './parse.js';
-import type { StorageConfig } from './storage.env.js';
 
 /** The Studio, the web app the service serves at `/` (docs/studio.md). */
 export interface StudioConfig {
@@ -16,8 +15,14 @@ export interface StudioConfig {
 /** The package's own build output: `<repo>/dist/web` from src/config (tsx) and from dist/config (built) alike. */
 const BUILT_STUDIO = path.resolve(import.meta.dirname, '../../dist/web');
 
+/**
+ * What the Studio needs of the storage settings (StorageConfig, src/config/storage.env.ts, given by
+ * env.ts: a loader imports only parse.ts from src/config).
+ */
+export type StudioStorage = { driver: 'local' } | { driver: 's3'; bucket: string; region: string; endpoint?: string; forcePathStyle: boolean };
+
 /** Where an S3 bucket's presigned URLs can point: virtual-hosted and path-style addresses of the endpoint (or AWS). */
-export function bucketOrigins(storage: StorageConfig): string[] {
+export function bucketOrigins(storage: StudioStorage): string[] {
   if (storage.driver !== 's3') return [];
   if (storage.endpoint) {
     const endpoint = new URL(storage.endpoint);
@@ -32,7 +37,7 @@ export function bucketOrigins(storage: StorageConfig): string[] {
 }
 
 /** CUTROOM_STUDIO_DIR: the built Studio's folder (default: this package's dist/web), `off` to serve none. */
-export function loadStudioConfig(env: Env, storage: StorageConfig): StudioConfig {
+export function loadStudioConfig(env: Env, storage: StudioStorage): StudioConfig {
   const dir = text(env, 'CUTROOM_STUDIO_DIR');
   return { dir: dir === 'off' ? null : path.resolve(dir ?? BUILT_STUDIO), fileOrigins: bucketOrigins(storage) };
 }

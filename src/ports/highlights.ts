@@ -34,6 +34,10 @@ export interface HighlightInput {
   strategy?: Partial<HighlightStrategy>;
   /** ISO 639-1 language code of the speech (e.g. "en"); the built-in lexicons are English. */
   language?: string;
+  /** What to look for: clips matching it (its words, their stems, synonyms) rank above all others (docs/highlights.md). */
+  prompt?: string;
+  /** Words or phrases a clip must say; clips saying none only make up a minimum of three. */
+  keywords?: string[];
 }
 
 export interface HighlightClip {

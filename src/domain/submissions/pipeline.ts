@@ -15,6 +15,7 @@ import type { SourceDownloader } from '../../ports/source-downloader.js';
 import { analyzeVideo, compactFaces, toSourceTimeline, type RangedAnalysis, type VideoAnalysis, type VideoAnalysisPasses } from '../analysis/video-analysis.js';
 import type { ClipsRepository } from '../clips/clips.records.js';
 import { pickHighlightsWithScorer } from '../highlights/highlight-engine.js';
+import { steeredStrategy } from '../highlights/steering.js';
 import { buildClipEdit, sourceFaces } from '../edits/clip-edit.js';
 import { editTemplateOf, type TemplatesService } from '../templates/templates.service.js';
 import { editHash } from '../edits/edit.js';
@@ -223,11 +224,21 @@ export class SubmissionPipeline {
   private async analyzing(row: SubmissionRow): Promise<SubmissionRow> {
     const transcript = row.transcript as Transcript;
     const analysis = row.analysis as StoredAnalysis;
-    const strategy = (await this.d.templates.strategyOrDefault(row.workspaceId, row.strategyId)).config;
+    const steering = row.steering ?? {};
+    const strategy = steeredStrategy((await this.d.templates.strategyOrDefault(row.workspaceId, row.strategyId)).config, steering);
     // Picked on the paid stretch alone, in its own timeline; clip times go back to the source's.
     const s = highlightStretch(analysis, transcript.words, { start: row.timeframeStart, end: row.timeframeEnd });
     const picks = await pickHighlightsWithScorer(
-      { words: s.words, loudness: s.loudness, scene_cuts: s.sceneCuts, duration: s.duration, strategy, language: transcript.language },
+      {
+        words: s.words,
+        loudness: s.loudness,
+        scene_cuts: s.sceneCuts,
+        duration: s.duration,
+        strategy,
+        language: transcript.language,
+        prompt: steering.prompt,
+        keywords: steering.keywords,
+      },
       this.d.scorer,
       { onScorerError: (err) => this.d.logger.warn({ err }, 'highlight scorer failed') },
     );

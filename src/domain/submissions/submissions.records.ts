@@ -1,6 +1,7 @@
 import type { PageRequest } from '../pagination.js';
 import type { Tx } from '../../ports/transactions.js';
 import type { SubmissionState } from './submission.rules.js';
+import type { PickSteering } from '../highlights/steering.js';
 
 /** A submission (table `submissions`): a paid stretch of a video going through its stages. */
 export interface SubmissionRow {
@@ -34,6 +35,8 @@ export interface SubmissionRow {
   monitorId: string | null;
   /** A live monitor's batch (docs/monitors.md): internal, not listed by GET /clips. */
   liveBatch: boolean;
+  /** What the caller asked the picks to follow (prompt, keywords, clip length); null: the strategy alone. */
+  steering: PickSteering | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -42,7 +45,7 @@ export type NewSubmission = Pick<
   SubmissionRow,
   'id' | 'workspaceId' | 'videoId' | 'status' | 'timeframeStart' | 'timeframeEnd' | 'strategyId' | 'templateId' | 'sourceLanguage' | 'creditsCharged'
 > &
-  Partial<Pick<SubmissionRow, 'monitorId' | 'liveBatch'>>;
+  Partial<Pick<SubmissionRow, 'monitorId' | 'liveBatch' | 'steering'>>;
 
 /** What a stage records when it moves a submission on. */
 export type StageChanges = Partial<

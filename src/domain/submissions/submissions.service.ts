@@ -14,10 +14,12 @@ import { estimateSeconds, isFinished, resolveTimeframe, type SubmissionState } f
 import type { SubmissionFailure } from './submission-failure.js';
 import type { SubmissionRow, SubmissionsRepository } from './submissions.records.js';
 import { CHARGE_TYPE } from '../credits/charge-types.js';
+import { resolveSteering, type PickSteering } from '../highlights/steering.js';
 
 export type { SubmissionRow } from './submissions.records.js';
 
-export interface SubmissionInput {
+/** `prompt`, `keywords` and `clip_length` steer the picks (steering.ts, docs/highlights.md). */
+export interface SubmissionInput extends PickSteering {
   video_id: string;
   timeframe?: { start?: number; end?: number };
   strategy_id?: string;
@@ -46,6 +48,10 @@ export interface SubmissionView {
   waiting_until?: string;
   /** The video monitor that made it; null for POST /clips. */
   monitor_id: string | null;
+  /** What the picks were asked to follow, when anything was (steering.ts). */
+  prompt?: string;
+  keywords?: string[];
+  clip_length?: { min: number; max: number };
   created_at: string;
 }
 
@@ -72,6 +78,7 @@ export class SubmissionsService {
    */
   async create(ctx: WorkspaceWithPlan, input: SubmissionInput, origin: { monitorId?: string } = {}): Promise<SubmissionRow> {
     const ws = ctx.workspace;
+    const steering = resolveSteering(input);
     const video = await this.d.videos.get(ws.id, input.video_id);
     if (video.status !== 'ready') throw new DomainError('FILE_NOT_FOUND');
     // A source that does not exist yet (a scheduled premiere) has no length: the caller's timeframe is charged,
@@ -115,6 +122,7 @@ export class SubmissionsService {
         sourceLanguage: language,
         creditsCharged: charge.charged,
         monitorId: origin.monitorId ?? null,
+        steering: Object.keys(steering).length > 0 ? steering : null,
       });
     });
     await enqueueAfterCommit(this.d.queue, { name: 'submission.process', payload: { submissionId: id } }, (code) => this.fail(row, code));
@@ -164,6 +172,9 @@ export class SubmissionsService {
       out.waiting_reason = row.waitingReason;
       if (row.waitingUntil) out.waiting_until = row.waitingUntil.toISOString();
     }
+    if (row.steering?.prompt) out.prompt = row.steering.prompt;
+    if (row.steering?.keywords?.length) out.keywords = row.steering.keywords;
+    if (row.steering?.clip_length) out.clip_length = row.steering.clip_length;
     return out;
   }
 

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { PaginationSchema } from './pagination.schemas.js';
 import { IsoDate } from './common.js';
+import { SteeringFields } from './steering.schemas.js';
 import { SOURCE_LANGUAGES, SUBMISSION_STATES } from '../../domain/submissions/submission.rules.js';
 
 export const SubmissionSchema = Type.Object(
@@ -16,6 +17,11 @@ export const SubmissionSchema = Type.Object(
     waiting_reason: Type.Optional(Type.String()),
     waiting_until: Type.Optional(IsoDate),
     monitor_id: Type.Union([Type.String(), Type.Null()], { description: 'The video monitor that made it (docs/monitors.md); null for POST /clips.' }),
+    prompt: Type.Optional(Type.String({ description: 'Cutroom’s addition: the prompt the picks follow, when one was given.' })),
+    keywords: Type.Optional(Type.Array(Type.String(), { description: 'Cutroom’s addition: the keywords, when given (trimmed, duplicates dropped).' })),
+    clip_length: Type.Optional(
+      Type.Object({ min: Type.Number(), max: Type.Number() }, { description: 'Cutroom’s addition: the clips’ length range, when given.' }),
+    ),
     created_at: IsoDate,
   },
   { $id: 'Submission' },
@@ -30,6 +36,7 @@ export const CreateSubmissionSchema = Type.Object(
     strategy_id: Type.Optional(Type.String({ minLength: 1 })),
     template_id: Type.Optional(Type.String({ minLength: 1 })),
     source_language: Type.Optional(Type.Union(SOURCE_LANGUAGES.map((l) => Type.Literal(l)))),
+    ...SteeringFields,
   },
   {
     additionalProperties: false,

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { createdAt, timestamptz, updatedAt } from './columns.js';
 import { workspaceId } from './workspaces.js';
 import { videos } from './videos.js';
+import type { PickSteering } from '../../../domain/highlights/steering.js';
 
 export const submissions = pgTable(
   'submissions',
@@ -38,6 +39,8 @@ export const submissions = pgTable(
     monitorId: text('monitor_id'),
     /** A live monitor's batch: internal, not listed by GET /clips. */
     liveBatch: boolean('live_batch').notNull().default(false),
+    /** What the caller asked the picks to follow (prompt, keywords, clip length); null: the strategy alone. */
+    steering: jsonb('steering').$type<PickSteering>(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

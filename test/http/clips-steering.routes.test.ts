@@ -1,0 +1,95 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, tempDir, type TestApp } from '../helpers/app.js';
+import { DB_KINDS } from '../helpers/db.js';
+import { makeVideo } from '../helpers/media-fixtures.js';
+import { readyVideo } from '../helpers/videos.js';
+
+/** POST /clips with `prompt`, `keywords` and `clip_length`: checked before any charge, stored on the submission. No workers run. */
+
+let dir: string;
+let file: string;
+beforeAll(async () => {
+  dir = tempDir('cutroom-steer-');
+  file = await makeVideo(path.join(dir, 'talk.mp4'), { seconds: 90, width: 160, height: 90, fps: 5 });
+});
+afterAll(() => {
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe.each(DB_KINDS)('POST /clips steering on %s', (db) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ db, startQueue: true });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+  const post = (key: string, payload: object) => t.api(key, 'POST', '/clips', payload);
+
+  it('stores prompt, keywords (trimmed, duplicates dropped) and clip_length, and the submission shows them', async () => {
+    const ws = await t.workspace({ credits: 10 });
+    const video = await readyVideo(t, ws.id, file);
+    const res = await post(ws.key, {
+      video_id: video,
+      prompt: '  the moments about   pricing ',
+      keywords: ['price', ' free  trial ', 'Price'],
+      clip_length: { min: 20, max: 45 },
+    });
+    expect(res.status).toBe(201);
+    const row = await t.c.submissions.get(ws.id, video, res.body.id);
+    expect(row.steering).toEqual({ prompt: 'the moments about pricing', keywords: ['price', 'free trial'], clip_length: { min: 20, max: 45 } });
+    const view = (await t.api(ws.key, 'GET', `/clips/${video}/submissions/${res.body.id}`)).body;
+    expect(view).toMatchObject({ prompt: 'the moments about pricing', keywords: ['price', 'free trial'], clip_length: { min: 20, max: 45 } });
+
+    // Without them nothing is stored and the submission has none of the three fields.
+    const plain = await post(ws.key, { video_id: video, timeframe: { start: 0, end: 80 } });
+    expect(plain.status).toBe(201);
+    expect((await t.c.submissions.get(ws.id, video, plain.body.id)).steering).toBeNull();
+    const plainView = (await t.api(ws.key, 'GET', `/clips/${video}/submissions/${plain.body.id}`)).body;
+    expect(plainView).not.toHaveProperty('prompt');
+    expect(plainView).not.toHaveProperty('keywords');
+    expect(plainView).not.toHaveProperty('clip_length');
+  });
+
+  it('400 VALIDATION_ERROR naming the field for a bad prompt, keywords or clip_length; nothing charged or created', async () => {
+    const ws = await t.workspace({ credits: 10 });
+    const video = await readyVideo(t, ws.id, file);
+    const cases: Array<[object, string]> = [
+      [{ prompt: 'x'.repeat(501) }, 'prompt'],
+      [{ prompt: '' }, 'prompt'],
+      [{ prompt: '    ' }, 'prompt'],
+      [{ prompt: 42 }, 'prompt'],
+      [{ keywords: Array.from({ length: 21 }, (_, i) => `word${i}`) }, 'keywords'],
+      [{ keywords: 'price' }, 'keywords'],
+      [{ keywords: ['price', ''] }, 'keywords.1'],
+      [{ keywords: ['price', '  '] }, 'keywords.1'],
+      [{ keywords: ['y'.repeat(81)] }, 'keywords.0'],
+      [{ clip_length: { min: 5, max: 30 } }, 'clip_length.min'],
+      [{ clip_length: { min: 20, max: 181 } }, 'clip_length.max'],
+      [{ clip_length: { min: 50, max: 30 } }, 'clip_length'],
+      [{ clip_length: { min: 20 } }, 'clip_length.max'],
+      [{ clip_length: { min: 20, max: 30, step: 1 } }, 'clip_length.step'],
+    ];
+    for (const [extra, field] of cases) {
+      const res = await post(ws.key, { video_id: video, ...extra });
+      expect(res.status, JSON.stringify(extra)).toBe(400);
+      expect(res.body.code).toBe('VALIDATION_ERROR');
+      expect(
+        res.body.extra.errors.map((e: { field: string }) => e.field),
+        JSON.stringify(extra),
+      ).toContain(field);
+    }
+    expect((await t.c.workspaces.get(ws.id)).workspace.credits).toBe(10);
+    expect((await t.api(ws.key, 'GET', '/clips')).body.pagination.total_count).toBe(0);
+    // The edges of the ranges are accepted.
+    const ok = await post(ws.key, {
+      video_id: video,
+      prompt: 'p'.repeat(500),
+      keywords: Array.from({ length: 20 }, (_, i) => `w${i}`),
+      clip_length: { min: 10, max: 10 },
+    });
+    expect(ok.status).toBe(201);
+  });
+});

@@ -94,6 +94,28 @@ describe.each(DB_KINDS)('edit layouts on %s', (db) => {
     expect(s.layout.cropPath?.[0]).toMatchObject({ t: 5, x: 100 });
   });
 
+  it('201 screen: the face below the screen from the stored face samples; without them the fit look', async () => {
+    const ws = await t.workspace();
+    const f = await clipsFixture(t, ws.id, source, { ranges: [{ start: 5, end: 15 }] });
+    await t.c.database.db
+      .update(submissions)
+      .set({ analysis: analysis(true) })
+      .where(eq(submissions.id, f.submissionId));
+    const res = await t.api(ws.key, 'POST', '/edits', { base_edit_id: f.editIds[0], reframe: 'screen' });
+    expect(res.status).toBe(201);
+    expect(res.body.reframe).toBe('screen');
+    const s = await spec(res.body.id);
+    expect(Object.keys(s.layout).sort()).toEqual(['aspect', 'reframe', 'screenPath']);
+    expect(s.layout.screenPath![0].t).toBe(5);
+    await t.c.database.db
+      .update(submissions)
+      .set({ analysis: analysis(false) })
+      .where(eq(submissions.id, f.submissionId));
+    const old = await t.api(ws.key, 'POST', '/edits', { base_edit_id: f.editIds[0], reframe: 'screen' });
+    expect(old.status).toBe(201);
+    expect((await spec(old.body.id)).layout).toEqual({ aspect: '9:16', reframe: 'screen' });
+  });
+
   it('400 VALIDATION_ERROR for an unknown reframe', async () => {
     const ws = await t.workspace();
     const f = await clipsFixture(t, ws.id, source, { ranges: [{ start: 5, end: 15 }] });

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { cropFilter, sliceKeyframes, type Keyframe } from '../../domain/reframe/crop-keyframes.js';
 import { cropSize } from '../../domain/reframe/crop-path.js';
+import { screenParts } from '../../domain/reframe/screen-path.js';
 import { clipDuration, outputSize, type Aspect, type Edit } from '../../domain/edits/edit.js';
 import { cutKeyframes, segmentsDuration, snapToFrames, type Segment } from '../../domain/edits/edit-timeline.js';
 
@@ -144,7 +145,10 @@ export function reframeFilters(
   const sh = edit.source.height;
   const zoom = zoomFilter(edit.layout.zoom);
   const scale = `${zoom}scale=${W}:${H},setsar=1`;
-  if (edit.layout.reframe === 'fit') {
+  const screen = edit.layout.reframe === 'screen' ? edit.layout.screenPath : undefined;
+  if (screen) return screenFilters(screen, edit, out, input, size, segs);
+  // `screen` without a face: the whole screen on a blurred fill, as `fit`.
+  if (edit.layout.reframe === 'fit' || edit.layout.reframe === 'screen') {
     // Foreground: the whole source scaled to fit. Background: the source scaled to fill, blurred at a
     // quarter of the size (cheap) and scaled back up.
     const k = Math.min(W / sw, H / sh);
@@ -204,6 +208,30 @@ function splitFilters(
     `[sp0]${crop(paths[0])},${zoom}scale=${W}:${top},setsar=1[spt]`,
     `[sp1]${crop(paths[1])},${zoom}scale=${W}:${H - top},setsar=1[spb]`,
     `[spt][spb]vstack=inputs=2,drawbox=x=0:y=${top - d / 2}:w=${W}:h=${d}:color=white:t=fill[${out}]`,
+  ].join(';');
+}
+
+/**
+ * The `screen` layout with a face: the whole source scaled to the output's width on top (the screen
+ * stays readable), and below it the face's crop (its path shifted to output time), scaled to the
+ * space left. A punch-in zooms the face only.
+ */
+function screenFilters(
+  path: readonly Keyframe[],
+  edit: Edit,
+  out: string,
+  input: string,
+  size: { width: number; height: number },
+  segs: readonly Segment[] | null,
+): string {
+  const { width: W } = size;
+  const parts = screenParts(edit.source, size);
+  const crop = cropFilter(segs ? cutKeyframes(path, segs) : sliceKeyframes(path, edit.in, edit.out));
+  return [
+    `${input}split=2[sc0][sc1]`,
+    `[sc0]scale=${W}:${parts.screen},setsar=1[sct]`,
+    `[sc1]${crop},${zoomFilter(edit.layout.zoom)}scale=${W}:${parts.face},setsar=1[scb]`,
+    `[sct][scb]vstack=inputs=2[${out}]`,
   ].join(';');
 }
 

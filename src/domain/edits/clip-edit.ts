@@ -2,6 +2,7 @@ import type { Keyframe } from '../reframe/crop-keyframes.js';
 import { sliceKeyframes } from '../reframe/crop-keyframes.js';
 import type { FaceSample } from '../reframe/crop-path.js';
 import { computeSplitPaths } from '../reframe/split-path.js';
+import { computeScreenFacePath } from '../reframe/screen-path.js';
 import { makeEdit, type CaptionWord, type Edit } from './edit.js';
 import type { Aspect, CaptionStyle, ReframeMode, Resolution } from './caption-styles.js';
 
@@ -41,7 +42,8 @@ export function sourceFaces(analysis: unknown): SourceFaces | undefined {
 /**
  * The layout fields a reframe takes from the analysis, for the stretch `[start, end]` in 9:16: the
  * speaker crop path (for `speaker` and `split`) and, for `split` when two faces are seen, the two
- * halves' paths. Other aspects and modes take none.
+ * halves' paths; for `screen` when a face is seen, the face's path below the screen. Other aspects
+ * and modes take none.
  */
 export function analysisLayout(
   reframe: ReframeMode,
@@ -50,8 +52,13 @@ export function analysisLayout(
   range: { start: number; end: number },
   cropPath9x16: readonly Keyframe[] | undefined,
   faces: SourceFaces | undefined,
-): { cropPath?: Keyframe[]; splitPaths?: [Keyframe[], Keyframe[]] } {
-  if (aspect !== '9:16' || (reframe !== 'speaker' && reframe !== 'split')) return {};
+): { cropPath?: Keyframe[]; splitPaths?: [Keyframe[], Keyframe[]]; screenPath?: Keyframe[] } {
+  if (aspect !== '9:16') return {};
+  if (reframe === 'screen') {
+    const screenPath = faces ? computeScreenFacePath(faces.samples, source, range, { sceneCuts: faces.sceneCuts, aspect: 9 / 16 }) : null;
+    return screenPath ? { screenPath } : {};
+  }
+  if (reframe !== 'speaker' && reframe !== 'split') return {};
   const out: { cropPath?: Keyframe[]; splitPaths?: [Keyframe[], Keyframe[]] } = {};
   if (cropPath9x16 && cropPath9x16.length > 0) out.cropPath = cropPathSlice(cropPath9x16, range.start, range.end);
   if (reframe === 'split' && faces) {

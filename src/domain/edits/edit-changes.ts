@@ -287,6 +287,11 @@ export function deriveEdit(input: DeriveInput): { spec: Edit; words: EditWord[] 
     const split = analysisLayout(reframe, aspect, base.source, range, undefined, input.sourceFaces).splitPaths;
     if (split) layout.splitPaths = split;
   }
+  if (aspect === '9:16' && reframe === 'screen') {
+    const range = { start: segments[0].start, end: segments[segments.length - 1].end };
+    const screenPath = analysisLayout(reframe, aspect, base.source, range, undefined, input.sourceFaces).screenPath;
+    if (screenPath) layout.screenPath = screenPath;
+  }
   // Kept only when it zooms (makeEdit drops 1), so an edit without zoom hashes as before.
   const zoom = change.zoom ?? base.layout.zoom ?? ZOOM_MIN;
   if (zoom !== ZOOM_MIN) layout.zoom = zoom;

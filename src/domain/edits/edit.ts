@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { validationError } from '../errors.js';
 import type { Keyframe } from '../reframe/crop-keyframes.js';
+import { screenFaceAspect } from '../reframe/screen-path.js';
 import { segmentsDuration, type Segment } from './edit-timeline.js';
 import {
   deepFreeze,
@@ -51,6 +52,11 @@ export interface Edit {
      */
     readonly splitPaths?: readonly [readonly Readonly<Keyframe>[], readonly Readonly<Keyframe>[]];
     /**
+     * `screen` only: the source-time crop path of the face shown below the screen, of the aspect of the
+     * space the screen leaves (src/domain/reframe/screen-path.ts). Absent: the screen on a blurred fill (`fit`).
+     */
+    readonly screenPath?: readonly Readonly<Keyframe>[];
+    /**
      * Punch-in on the framed picture (ZOOM_MIN < zoom <= ZOOM_MAX): the middle 1/zoom of the frame,
      * around the crop's centre, fills the output. Absent: no zoom (1), so edits without one hash as before.
      */
@@ -65,7 +71,7 @@ export interface Edit {
 /** Bumped when the engine's output for the same edit changes, so old cached files are not reused. */
 export const EDIT_HASH_VERSION = 1;
 export const ASPECTS: readonly Aspect[] = ['9:16', '1:1', '16:9'];
-export const REFRAME_MODES: readonly ReframeMode[] = ['speaker', 'split', 'center', 'fit'];
+export const REFRAME_MODES: readonly ReframeMode[] = ['speaker', 'split', 'screen', 'center', 'fit'];
 export const RESOLUTIONS: readonly Resolution[] = ['720p', '1080p'];
 /** No zoom: the framed picture as it is. */
 export const ZOOM_MIN = 1;
@@ -128,7 +134,13 @@ function checkCropPath(
   if (typeof aspect === 'string' && ASPECTS.includes(aspect as Aspect)) {
     const r = path[0].w / path[0].h;
     if (Math.abs(r / (factor * aspectRatio(aspect as Aspect)) - 1) > 0.03) {
-      errs.push({ field: f, rule: factor === 1 ? `crop of aspect ${aspect}` : `crop of ${factor} x the aspect ${aspect} (a half of the frame)` });
+      const rule =
+        f === 'layout.screenPath'
+          ? 'crop of the aspect of the space below the screen'
+          : factor === 1
+            ? `crop of aspect ${aspect}`
+            : `crop of ${factor} x the aspect ${aspect} (a half of the frame)`;
+      errs.push({ field: f, rule });
     }
   }
 }
@@ -207,6 +219,12 @@ export function validateEdit(input: unknown, opts: { fonts?: readonly string[] }
       if (layout.reframe !== 'split') errs.push({ field: 'layout.splitPaths', rule: 'only with reframe split' });
       else if (!Array.isArray(layout.splitPaths) || layout.splitPaths.length !== 2) errs.push({ field: 'layout.splitPaths', rule: 'two crop paths' });
       else layout.splitPaths.forEach((p, i) => checkCropPath(errs, p, size, layout.aspect, `layout.splitPaths[${i}]`, 2));
+    }
+    if (layout.screenPath !== undefined) {
+      const room = size && ASPECTS.includes(layout.aspect as Aspect) ? screenFaceAspect(size, aspectRatio(layout.aspect as Aspect)) : 0;
+      if (layout.reframe !== 'screen') errs.push({ field: 'layout.screenPath', rule: 'only with reframe screen' });
+      else if (size && room === 0) errs.push({ field: 'layout.screenPath', rule: 'room below the screen (a source wider than the output)' });
+      else checkCropPath(errs, layout.screenPath, size, layout.aspect, 'layout.screenPath', room ? room / aspectRatio(layout.aspect as Aspect) : 1);
     }
     if (layout.zoom !== undefined && !(finite(layout.zoom) && layout.zoom >= ZOOM_MIN && layout.zoom <= ZOOM_MAX)) {
       errs.push({ field: 'layout.zoom', rule: `number ${ZOOM_MIN}..${ZOOM_MAX}` });

@@ -47,29 +47,36 @@ export function Credits({ page }: { page: number }) {
           <p class="empty">No credits were added or used yet.</p>
         ) : (
           <div class="table-scroll" tabIndex={0} role="region" aria-label="History table">
-            <table>
+            {/* Explicit roles: on a phone the rows are laid out as cards, and CSS display must not drop table semantics. */}
+            <table class="ledger" role="table">
               <caption class="sr-only">Credits added and used, newest first{p ? `, page ${p.current_page} of ${Math.max(1, p.total_pages)}` : ''}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Date</th>
-                  <th scope="col">What</th>
-                  <th scope="col" class="num">
+              <thead role="rowgroup">
+                <tr role="row">
+                  <th scope="col" role="columnheader">
+                    Date
+                  </th>
+                  <th scope="col" role="columnheader">
+                    What
+                  </th>
+                  <th scope="col" role="columnheader" class="num">
                     Amount
                   </th>
-                  <th scope="col" class="num">
+                  <th scope="col" role="columnheader" class="num">
                     Balance after
                   </th>
                 </tr>
               </thead>
-              <tbody>
+              <tbody role="rowgroup">
                 {ledger.data?.entries.map((e) => (
-                  <tr key={e.id} class={e.waived ? 'waived' : undefined}>
-                    <td>{when(e.created_at)}</td>
-                    <td>
+                  <tr key={e.id} role="row" class={e.waived ? 'waived' : undefined}>
+                    <td role="cell" class="date">
+                      {when(e.created_at)}
+                    </td>
+                    <td role="cell" class="what">
                       {what(e)}
                       {e.waived && <span class="badge waived-badge">Waived</span>}
                     </td>
-                    <td class="num">
+                    <td role="cell" class="num amount">
                       {e.waived ? (
                         <s aria-label={`${e.amount} credits, waived`}>{e.amount > 0 ? `+${e.amount}` : e.amount}</s>
                       ) : e.amount > 0 ? (
@@ -78,7 +85,9 @@ export function Credits({ page }: { page: number }) {
                         e.amount
                       )}
                     </td>
-                    <td class="num">{e.balance_after}</td>
+                    <td role="cell" class="num after" data-label="Balance after">
+                      {e.balance_after}
+                    </td>
                   </tr>
                 ))}
               </tbody>

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ok, type DeriveEditRequest, type Edit } from '@cutroom/sdk/browser';
 import { Link, href } from '../router';
 import { useLoad, usePageTitle, useStudio } from '../hooks';
@@ -90,7 +90,8 @@ export function Editor({ videoId, submissionId, clipId }: { videoId: string; sub
   const focused = focusIndex ?? words[0]?.index ?? null;
   const wordOf = (index: number) => words.find((w) => w.index === index);
 
-  useEffect(() => {
+  // The Word box takes the focus as soon as it opens.
+  useLayoutEffect(() => {
     if (editing) wordBox.current?.focus();
   }, [editing?.index]);
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { buildAss } from '../../src/adapters/media/captions.ass.js';
 import { reframeFilters } from '../../src/adapters/media/filter-graph.js';
 import { getBuiltinTemplate } from '../../src/domain/edits/caption-styles.js';
 import { buildClipEdit } from '../../src/domain/edits/clip-edit.js';
@@ -24,13 +25,13 @@ describe('screenParts and screenFaceAspect', () => {
 });
 
 describe('computeScreenFacePath', () => {
-  it('crops about three faces high around the corner face, with the aspect of the space below the screen, in source time', () => {
+  it('crops about two faces high around the corner face, with the aspect of the space below the screen, in source time', () => {
     const p = computeScreenFacePath(withFace(30), source, { start: 5, end: 25 })!;
     expect(p[0].t).toBe(5);
     expect(p[p.length - 1].t).toBe(25);
     expect(p[0].w / p[0].h).toBeCloseTo(screenFaceAspect(source, 9 / 16), 1);
-    expect(p[0].h).toBeGreaterThan(2.5 * 0.18 * 1080);
-    expect(p[0].h).toBeLessThan(3.5 * 0.18 * 1080);
+    expect(p[0].h).toBeGreaterThan(1.8 * 0.18 * 1080);
+    expect(p[0].h).toBeLessThan(2.2 * 0.18 * 1080);
     const c = cropAt(p, 15);
     // The whole face inside the crop.
     expect(c.x).toBeLessThanOrEqual(0.82 * 1920);
@@ -70,6 +71,14 @@ describe('a clip edit with reframe screen', () => {
     expect(f).toMatch(/^\[0:v\]split=2\[sc0\]\[sc1\];\[sc0\]scale=1080:608,setsar=1\[sct\];/);
     expect(f).toContain(`[sc1]crop=w=${k.w}:h=${k.h}:`);
     expect(f).toContain(',scale=1080:1312,setsar=1[scb];[sct][scb]vstack=inputs=2[framed]');
+  });
+
+  it('hangs the captions from the screen’s bottom edge, over the joint', () => {
+    const e = makeEdit({ ...screenClip(withFace(60)), captions: { words: [{ start: 12, end: 12.5, text: 'hi' }], style: tpl.captions } });
+    // Top-aligned (8), MarginV at the screen's height (608 of 1920) plus 1.5 % of the frame.
+    expect(buildAss(e)).toMatch(/Style: Caption,(?:[^,]*,){17}8,\d+,\d+,637,/);
+    const fit = makeEdit({ ...e, layout: { aspect: '9:16', reframe: 'fit' } });
+    expect(buildAss(fit)).toMatch(/Style: Caption,(?:[^,]*,){17}2,/);
   });
 
   it('without a face (or without the samples) renders as fit: the whole screen on a blurred fill', () => {

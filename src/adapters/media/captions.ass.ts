@@ -1,6 +1,7 @@
 import { clipDuration, outputSize, type CaptionWord, type Edit } from '../../domain/edits/edit.js';
 import { keptWords } from '../../domain/edits/edit-timeline.js';
 import type { CaptionPosition, CaptionStyle, TitleStyle } from '../../domain/edits/caption-styles.js';
+import { screenParts } from '../../domain/reframe/screen-path.js';
 
 /**
  * Burned-in captions as an ASS subtitle script (pure). Words are grouped into pages (up to
@@ -253,6 +254,19 @@ export function assFontFamilies(edit: Edit): string[] {
   return [...out];
 }
 
+/**
+ * Where captions sit in the layouts made of two parts, over the joint where they cover neither: the
+ * middle for `split`; for `screen` with a face, hanging from the screen's bottom edge. Nothing for others.
+ */
+function jointPlacement(edit: Edit, width: number, height: number): Partial<Pick<StyleParts, 'position' | 'margin'>> {
+  if (edit.layout.reframe === 'split' && edit.layout.splitPaths) return { position: 'middle' };
+  if (edit.layout.reframe === 'screen' && edit.layout.screenPath) {
+    const { screen } = screenParts(edit.source, { width, height });
+    return { position: 'top', margin: Math.min(45, Math.round((screen / height) * 1000) / 10 + 1.5) };
+  }
+  return {};
+}
+
 /** The ASS script for the edit's captions and title, or null when it has neither. */
 export function buildAss(edit: Edit): string | null {
   if (!edit.captions && !edit.title) return null;
@@ -262,8 +276,7 @@ export function buildAss(edit: Edit): string | null {
   const events: AssEvent[] = [];
   if (edit.captions) {
     // A split's captions sit over the joint of its two halves, where they cover neither face.
-    const split = edit.layout.reframe === 'split' && !!edit.layout.splitPaths;
-    styles.push(styleLine('Caption', { ...captionStyleParts(edit.captions.style), ...(split ? { position: 'middle' as const } : {}) }, width, height));
+    styles.push(styleLine('Caption', { ...captionStyleParts(edit.captions.style), ...jointPlacement(edit, width, height) }, width, height));
     // With cuts, words move onto the output timeline first (removed ones dropped).
     if (edit.segments && edit.segments.length > 1) events.push(...captionEvents(keptWords(edit.captions.words, edit.segments), 0, dur, edit.captions.style));
     else events.push(...captionEvents(edit.captions.words, edit.in, edit.out, edit.captions.style));

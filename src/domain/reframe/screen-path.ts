@@ -4,14 +4,14 @@ import type { Keyframe } from './crop-keyframes.js';
 /**
  * The screen layout's face camera (pure). A screen or slide is shown whole, scaled to the output's
  * width, at the top; the space left below shows the speaker's face, cropped by the speaker camera
- * (computeCropPath) with the aspect of that space and a crop about three faces high, so a small face
+ * (computeCropPath) with the aspect of that space and a crop about two faces high, so a small face
  * in a corner fills it. Without a face the screen sits on a blurred fill (the `fit` look).
  */
 
 /** Share of the range's samples that must show a face for the face part (else: the screen on a blurred fill). */
 export const SCREEN_MIN_FACE_SHARE = 0.5;
-/** The face crop is this many face heights high (within the source). */
-export const SCREEN_FACE_CROP_FACES = 3;
+/** The face crop is this many face heights high (within the source): a corner face fills its part. */
+export const SCREEN_FACE_CROP_FACES = 2;
 
 /**
  * The heights of the two parts of a screen frame of `width` x `height` (even pixels): the source scaled to
@@ -50,7 +50,7 @@ export function computeScreenFacePath(
     .sort((a, b) => a - b);
   if (inside.length === 0 || heights.length / inside.length < SCREEN_MIN_FACE_SHARE) return null;
   const faceHeight = heights[heights.length >> 1];
-  // The largest crop of the aspect is the source's full height (or width); three faces high is a share of it.
+  // The largest crop of the aspect is the source's full height (or width); two faces high is a share of it.
   const largestHeight = Math.min(1, source.width / aspect / source.height);
   const cropScale = Math.min(1, (SCREEN_FACE_CROP_FACES * faceHeight) / largestHeight);
   const r3 = (v: number) => Math.round(v * 1000) / 1000;

@@ -160,7 +160,7 @@ export function loadConfig(env: Env = process.env): Config {
     multipartPartSizeBytes:
       text(env, 'CUTROOM_MULTIPART_PART_SIZE_BYTES') === undefined ? undefined : int(env, 'CUTROOM_MULTIPART_PART_SIZE_BYTES', { fallback: 0, min: 5 * MIB }),
     storage,
-    studio: loadStudioConfig(env, storage),
+    studio: loadStudioConfig(env, storage, publicBaseUrl),
     sources: loadSourcesConfig(env),
     asr: loadAsrConfig(env),
     llm: loadLlmConfig(env),

@@ -6,8 +6,9 @@ export interface StudioConfig {
   /** The built app's folder (index.html, assets/); null: the Studio is off (CUTROOM_STUDIO_DIR=off). */
   dir: string | null;
   /**
-   * Origins other than the service's own that the Studio's pages load files from and upload to: the
-   * bucket's addresses when files are on S3 (their signed URLs point there); none with local files.
+   * Origins the Studio's pages load files from and upload to, beside their own: where signed URLs
+   * point. With local files, PUBLIC_BASE_URL's origin (the same as the page's when the Studio is
+   * opened at that address, as the first start prints it); with S3, the bucket's addresses.
    */
   fileOrigins: string[];
 }
@@ -37,7 +38,8 @@ export function bucketOrigins(storage: StudioStorage): string[] {
 }
 
 /** CUTROOM_STUDIO_DIR: the built Studio's folder (default: this package's dist/web), `off` to serve none. */
-export function loadStudioConfig(env: Env, storage: StudioStorage): StudioConfig {
+export function loadStudioConfig(env: Env, storage: StudioStorage, publicBaseUrl: string): StudioConfig {
   const dir = text(env, 'CUTROOM_STUDIO_DIR');
-  return { dir: dir === 'off' ? null : path.resolve(dir ?? BUILT_STUDIO), fileOrigins: bucketOrigins(storage) };
+  const fileOrigins = storage.driver === 's3' ? bucketOrigins(storage) : [new URL(publicBaseUrl).origin];
+  return { dir: dir === 'off' ? null : path.resolve(dir ?? BUILT_STUDIO), fileOrigins };
 }

@@ -123,7 +123,7 @@ describe('a service without its Studio', () => {
 });
 
 describe('the Studio’s CSP with files on S3', () => {
-  it('adds the bucket’s addresses to media-src and connect-src only (signed URLs point there)', () => {
+  it('adds where signed URLs point (the bucket, or PUBLIC_BASE_URL) to media-src and connect-src only', () => {
     const minio = loadStorageConfig({
       CUTROOM_STORAGE: 's3',
       CUTROOM_S3_BUCKET: 'clips',
@@ -139,8 +139,10 @@ describe('the Studio’s CSP with files on S3', () => {
     expect(csp).toContain("connect-src 'self' http://127.0.0.1:9000");
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("img-src 'self'");
-    expect(loadStudioConfig({ CUTROOM_STUDIO_DIR: 'off' }, minio)).toEqual({ dir: null, fileOrigins: ['http://127.0.0.1:9000'] });
-    expect(loadStudioConfig({}, aws).dir).toBe(path.join(ROOT, 'dist/web'));
+    expect(loadStudioConfig({ CUTROOM_STUDIO_DIR: 'off' }, minio, 'https://clips.example')).toEqual({ dir: null, fileOrigins: ['http://127.0.0.1:9000'] });
+    expect(loadStudioConfig({}, aws, 'https://clips.example').dir).toBe(path.join(ROOT, 'dist/web'));
+    // Local files: signed URLs start with PUBLIC_BASE_URL, whose origin may differ from the page's (localhost vs 127.0.0.1).
+    expect(loadStudioConfig({}, loadStorageConfig({}), 'http://localhost:8080/cutroom').fileOrigins).toEqual(['http://localhost:8080']);
   });
 });
 

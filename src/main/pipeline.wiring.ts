@@ -12,6 +12,7 @@ import { FfmpegAudioExtractor } from '../adapters/media/audio-extract.js';
 import { FfmpegPreviewRenderer } from '../adapters/media/preview.js';
 import { ffmpegAnalysisPasses } from '../adapters/media/analysis-passes.js';
 import { createLlmScorer } from '../adapters/llm/openai-chat.scorer.js';
+import { WordNetLexicon } from '../adapters/lexicon/wordnet.lexicon.js';
 import { createSourceDownloader } from '../adapters/sources/downloader.js';
 import type { FaceDetector } from '../ports/face-detector.js';
 import type { MediaProbe } from '../ports/media.js';
@@ -75,6 +76,7 @@ export function createPipeline(w: PipelineWiring): SubmissionPipeline {
     faces: w.faces,
     scorer: w.highlights ? w.highlights(createLlmScorer(w.config.llm, w.logger)) : createLlmScorer(w.config.llm, w.logger),
     templates: w.templates,
+    lexicon: new WordNetLexicon(),
     previews: new FfmpegPreviewRenderer(),
     events: w.events,
   });

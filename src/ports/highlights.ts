@@ -38,6 +38,8 @@ export interface HighlightInput {
   prompt?: string;
   /** Words or phrases a clip must say; clips saying none only make up a minimum of three. */
   keywords?: string[];
+  /** Synonyms of the prompt's content words (from the lexicon, looked up before the engine runs: it does no I/O). */
+  synonyms?: Record<string, string[]>;
 }
 
 export interface HighlightClip {
@@ -52,6 +54,8 @@ export interface HighlightClip {
   text: string;
   /** Each signal's value in 0..1 (see docs/highlights.md); `llm` when an LLM scorer rated the clip. */
   signals: Record<string, number>;
+  /** The keywords said, then the words said that matched the prompt (its words or their synonyms); empty without a prompt or keywords. */
+  matched?: string[];
 }
 
 export interface HighlightScoreContext {
@@ -64,6 +68,8 @@ export interface HighlightScoreContext {
 export interface RankedHighlight {
   clip: HighlightClip;
   score: number;
+  /** With a prompt or keywords: whether the clip matches them, and how well (0..1). */
+  match?: { matches: boolean; relevance: number };
 }
 
 /**

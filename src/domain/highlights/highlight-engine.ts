@@ -8,6 +8,7 @@ import type {
   TimedWord,
 } from '../../ports/highlights.js';
 import { buildCandidates, type CandidateWindow } from './candidates.js';
+import { buildQuery, matchTokens, stemWord, termWeights, type PickQuery } from './matching.js';
 import { HIGHLIGHT_SCORING, cleanTitleText, combineSignals, keyPhrase, roundRating, sentenceStrength, suppressOverlaps, titleRuns } from './scoring.js';
 import { cleanWords, isPunctuated, joinWords, splitSentences, SENTENCE_DEFAULTS, type Sentence } from './sentences.js';
 import {
@@ -71,6 +72,10 @@ interface Analysis {
   loudness: ReturnType<typeof loudnessStats>;
   cuts: number[];
   duration: number;
+  /** What the picks look for (prompt, keywords), with each prompt word's weight and every sentence's Porter2 stems; null: nothing. */
+  query: PickQuery | null;
+  weight: (word: string) => number;
+  tokenStems: string[][];
 }
 
 function analyze(input: HighlightInput, strategy: HighlightStrategy): Analysis {
@@ -91,7 +96,16 @@ function analyze(input: HighlightInput, strategy: HighlightStrategy): Analysis {
   const cuts = (input.scene_cuts ?? []).filter((c) => Number.isFinite(c)).sort((a, b) => a - b);
   const sources = sentences.map((s, i) => titleSource(s, features[i], punctuated));
   const titles = new Array<string | undefined>(sentences.length);
-  return { words, wordOffsets, sentences, features, stems, offsets, sources, titles, loudness: loudnessStats(input.loudness ?? []), cuts, duration };
+  const query = buildQuery(input);
+  const weight = query
+    ? termWeights(
+        query,
+        features.map((f) => f.tokens),
+      )
+    : () => 1;
+  const tokenStems = query ? features.map((f) => f.tokens.map(stemWord)) : [];
+  const loudness = loudnessStats(input.loudness ?? []);
+  return { words, wordOffsets, sentences, features, stems, offsets, sources, titles, loudness, cuts, duration, query, weight, tokenStems };
 }
 
 /** The text of a sentence a title may quote, whether it is a question, and its strength as a title source. */
@@ -162,11 +176,42 @@ function toCandidate(a: Analysis, w: CandidateWindow, strategy: HighlightStrateg
   }
   const sentences = a.sentences.slice(w.first, w.last + 1);
   const title = windowTitle(a, w.first, w.last) || `Clip at ${Math.floor(start / 60)}:${String(Math.floor(start % 60)).padStart(2, '0')}`;
+  const text = sentences.map((s) => s.text).join(' ');
+  if (!a.query) return { clip: { start, end, rating: roundRating(score), title, text, signals }, score };
+  const feats = a.features.slice(w.first, w.last + 1);
+  const m = matchTokens(
+    a.query,
+    feats.flatMap((f) => f.tokens),
+    a.weight,
+    a.tokenStems.slice(w.first, w.last + 1).flat(),
+  );
+  // A matching clip ranks above every clip that does not (its key starts at 10, above any rating).
+  const steered = m.matches ? steeredRating(score, m.relevance) : score;
   return {
-    clip: { start, end, rating: roundRating(score), title, text: sentences.map((s) => s.text).join(' '), signals },
-    score,
+    clip: { start, end, rating: roundRating(steered), title, text, signals, matched: m.matched },
+    score: m.matches ? 10 + steered : score,
+    match: { matches: m.matches, relevance: m.relevance },
   };
 }
+
+/** A matching clip's 0..10 rating: half its own rating, half its relevance to the prompt and keywords (at least 0.1). */
+export function steeredRating(score: number, relevance: number): number {
+  return Math.max(0.1, 0.5 * score + 5 * relevance);
+}
+
+/**
+ * With a prompt or keywords: a clip that matches nothing is rated below every clip that matches (its
+ * rating capped 0.1 under the lowest matching one), so the order by rating puts matching clips first.
+ */
+export function capUnmatched<T extends { clip: HighlightClip; match?: { matches: boolean } }>(picks: T[]): T[] {
+  const matching = picks.filter((p) => p.match?.matches).map((p) => p.clip.rating);
+  if (matching.length === 0) return picks;
+  const cap = Math.round((Math.min(...matching) - 0.1) * 10) / 10;
+  return picks.map((p) => (p.match && !p.match.matches && p.clip.rating > cap ? { ...p, clip: { ...p.clip, rating: Math.max(0, cap) } } : p));
+}
+
+/** Clips that match nothing make up a minimum of this many clips (when the strategy allows as many). */
+export const STEERED_MIN_CLIPS = 3;
 
 /**
  * Every candidate window scored, best first (overlapping). A video shorter than the strategy's minimum
@@ -187,11 +232,14 @@ export function rankCandidates(input: HighlightInput): RankedCandidate[] {
 
 /** Non-overlapping picks from ranked candidates (greedy NMS), at most `limit`. */
 export function selectHighlights(ranked: readonly RankedCandidate[], limit: number): RankedCandidate[] {
-  return suppressOverlaps(
-    ranked.map((r) => ({ ...r, start: r.clip.start, end: r.clip.end })),
-    HIGHLIGHT_SCORING.maxIou,
-    limit,
-  ).map(({ clip, score }) => ({ clip, score }));
+  const spans = (list: readonly RankedCandidate[]) => list.map((r) => ({ ...r, start: r.clip.start, end: r.clip.end }));
+  const strip = ({ clip, score, match }: RankedCandidate): RankedCandidate => (match ? { clip, score, match } : { clip, score });
+  if (!ranked.some((r) => r.match)) return suppressOverlaps(spans(ranked), HIGHLIGHT_SCORING.maxIou, limit).map(strip);
+  // Steered: the matching clips first; clips matching nothing only make up a minimum of three.
+  const kept = suppressOverlaps(spans(ranked.filter((r) => r.match?.matches)), HIGHLIGHT_SCORING.maxIou, limit);
+  const fill = Math.min(STEERED_MIN_CLIPS, limit);
+  const all = kept.length >= fill ? kept : suppressOverlaps([...kept, ...spans(ranked.filter((r) => !r.match?.matches))], HIGHLIGHT_SCORING.maxIou, fill);
+  return capUnmatched(all.map(strip));
 }
 
 /**
@@ -246,7 +294,9 @@ export async function pickHighlightsWithScorer(input: HighlightInput, scorer?: H
     if (i === undefined || !Number.isFinite(r.rating)) continue;
     merged[i] = { ...embedded[i], rating: roundRating(r.rating), title: r.title || embedded[i].title, signals: r.signals ?? embedded[i].signals };
   }
-  const order = merged.map((clip, i) => ({ clip, i }));
-  order.sort((x, y) => y.clip.rating - x.clip.rating || shortlist[y.i].score - shortlist[x.i].score || x.i - y.i);
-  return order.slice(0, strategy.max_clips).map((o) => o.clip);
+  // With a prompt or keywords, matching clips stay above the others whatever the scorer said.
+  const matches = (i: number) => (shortlist[i].match?.matches ? 1 : 0);
+  const order = merged.map((clip, i) => ({ clip, i, match: shortlist[i].match }));
+  order.sort((x, y) => matches(y.i) - matches(x.i) || y.clip.rating - x.clip.rating || shortlist[y.i].score - shortlist[x.i].score || x.i - y.i);
+  return capUnmatched(order.slice(0, strategy.max_clips)).map((o) => o.clip);
 }

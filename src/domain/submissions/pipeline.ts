@@ -16,6 +16,8 @@ import { analyzeVideo, compactFaces, toSourceTimeline, type RangedAnalysis, type
 import type { ClipsRepository } from '../clips/clips.records.js';
 import { pickHighlightsWithScorer } from '../highlights/highlight-engine.js';
 import { steeredStrategy } from '../highlights/steering.js';
+import { promptSynonyms } from '../highlights/matching.js';
+import type { Lexicon } from '../../ports/lexicon.js';
 import { buildClipEdit, sourceFaces } from '../edits/clip-edit.js';
 import { editTemplateOf, type TemplatesService } from '../templates/templates.service.js';
 import { editHash } from '../edits/edit.js';
@@ -57,6 +59,8 @@ export interface PipelineDeps {
   scorer?: HighlightScorer;
   /** The submission's strategy and caption template, or the defaults. */
   templates: Pick<TemplatesService, 'strategyOrDefault' | 'templateOrDefault'>;
+  /** Synonyms of a prompt's words (WordNet); absent: a prompt matches its own words and their stems only. */
+  lexicon?: Lexicon;
   /** The clips' preview MP4s. */
   previews: PreviewRenderer;
   /** Announces `submission.completed` (webhooks) in the transaction that completes the submission. */
@@ -228,6 +232,7 @@ export class SubmissionPipeline {
     const strategy = steeredStrategy((await this.d.templates.strategyOrDefault(row.workspaceId, row.strategyId)).config, steering);
     // Picked on the paid stretch alone, in its own timeline; clip times go back to the source's.
     const s = highlightStretch(analysis, transcript.words, { start: row.timeframeStart, end: row.timeframeEnd });
+    const synonyms = steering.prompt && this.d.lexicon ? await promptSynonyms(steering.prompt, this.d.lexicon) : undefined;
     const picks = await pickHighlightsWithScorer(
       {
         words: s.words,
@@ -238,6 +243,7 @@ export class SubmissionPipeline {
         language: transcript.language,
         prompt: steering.prompt,
         keywords: steering.keywords,
+        synonyms,
       },
       this.d.scorer,
       { onScorerError: (err) => this.d.logger.warn({ err }, 'highlight scorer failed') },

@@ -116,6 +116,31 @@ describe.each(DB_KINDS)('edit layouts on %s', (db) => {
     expect((await spec(old.body.id)).layout).toEqual({ aspect: '9:16', reframe: 'screen' });
   });
 
+  it('201 auto: a layout per shot, shown as asked with the shots in source seconds; other edits show one shot', async () => {
+    const ws = await t.workspace();
+    const f = await clipsFixture(t, ws.id, source, { ranges: [{ start: 5, end: 15 }] });
+    // Two faces until the scene cut at 10 s, then a still slide without a face.
+    const faces = Array.from({ length: 61 }, (_, t) =>
+      t < 10 ? { t, boxes: [face(0.25), face(0.75)], flat: 0.2, motion: 0.1 } : { t, boxes: [], flat: 0.8, motion: 0.002 },
+    );
+    await t.c.database.db
+      .update(submissions)
+      .set({ analysis: { ...analysis(false), sceneCuts: [10], faces } })
+      .where(eq(submissions.id, f.submissionId));
+    const before = await t.api(ws.key, 'GET', `/edits/${f.editIds[0]}`);
+    expect(before.body.shots).toEqual([{ start: 5, end: 15, reframe: before.body.reframe }]);
+    const res = await t.api(ws.key, 'POST', '/edits', { base_edit_id: f.editIds[0], reframe: 'auto' });
+    expect(res.status).toBe(201);
+    expect(res.body.reframe).toBe('auto');
+    expect(res.body.shots).toEqual([
+      { start: 5, end: 10, reframe: 'split' },
+      { start: 10, end: 15, reframe: 'screen' },
+    ]);
+    const s = await spec(res.body.id);
+    expect(s.layout.shots?.[0].splitPaths).toHaveLength(2);
+    expect((await t.api(ws.key, 'GET', `/edits/${res.body.id}`)).body.shots).toEqual(res.body.shots);
+  });
+
   it('400 VALIDATION_ERROR for an unknown reframe', async () => {
     const ws = await t.workspace();
     const f = await clipsFixture(t, ws.id, source, { ranges: [{ start: 5, end: 15 }] });

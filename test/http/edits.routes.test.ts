@@ -38,6 +38,7 @@ const EDIT_KEYS = [
   'parent_edit_id',
   'reframe',
   'segments',
+  'shots',
   'template_id',
   'title',
   'video_id',

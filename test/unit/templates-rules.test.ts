@@ -141,7 +141,7 @@ describe('checkTemplateConfig', () => {
         { field: 'config.captions.box.radius', rule: 'unknown field' },
         { field: 'config.title.seconds', rule: 'range 0.1..3600' },
         { field: 'config.layout.aspect', rule: 'one of 9:16, 1:1, 16:9' },
-        { field: 'config.layout.reframe', rule: 'one of speaker, split, screen, center, fit' },
+        { field: 'config.layout.reframe', rule: 'one of auto, speaker, split, screen, center, fit' },
         { field: 'config.layout.resolution', rule: 'one of 720p, 1080p' },
         { field: 'config.layout.fps', rule: 'unknown field' },
         { field: 'config.watermark', rule: 'unknown field' },

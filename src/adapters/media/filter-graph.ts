@@ -2,7 +2,7 @@ import path from 'node:path';
 import { cropFilter, sliceKeyframes, type Keyframe } from '../../domain/reframe/crop-keyframes.js';
 import { cropSize } from '../../domain/reframe/crop-path.js';
 import { screenParts } from '../../domain/reframe/screen-path.js';
-import { clipDuration, outputSize, type Aspect, type Edit } from '../../domain/edits/edit.js';
+import { clipDuration, outputSize, type Aspect, type Edit, type EditShot } from '../../domain/edits/edit.js';
 import { cutKeyframes, segmentsDuration, snapToFrames, type Segment } from '../../domain/edits/edit-timeline.js';
 
 /**
@@ -139,6 +139,8 @@ export function reframeFilters(
   input = '[0:v]',
   size = outputSize(edit.layout.aspect, edit.resolution),
   segs: readonly Segment[] | null = renderedSegments(edit),
+  /** Prefix of the graph's inner labels, so several reframes can share one graph. */
+  tag = '',
 ): string {
   const { width: W, height: H } = size;
   const sw = edit.source.width;
@@ -146,7 +148,7 @@ export function reframeFilters(
   const zoom = zoomFilter(edit.layout.zoom);
   const scale = `${zoom}scale=${W}:${H},setsar=1`;
   const screen = edit.layout.reframe === 'screen' ? edit.layout.screenPath : undefined;
-  if (screen) return screenFilters(screen, edit, out, input, size, segs);
+  if (screen) return screenFilters(screen, edit, out, input, size, segs, tag);
   // `screen` without a face: the whole screen on a blurred fill, as `fit`.
   if (edit.layout.reframe === 'fit' || edit.layout.reframe === 'screen') {
     // Foreground: the whole source scaled to fit. Background: the source scaled to fill, blurred at a
@@ -160,19 +162,19 @@ export function reframeFilters(
     const kb = Math.max(bw / sw, bh / sh);
     const blur = Math.max(2, Math.round(Math.min(bw, bh) / 12));
     return [
-      `${input}split=2[bgsrc][fgsrc]`,
-      `[bgsrc]scale=${Math.max(bw, even(sw * kb))}:${Math.max(bh, even(sh * kb))},crop=${bw}:${bh},boxblur=${blur}:2,scale=${W}:${H},setsar=1[bg]`,
-      `[fgsrc]scale=${fw}:${fh},setsar=1[fg]`,
-      `[bg][fg]overlay=x=${(W - fw) >> 1}:y=${(H - fh) >> 1}:format=auto${zoom ? `,${scale}` : ''}[${out}]`,
+      `${input}split=2[${tag}bgsrc][${tag}fgsrc]`,
+      `[${tag}bgsrc]scale=${Math.max(bw, even(sw * kb))}:${Math.max(bh, even(sh * kb))},crop=${bw}:${bh},boxblur=${blur}:2,scale=${W}:${H},setsar=1[${tag}bg]`,
+      `[${tag}fgsrc]scale=${fw}:${fh},setsar=1[${tag}fg]`,
+      `[${tag}bg][${tag}fg]overlay=x=${(W - fw) >> 1}:y=${(H - fh) >> 1}:format=auto${zoom ? `,${scale}` : ''}[${out}]`,
     ].join(';');
   }
   const split = edit.layout.reframe === 'split' ? edit.layout.splitPaths : undefined;
-  if (split) return splitFilters(split, edit, out, input, size, segs);
+  if (split) return splitFilters(split, edit, out, input, size, segs, tag);
   const { w, h } = cropSize(sw, sh, edit.layout.aspect);
   const path = edit.layout.cropPath;
   let crop: string;
-  // `split` without two faces' paths is framed as `speaker`.
-  if ((edit.layout.reframe === 'speaker' || edit.layout.reframe === 'split') && path && path.length > 0) {
+  // `split` without two faces' paths, and `auto` without shots (or inside a speaker shot), are framed as `speaker`.
+  if ((edit.layout.reframe === 'speaker' || edit.layout.reframe === 'split' || edit.layout.reframe === 'auto') && path && path.length > 0) {
     crop = cropFilter(segs ? cutKeyframes(path, segs) : sliceKeyframes(path, edit.in, edit.out));
   } else if (w === sw && h === sh) {
     crop = '';
@@ -197,6 +199,7 @@ function splitFilters(
   input: string,
   size: { width: number; height: number },
   segs: readonly Segment[] | null,
+  tag: string,
 ): string {
   const { width: W, height: H } = size;
   const top = Math.floor(H / 4) * 2;
@@ -204,10 +207,10 @@ function splitFilters(
   const crop = (p: readonly Keyframe[]) => cropFilter(segs ? cutKeyframes(p, segs) : sliceKeyframes(p, edit.in, edit.out));
   const d = Math.max(2, Math.round((H * SPLIT_DIVIDER_SHARE) / 2) * 2);
   return [
-    `${input}split=2[sp0][sp1]`,
-    `[sp0]${crop(paths[0])},${zoom}scale=${W}:${top},setsar=1[spt]`,
-    `[sp1]${crop(paths[1])},${zoom}scale=${W}:${H - top},setsar=1[spb]`,
-    `[spt][spb]vstack=inputs=2,drawbox=x=0:y=${top - d / 2}:w=${W}:h=${d}:color=white:t=fill[${out}]`,
+    `${input}split=2[${tag}sp0][${tag}sp1]`,
+    `[${tag}sp0]${crop(paths[0])},${zoom}scale=${W}:${top},setsar=1[${tag}spt]`,
+    `[${tag}sp1]${crop(paths[1])},${zoom}scale=${W}:${H - top},setsar=1[${tag}spb]`,
+    `[${tag}spt][${tag}spb]vstack=inputs=2,drawbox=x=0:y=${top - d / 2}:w=${W}:h=${d}:color=white:t=fill[${out}]`,
   ].join(';');
 }
 
@@ -223,15 +226,16 @@ function screenFilters(
   input: string,
   size: { width: number; height: number },
   segs: readonly Segment[] | null,
+  tag: string,
 ): string {
   const { width: W } = size;
   const parts = screenParts(edit.source, size);
   const crop = cropFilter(segs ? cutKeyframes(path, segs) : sliceKeyframes(path, edit.in, edit.out));
   return [
-    `${input}split=2[sc0][sc1]`,
-    `[sc0]scale=${W}:${parts.screen},setsar=1[sct]`,
-    `[sc1]${crop},${zoomFilter(edit.layout.zoom)}scale=${W}:${parts.face},setsar=1[scb]`,
-    `[sct][scb]vstack=inputs=2[${out}]`,
+    `${input}split=2[${tag}sc0][${tag}sc1]`,
+    `[${tag}sc0]scale=${W}:${parts.screen},setsar=1[${tag}sct]`,
+    `[${tag}sc1]${crop},${zoomFilter(edit.layout.zoom)}scale=${W}:${parts.face},setsar=1[${tag}scb]`,
+    `[${tag}sct][${tag}scb]vstack=inputs=2[${out}]`,
   ].join(';');
 }
 
@@ -287,6 +291,75 @@ export function cutFilters(segments: readonly Segment[], hasAudio: boolean, t0 =
   return parts.join(';');
 }
 
+/** A stretch of an `auto` edit's output with one layout: source seconds, the shot, and whether it starts or ends a kept stretch. */
+export interface AutoPiece {
+  start: number;
+  end: number;
+  shot: EditShot;
+  /** A joint of kept stretches before / after it (the sound fades there). */
+  cutBefore: boolean;
+  cutAfter: boolean;
+}
+
+/** The pieces of an `auto` edit with shots: each kept stretch split at the shots' boundaries, in play order. */
+export function autoPieces(edit: Edit, segs: readonly Segment[] | null): AutoPiece[] {
+  const shots = edit.layout.shots ?? [];
+  const stretches = segs ?? [{ start: edit.in, end: edit.out }];
+  const out: AutoPiece[] = [];
+  stretches.forEach((st, si) => {
+    const inside = shots.filter((s) => s.end > st.start + 1e-6 && s.start < st.end - 1e-6);
+    inside.forEach((shot, k) => {
+      // The first shot reaches back to the stretch's start, the last to its end (frame snapping may move them a little).
+      const start = k === 0 ? st.start : Math.max(st.start, shot.start);
+      const end = k === inside.length - 1 ? st.end : Math.min(st.end, shot.end);
+      if (end - start > 1e-3) out.push({ start, end, shot, cutBefore: k === 0 && si > 0, cutAfter: k === inside.length - 1 && si < stretches.length - 1 });
+    });
+  });
+  return out;
+}
+
+/**
+ * The `auto` layout with shots: each piece (autoPieces) trimmed from the input (times relative to the
+ * seek point `t0`), framed with its shot's layout as an edit of that piece alone (the speaker crop
+ * path, the shot's halves or face path), and joined by one concat with its sound, as cuts are, into
+ * [framed] and [cuta]. Sound fades only at the joints of kept stretches, not at shot changes.
+ */
+function autoFilters(edit: Edit, pieces: readonly AutoPiece[], size: { width: number; height: number }, hasAudio: boolean, t0: number): string {
+  const n = pieces.length;
+  const labels = (p: string) => pieces.map((_, i) => `[${p}${i}]`).join('');
+  const parts = [`[0:v]split=${n}${labels('vs')}`];
+  if (hasAudio) parts.push(`[0:a:0]asplit=${n}${labels('as')}`);
+  const joined: string[] = [];
+  pieces.forEach((p, i) => {
+    const a = sec6(Math.max(0, p.start - t0));
+    const b = sec6(p.end - t0);
+    const { shot } = p;
+    const layout = {
+      aspect: edit.layout.aspect,
+      reframe: shot.reframe,
+      ...(edit.layout.cropPath ? { cropPath: edit.layout.cropPath } : {}),
+      ...(shot.splitPaths ? { splitPaths: shot.splitPaths } : {}),
+      ...(shot.screenPath ? { screenPath: shot.screenPath } : {}),
+      ...(edit.layout.zoom ? { zoom: edit.layout.zoom } : {}),
+    };
+    const piece: Edit = { ...edit, in: p.start, out: p.end, segments: undefined, layout };
+    parts.push(`[vs${i}]trim=start=${a}:end=${b},setpts=PTS-STARTPTS[pv${i}]`);
+    parts.push(reframeFilters(piece, `vc${i}`, `[pv${i}]`, size, null, `p${i}`));
+    joined.push(`[vc${i}]`);
+    if (hasAudio) {
+      const len = p.end - p.start;
+      const fade = Math.min(JOINT_FADE_SECONDS, len / 2);
+      const chain = [`atrim=start=${a}:end=${b}`, 'asetpts=PTS-STARTPTS'];
+      if (p.cutBefore) chain.push(`afade=t=in:st=0:d=${sec(fade)}`);
+      if (p.cutAfter) chain.push(`afade=t=out:st=${sec(len - fade)}:d=${sec(fade)}`);
+      parts.push(`[as${i}]${chain.join(',')}[ac${i}]`);
+      joined.push(`[ac${i}]`);
+    }
+  });
+  parts.push(`${joined.join('')}concat=n=${n}:v=1:a=${hasAudio ? 1 : 0}[framed]${hasAudio ? '[cuta]' : ''}`);
+  return parts.join(';');
+}
+
 /** The whole `-filter_complex` graph with outputs [v] and [a]. */
 export function buildFilterComplex(edit: Edit, paths: RenderPaths, opts: RenderCommandOptions): string {
   const { width, height } = frameSize(edit, opts.quality);
@@ -298,8 +371,17 @@ export function buildFilterComplex(edit: Edit, paths: RenderPaths, opts: RenderC
     chain.push(watermarkFilter(paths.watermarkFontFile, width, height));
   }
   chain.push('format=yuv420p');
-  const video = `${reframeFilters(edit, 'framed', segs ? '[cutv]' : '[0:v]', { width, height }, segs)};[framed]${chain.join(',')}[v]`;
   const dur = sec(segs ? segmentsDuration(segs) : clipDuration(edit));
+  const pieces = edit.layout.reframe === 'auto' && edit.layout.shots?.length ? autoPieces(edit, segs) : [];
+  if (pieces.length > 0) {
+    // `auto` with shots: pieces framed one by one and joined with their sound.
+    const auto = autoFilters(edit, pieces, { width, height }, opts.hasAudio, segs ? cutSeek(segs) : edit.in);
+    const sound = opts.hasAudio
+      ? `[cuta]${LOUDNORM},aresample=48000,aformat=sample_fmts=fltp:sample_rates=48000:channel_layouts=stereo[a]`
+      : `anullsrc=channel_layout=stereo:sample_rate=48000,atrim=duration=${dur},aformat=sample_fmts=fltp[a]`;
+    return `${auto};[framed]${chain.join(',')}[v];${sound}`;
+  }
+  const video = `${reframeFilters(edit, 'framed', segs ? '[cutv]' : '[0:v]', { width, height }, segs)};[framed]${chain.join(',')}[v]`;
   const audio = opts.hasAudio
     ? `${segs ? '[cuta]' : '[0:a:0]'}${LOUDNORM},aresample=48000,aformat=sample_fmts=fltp:sample_rates=48000:channel_layouts=stereo[a]`
     : `anullsrc=channel_layout=stereo:sample_rate=48000,atrim=duration=${dur},aformat=sample_fmts=fltp[a]`;

@@ -2,6 +2,7 @@ import { DomainError } from '../errors.js';
 import type { FaceBox, FaceDetector, RgbFrame } from '../../ports/face-detector.js';
 import type { MediaInfo } from '../../ports/media.js';
 import { computeCropPath, type Keyframe } from '../reframe/crop-path.js';
+import { screenStats } from '../reframe/shots.js';
 
 /**
  * The `video_analysis` stage: what renders need to reframe, and signals the highlight scorer uses.
@@ -66,6 +67,9 @@ export interface AnalyzeOptions {
 export interface FaceTrackSample {
   t: number;
   boxes: FaceBox[];
+  /** The frame's flatness and its motion since the previous sample (screenStats, src/domain/reframe/shots.ts); absent on older analyses. */
+  flat?: number;
+  motion?: number;
 }
 
 export interface VideoAnalysis {
@@ -120,10 +124,14 @@ async function detectFaces(
   const expected = Math.max(1, Math.ceil(info.duration * fps));
   const out: FaceTrackSample[] = [];
   const frames = deps.sampleFrames(input, { fps, sourceWidth: info.width, sourceHeight: info.height, durationSeconds: info.duration, range, signal, scenes });
+  let grid: Float32Array | undefined;
   for await (const frame of frames) {
     signal.throwIfAborted();
+    // Measured before the detector, which may take the frame's pixels.
+    const stats = screenStats(frame, grid);
+    grid = stats.grid;
     const boxes = await deps.faceDetector.detect(frame);
-    out.push({ t: frame.t, boxes });
+    out.push({ t: frame.t, boxes, flat: stats.flat, ...(stats.motion !== undefined ? { motion: stats.motion } : {}) });
     report(out.length / expected);
   }
   return out;
@@ -220,13 +228,16 @@ export async function analyzeVideo(input: string, deps: VideoAnalysisDeps, opts:
 
 /**
  * The face samples as they are stored with a submission's analysis (pure): times to milliseconds, box
- * positions and sizes to thousandths of the frame (2 px of a 1920-pixel frame), scores to hundredths;
+ * positions and sizes to thousandths of the frame (2 px of a 1920-pixel frame), scores and flatness to
+ * hundredths, motion to thousandths;
  * boxes without area or score are dropped. Samples without faces stay (they say nobody was there).
  */
 export function compactFaces(samples: readonly FaceTrackSample[]): FaceTrackSample[] {
   const r = (v: number, k: number) => Math.round(v * k) / k;
   return samples.map((s) => ({
     t: r(s.t, 1000),
+    ...(s.flat !== undefined ? { flat: r(s.flat, 100) } : {}),
+    ...(s.motion !== undefined ? { motion: r(s.motion, 1000) } : {}),
     boxes: s.boxes
       .filter((b) => b.width > 0 && b.height > 0 && b.score > 0)
       .map((b) => ({ x: r(b.x, 1000), y: r(b.y, 1000), width: r(b.width, 1000), height: r(b.height, 1000), score: r(b.score, 100) })),

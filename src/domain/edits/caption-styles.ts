@@ -66,11 +66,11 @@ export interface TitleStyle {
 
 export type Aspect = '9:16' | '1:1' | '16:9';
 /**
- * How the source is framed: `speaker` follows the main face, `split` stacks two faces (one per half),
+ * How the source is framed: `auto` chooses per shot (speaker, split, screen or center), `speaker` follows the main face, `split` stacks two faces (one per half),
  * `screen` shows a screen or slide at the output's width with the speaker's face below it, `center`
  * crops the middle, `fit` shows the whole source on a blurred fill.
  */
-export type ReframeMode = 'speaker' | 'split' | 'screen' | 'center' | 'fit';
+export type ReframeMode = 'auto' | 'speaker' | 'split' | 'screen' | 'center' | 'fit';
 export type Resolution = '720p' | '1080p';
 
 export interface CaptionTemplate {

@@ -1,9 +1,9 @@
 import type { Keyframe } from '../reframe/crop-keyframes.js';
 import { sliceKeyframes } from '../reframe/crop-keyframes.js';
-import type { FaceSample } from '../reframe/crop-path.js';
+import { clipShots, type ShotSample } from '../reframe/shots.js';
 import { computeSplitPaths } from '../reframe/split-path.js';
 import { computeScreenFacePath } from '../reframe/screen-path.js';
-import { makeEdit, type CaptionWord, type Edit } from './edit.js';
+import { makeEdit, type CaptionWord, type Edit, type EditShot } from './edit.js';
 import type { Aspect, CaptionStyle, ReframeMode, Resolution } from './caption-styles.js';
 
 /** What a template contributes to a clip's edit. */
@@ -28,7 +28,7 @@ export interface ClipEditInput {
 
 /** The face samples of a source's analysis (source seconds), with its size and scene cuts. */
 export interface SourceFaces {
-  samples: readonly FaceSample[];
+  samples: readonly ShotSample[];
   sceneCuts: readonly number[];
 }
 
@@ -36,14 +36,43 @@ export interface SourceFaces {
 export function sourceFaces(analysis: unknown): SourceFaces | undefined {
   const a = analysis as { faces?: unknown; sceneCuts?: unknown } | null | undefined;
   if (!a || !Array.isArray(a.faces)) return undefined;
-  return { samples: a.faces as FaceSample[], sceneCuts: Array.isArray(a.sceneCuts) ? (a.sceneCuts as number[]) : [] };
+  return { samples: a.faces as ShotSample[], sceneCuts: Array.isArray(a.sceneCuts) ? (a.sceneCuts as number[]) : [] };
+}
+
+/** The layout fields computed from the analysis (see Edit['layout']). */
+export interface AnalysisLayout {
+  cropPath?: Keyframe[];
+  splitPaths?: [Keyframe[], Keyframe[]];
+  screenPath?: Keyframe[];
+  shots?: EditShot[];
+}
+
+/**
+ * The shots of an `auto` edit over `[start, end]` (clipShots), each with its layout's paths: a split
+ * shot without two faces' halves becomes `speaker`; a screen shot without a face keeps no path (the
+ * screen on a blurred fill).
+ */
+export function autoShots(faces: SourceFaces, source: { width: number; height: number }, range: { start: number; end: number }): EditShot[] {
+  return clipShots(faces.samples, faces.sceneCuts, range).map((s): EditShot => {
+    const shot = { start: s.start, end: s.end };
+    const opts = { sceneCuts: faces.sceneCuts, aspect: 9 / 16 };
+    if (s.layout === 'split') {
+      const splitPaths = computeSplitPaths(faces.samples, source, shot, opts);
+      return splitPaths ? { ...shot, reframe: 'split', splitPaths } : { ...shot, reframe: 'speaker' };
+    }
+    if (s.layout === 'screen') {
+      const screenPath = computeScreenFacePath(faces.samples, source, shot, opts);
+      return { ...shot, reframe: 'screen', ...(screenPath ? { screenPath } : {}) };
+    }
+    return { ...shot, reframe: s.layout };
+  });
 }
 
 /**
  * The layout fields a reframe takes from the analysis, for the stretch `[start, end]` in 9:16: the
  * speaker crop path (for `speaker` and `split`) and, for `split` when two faces are seen, the two
- * halves' paths; for `screen` when a face is seen, the face's path below the screen. Other aspects
- * and modes take none.
+ * halves' paths; for `screen` when a face is seen, the face's path below the screen; for `auto` the
+ * speaker path and the shots (autoShots). Other aspects and modes take none.
  */
 export function analysisLayout(
   reframe: ReframeMode,
@@ -52,15 +81,16 @@ export function analysisLayout(
   range: { start: number; end: number },
   cropPath9x16: readonly Keyframe[] | undefined,
   faces: SourceFaces | undefined,
-): { cropPath?: Keyframe[]; splitPaths?: [Keyframe[], Keyframe[]]; screenPath?: Keyframe[] } {
+): AnalysisLayout {
   if (aspect !== '9:16') return {};
   if (reframe === 'screen') {
     const screenPath = faces ? computeScreenFacePath(faces.samples, source, range, { sceneCuts: faces.sceneCuts, aspect: 9 / 16 }) : null;
     return screenPath ? { screenPath } : {};
   }
-  if (reframe !== 'speaker' && reframe !== 'split') return {};
-  const out: { cropPath?: Keyframe[]; splitPaths?: [Keyframe[], Keyframe[]] } = {};
+  if (reframe !== 'speaker' && reframe !== 'split' && reframe !== 'auto') return {};
+  const out: AnalysisLayout = {};
   if (cropPath9x16 && cropPath9x16.length > 0) out.cropPath = cropPathSlice(cropPath9x16, range.start, range.end);
+  if (reframe === 'auto' && faces) out.shots = autoShots(faces, source, range);
   if (reframe === 'split' && faces) {
     const split = computeSplitPaths(faces.samples, source, range, { sceneCuts: faces.sceneCuts, aspect: 9 / 16 });
     if (split) out.splitPaths = split;

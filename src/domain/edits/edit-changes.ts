@@ -274,7 +274,7 @@ export function deriveEdit(input: DeriveInput): { spec: Edit; words: EditWord[] 
   const aspect = change.aspect_ratio ?? (input.applyTemplate ? template.layout.aspect : base.layout.aspect);
   const reframe = change.reframe ?? (input.applyTemplate ? template.layout.reframe : base.layout.reframe);
   const layout: Record<string, unknown> = { aspect, reframe };
-  if (aspect === '9:16' && (reframe === 'speaker' || reframe === 'split')) {
+  if (aspect === '9:16' && (reframe === 'speaker' || reframe === 'split' || reframe === 'auto')) {
     // The source's path covers stretches past the base's; without it, the base's own path.
     const range = { start: segments[0].start, end: segments[segments.length - 1].end };
     const path = input.sourceCropPath?.length
@@ -284,8 +284,9 @@ export function deriveEdit(input: DeriveInput): { spec: Edit; words: EditWord[] 
         : undefined;
     if (path?.length) layout.cropPath = path;
     // A split's halves from the source's face samples (none kept: it renders as speaker).
-    const split = analysisLayout(reframe, aspect, base.source, range, undefined, input.sourceFaces).splitPaths;
-    if (split) layout.splitPaths = split;
+    const more = analysisLayout(reframe, aspect, base.source, range, undefined, input.sourceFaces);
+    if (more.splitPaths) layout.splitPaths = more.splitPaths;
+    if (more.shots) layout.shots = more.shots;
   }
   if (aspect === '9:16' && reframe === 'screen') {
     const range = { start: segments[0].start, end: segments[segments.length - 1].end };

@@ -47,6 +47,8 @@ export interface EditDocument {
   reframe: string;
   /** The punch-in factor: 1 (none) to 3. */
   zoom: number;
+  /** The layout each shot gets (source seconds, in order, from `in` to `out`; documentShots). */
+  shots: DocumentShot[];
   template_id: string | null;
   segments: Segment[];
   words: EditWord[];
@@ -55,6 +57,23 @@ export interface EditDocument {
 }
 
 const r3 = (v: number) => Math.round(v * 1000) / 1000;
+
+export interface DocumentShot {
+  start: number;
+  end: number;
+  reframe: string;
+}
+
+/**
+ * The layout chosen per shot: an `auto` edit's shots; else one shot from `in` to `out` with the layout
+ * rendered (`speaker` for a `split` without two faces and for an `auto` without shots, as the renderer does).
+ */
+export function documentShots(spec: Edit): DocumentShot[] {
+  const { layout } = spec;
+  if (layout.reframe === 'auto' && layout.shots?.length) return layout.shots.map((s) => ({ start: s.start, end: s.end, reframe: s.reframe }));
+  const rendered = (layout.reframe === 'split' && !layout.splitPaths) || layout.reframe === 'auto' ? 'speaker' : layout.reframe;
+  return [{ start: spec.in, end: spec.out, reframe: rendered }];
+}
 
 /** An edit's output seconds as its document and events show them (milliseconds). */
 export function documentDuration(spec: Edit): number {
@@ -85,6 +104,7 @@ export function editDocument(row: {
     aspect_ratio: spec.layout.aspect,
     reframe: spec.layout.reframe,
     zoom: spec.layout.zoom ?? 1,
+    shots: documentShots(spec),
     template_id: row.templateId,
     segments,
     words: wordsInSegments(all, segments).map((w) => ({ index: w.index, text: w.text, start: w.start, end: w.end, speaker: w.speaker ?? null })),

@@ -57,6 +57,12 @@ export interface Edit {
      */
     readonly screenPath?: readonly Readonly<Keyframe>[];
     /**
+     * `auto` only: the layout of each shot (source seconds, in order, end to end from `in` to `out`),
+     * with the halves of a `split` shot and the face of a `screen` shot; `speaker` shots use `cropPath`.
+     * Absent: `auto` renders as `speaker`.
+     */
+    readonly shots?: readonly Readonly<EditShot>[];
+    /**
      * Punch-in on the framed picture (ZOOM_MIN < zoom <= ZOOM_MAX): the middle 1/zoom of the frame,
      * around the crop's centre, fills the output. Absent: no zoom (1), so edits without one hash as before.
      */
@@ -68,10 +74,21 @@ export interface Edit {
   readonly resolution: Resolution;
 }
 
+/** One shot of an `auto` edit (src/domain/reframe/shots.ts): its stretch and layout, with that layout's paths. */
+export interface EditShot {
+  start: number;
+  end: number;
+  reframe: 'speaker' | 'split' | 'screen' | 'center';
+  splitPaths?: readonly [readonly Readonly<Keyframe>[], readonly Readonly<Keyframe>[]];
+  screenPath?: readonly Readonly<Keyframe>[];
+}
+
+export const SHOT_REFRAMES: readonly EditShot['reframe'][] = ['speaker', 'split', 'screen', 'center'];
+
 /** Bumped when the engine's output for the same edit changes, so old cached files are not reused. */
 export const EDIT_HASH_VERSION = 1;
 export const ASPECTS: readonly Aspect[] = ['9:16', '1:1', '16:9'];
-export const REFRAME_MODES: readonly ReframeMode[] = ['speaker', 'split', 'screen', 'center', 'fit'];
+export const REFRAME_MODES: readonly ReframeMode[] = ['auto', 'speaker', 'split', 'screen', 'center', 'fit'];
 export const RESOLUTIONS: readonly Resolution[] = ['720p', '1080p'];
 /** No zoom: the framed picture as it is. */
 export const ZOOM_MIN = 1;
@@ -143,6 +160,41 @@ function checkCropPath(
       errs.push({ field: f, rule });
     }
   }
+}
+
+const MAX_SHOTS = 500;
+
+function checkShots(errs: FieldError[], layout: Record<string, unknown>, input: Record<string, unknown>, size: { width: number; height: number } | null): void {
+  const f = 'layout.shots';
+  const shots = layout.shots;
+  if (layout.reframe !== 'auto') return void errs.push({ field: f, rule: 'only with reframe auto' });
+  if (!Array.isArray(shots) || shots.length === 0 || shots.length > MAX_SHOTS) return void errs.push({ field: f, rule: `1..${MAX_SHOTS} shots` });
+  for (let i = 0; i < shots.length; i++) {
+    const s = shots[i] as Record<string, unknown>;
+    const known = ['start', 'end', 'reframe', 'splitPaths', 'screenPath'];
+    if (!isObj(s) || !finite(s.start) || !finite(s.end) || Object.keys(s).some((k) => !known.includes(k))) {
+      return void errs.push({ field: `${f}[${i}]`, rule: 'shot {start,end,reframe,splitPaths?,screenPath?}' });
+    }
+    if (!SHOT_REFRAMES.includes(s.reframe as EditShot['reframe']))
+      return void errs.push({ field: `${f}[${i}].reframe`, rule: `one of ${SHOT_REFRAMES.join(', ')}` });
+    const prevEnd = i === 0 ? input.in : (shots[i - 1] as EditShot).end;
+    if (finite(prevEnd) && Math.abs(s.start - prevEnd) > 0.0005)
+      return void errs.push({ field: `${f}[${i}].start`, rule: i === 0 ? 'equal to in' : 'equal to the end of the shot before' });
+    if (s.end <= s.start) return void errs.push({ field: `${f}[${i}].end`, rule: 'after start' });
+    if (s.splitPaths !== undefined) {
+      if (s.reframe !== 'split') return void errs.push({ field: `${f}[${i}].splitPaths`, rule: 'only in a split shot' });
+      if (!Array.isArray(s.splitPaths) || s.splitPaths.length !== 2) return void errs.push({ field: `${f}[${i}].splitPaths`, rule: 'two crop paths' });
+      s.splitPaths.forEach((p, j) => checkCropPath(errs, p, size, layout.aspect, `${f}[${i}].splitPaths[${j}]`, 2));
+    }
+    if (s.screenPath !== undefined) {
+      const room = size && ASPECTS.includes(layout.aspect as Aspect) ? screenFaceAspect(size, aspectRatio(layout.aspect as Aspect)) : 0;
+      if (s.reframe !== 'screen' || (size && room === 0))
+        return void errs.push({ field: `${f}[${i}].screenPath`, rule: 'only in a screen shot with room below the screen' });
+      checkCropPath(errs, s.screenPath, size, layout.aspect, `${f}[${i}].screenPath`, room ? room / aspectRatio(layout.aspect as Aspect) : 1);
+    }
+  }
+  const last = shots[shots.length - 1] as EditShot;
+  if (finite(input.out) && Math.abs(last.end - input.out) > 0.0005) errs.push({ field: `${f}[${shots.length - 1}].end`, rule: 'equal to out' });
 }
 
 const MAX_SEGMENTS = 500;
@@ -220,6 +272,7 @@ export function validateEdit(input: unknown, opts: { fonts?: readonly string[] }
       else if (!Array.isArray(layout.splitPaths) || layout.splitPaths.length !== 2) errs.push({ field: 'layout.splitPaths', rule: 'two crop paths' });
       else layout.splitPaths.forEach((p, i) => checkCropPath(errs, p, size, layout.aspect, `layout.splitPaths[${i}]`, 2));
     }
+    if (layout.shots !== undefined) checkShots(errs, layout, input, size);
     if (layout.screenPath !== undefined) {
       const room = size && ASPECTS.includes(layout.aspect as Aspect) ? screenFaceAspect(size, aspectRatio(layout.aspect as Aspect)) : 0;
       if (layout.reframe !== 'screen') errs.push({ field: 'layout.screenPath', rule: 'only with reframe screen' });

@@ -34,6 +34,14 @@ export const EditSchema = Type.Object(
     aspect_ratio: Type.String({ description: '`9:16`, `1:1` or `16:9`.' }),
     reframe: Type.String({ description: `As asked: ${REFRAME_DESCRIPTION}` }),
     zoom: Type.Number({ description: `Punch-in on the framed picture: ${ZOOM_MIN} (none) to ${ZOOM_MAX}.` }),
+    shots: Type.Array(
+      Type.Object({ start: Seconds, end: Seconds, reframe: Type.String({ description: '`speaker`, `split`, `screen`, `center` or `fit`.' }) }),
+      {
+        description:
+          'The layout chosen per shot, source seconds, in order from the edit’s start to its end: the shots of `auto` (split at scene cuts); ' +
+          'one shot otherwise, with the layout rendered (`speaker` for a `split` that did not see two faces).',
+      },
+    ),
     template_id: Type.Union([Type.String(), Type.Null()]),
     segments: Type.Array(SegmentSchema, { description: 'The kept stretches of the source, ascending, not overlapping, in play order.' }),
     words: Type.Array(EditWordSchema, { description: 'Every recognised word inside the segments, in order.' }),

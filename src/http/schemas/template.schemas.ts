@@ -57,13 +57,17 @@ export const TitleStyleSchema = Type.Object(
 
 /** How the source is framed (edits and template layouts). */
 export const REFRAME_DESCRIPTION =
+  '`auto` chooses per shot (scene cuts): a screen or slide → `screen`, two faces → `split`, one face → `speaker`, nothing → `center`; ' +
   '`speaker` follows the detected speaker; `split` stacks two faces, one per half of the frame, each followed (`speaker` when fewer than two faces are seen); ' +
   '`screen` shows a screen or slide at the frame’s width with the speaker’s face cropped below it (on a blurred fill without a face); ' +
   '`center` crops the middle; `fit` shows the whole frame over a blurred copy.';
 
-export const ReframeSchema = Type.Union([Type.Literal('speaker'), Type.Literal('split'), Type.Literal('screen'), Type.Literal('center'), Type.Literal('fit')], {
-  description: REFRAME_DESCRIPTION,
-});
+export const ReframeSchema = Type.Union(
+  [Type.Literal('auto'), Type.Literal('speaker'), Type.Literal('split'), Type.Literal('screen'), Type.Literal('center'), Type.Literal('fit')],
+  {
+    description: REFRAME_DESCRIPTION,
+  },
+);
 
 export const TemplateLayoutSchema = Type.Object(
   {

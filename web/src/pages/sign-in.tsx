@@ -10,7 +10,7 @@ export function SignIn({ onSignedIn, notice }: { onSignedIn: (s: Session) => voi
   const [apiKey, setApiKey] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const [workspaces, setWorkspaces] = useState<string[] | null>(null);
+  const [workspaces, setWorkspaces] = useState<Array<{ id: string; name: string }> | null>(null);
   const [workspaceId, setWorkspaceId] = useState('');
 
   const submit = async (e: Event) => {
@@ -27,7 +27,16 @@ export function SignIn({ onSignedIn, notice }: { onSignedIn: (s: Session) => voi
     } catch (err) {
       if (err instanceof CutroomError && err.code === 'MISSING_WORKSPACE_ID' && Array.isArray(err.extra?.workspace_ids)) {
         const ids = err.extra.workspace_ids as string[];
-        setWorkspaces(ids);
+        // Each workspace's name, asked with the key in that workspace.
+        const named = await Promise.all(
+          ids.map((id) =>
+            ok(clientFor({ apiKey: key, workspaceId: id }).api.GET('/api/v1/workspace')).then(
+              (w) => ({ id, name: w.name }),
+              () => ({ id, name: id }),
+            ),
+          ),
+        );
+        setWorkspaces(named);
         setWorkspaceId(ids[0] ?? '');
         setError('This key opens several workspaces: choose one, then sign in.');
       } else {
@@ -71,9 +80,9 @@ export function SignIn({ onSignedIn, notice }: { onSignedIn: (s: Session) => voi
           <div class="field">
             <label for="workspace">Workspace</label>
             <select id="workspace" value={workspaceId} onChange={(e) => setWorkspaceId(e.currentTarget.value)}>
-              {workspaces.map((id) => (
-                <option key={id} value={id}>
-                  {id}
+              {workspaces.map((w) => (
+                <option key={w.id} value={w.id}>
+                  {w.name}
                 </option>
               ))}
             </select>

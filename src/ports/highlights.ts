@@ -42,6 +42,18 @@ export interface HighlightInput {
   synonyms?: Record<string, string[]>;
 }
 
+/** A clip's sub-scores, each 0..10 (docs/highlights.md): what its rating is made of. */
+export interface ScoreDetails {
+  /** The first seconds make a viewer stay. */
+  hook: number;
+  /** It stands alone: starts and ends on a complete thought, holds together. */
+  coherence: number;
+  /** Information, emotion or humour density. */
+  value: number;
+  /** Pace and energy of the speech. */
+  delivery: number;
+}
+
 export interface HighlightClip {
   /** Seconds from the start of the video (millisecond precision). */
   start: number;
@@ -56,6 +68,10 @@ export interface HighlightClip {
   signals: Record<string, number>;
   /** The keywords said, then the words said that matched the prompt (its words or their synonyms); empty without a prompt or keywords. */
   matched?: string[];
+  /** The sub-scores the rating is made of. */
+  score_details?: ScoreDetails;
+  /** One sentence: what the clip is about (its key phrases) and why it scored as it did. */
+  reason?: string;
 }
 
 export interface HighlightScoreContext {

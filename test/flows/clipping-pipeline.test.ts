@@ -68,14 +68,33 @@ describe('clipping a talk end to end', () => {
     expect(ratings).toEqual([...ratings].sort((a: number, b: number) => b - a));
     for (const c of clips.body.clips) {
       expect(Object.keys(c).sort()).toEqual(
-        ['download_url', 'edit_id', 'end_time', 'has_template_applied', 'id', 'language', 'play_url', 'rating', 'review', 'start_time', 'title'].sort(),
+        [
+          'download_url',
+          'edit_id',
+          'end_time',
+          'has_template_applied',
+          'id',
+          'language',
+          'matched',
+          'play_url',
+          'rating',
+          'reason',
+          'review',
+          'score_details',
+          'start_time',
+          'title',
+        ].sort(),
       );
+      expect(Object.keys(c.score_details).sort()).toEqual(['coherence', 'delivery', 'hook', 'value']);
+      expect(c.reason).toMatch(/^About .+\.$/);
+      expect(c.matched).toEqual([]);
       expect(c.rating).toBeGreaterThanOrEqual(0);
       expect(c.rating).toBeLessThanOrEqual(10);
       expect(c.language).toBe('en');
       expect(c.title.length).toBeGreaterThan(0);
       expect(c.end_time).toBeGreaterThan(c.start_time);
     }
+    expect(new Set(clips.body.clips.map((c: any) => c.title.toLowerCase())).size).toBe(clips.body.clips.length);
     const byStart = (await api(ws.key, 'GET', `/clips/${up.body.video_id}/submissions/${sub.body.id}/clips?sort=start_time&order=asc`)).body.clips;
     for (let i = 1; i < byStart.length; i++) expect(byStart[i].start_time).toBeGreaterThanOrEqual(byStart[i - 1].end_time - 0.01);
 

@@ -1,12 +1,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clips } from '../../src/adapters/db/schema/index.js';
+import { clipsFixture } from '../helpers/clips.js';
 import { createTestApp, tempDir, type TestApp } from '../helpers/app.js';
 import { DB_KINDS } from '../helpers/db.js';
 import { makeVideo } from '../helpers/media-fixtures.js';
 import { readyVideo } from '../helpers/videos.js';
 
-/** POST /clips with `prompt`, `keywords` and `clip_length`: checked before any charge, stored on the submission. No workers run. */
+/**
+ * POST /clips with `prompt`, `keywords` and `clip_length`: checked before any charge, stored on the
+ * submission; a clip's `score_details`, `reason` and `matched`. No workers run.
+ */
 
 let dir: string;
 let file: string;
@@ -91,5 +97,30 @@ describe.each(DB_KINDS)('POST /clips steering on %s', (db) => {
       clip_length: { min: 10, max: 10 },
     });
     expect(ok.status).toBe(201);
+  });
+
+  it('GET …/clips answers each clip’s score_details, reason and matched; clips made before them get sub-scores from their signals', async () => {
+    const ws = await t.workspace({ credits: 10 });
+    const f = await clipsFixture(t, ws.id, file, {
+      ranges: [
+        { start: 0, end: 20 },
+        { start: 30, end: 50 },
+        { start: 60, end: 80 },
+      ],
+    });
+    const db = t.c.database.db;
+    const details = { hook: 8.5, coherence: 9.2, value: 6.9, delivery: 10 };
+    await db
+      .update(clips)
+      .set({ scoreDetails: details, reason: 'About the harbour lights: it says “harbour”.', matched: ['harbour'] })
+      .where(eq(clips.id, f.clipIds[0]));
+    const signals = { hook: 0.5, complete: 1, cohesion: 1, question: 0, numbers: 0, emotion: 0, density: 1, scene: 0 };
+    await db.update(clips).set({ signals }).where(eq(clips.id, f.clipIds[1]));
+    const res = await t.api(ws.key, 'GET', `/clips/${f.videoId}/submissions/${f.submissionId}/clips?sort=start_time&order=asc`);
+    expect(res.status).toBe(200);
+    const [a, b, c] = res.body.clips;
+    expect(a).toMatchObject({ score_details: details, reason: 'About the harbour lights: it says “harbour”.', matched: ['harbour'] });
+    expect(b).toMatchObject({ score_details: { hook: 5, coherence: 10, value: 0, delivery: 10 }, reason: '', matched: [] });
+    expect(c).toMatchObject({ score_details: null, reason: '', matched: [] });
   });
 });

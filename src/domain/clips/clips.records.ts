@@ -2,6 +2,7 @@ import type { Keyframe } from '../reframe/crop-keyframes.js';
 import type { SourceFaces } from '../edits/clip-edit.js';
 import type { PageRequest } from '../pagination.js';
 import type { Tx } from '../../ports/transactions.js';
+import type { ScoreDetails } from '../../ports/highlights.js';
 
 /** A clip of a submission (table `clips`): one highlight, its preview and its current edit. */
 export interface ClipRow {
@@ -17,6 +18,12 @@ export interface ClipRow {
   endTime: number;
   language: string;
   signals: Record<string, number> | null;
+  /** The rating's sub-scores; null on clips made before them. */
+  scoreDetails: ScoreDetails | null;
+  /** What the clip is about and why it scored as it did; null on clips made before reasons. */
+  reason: string | null;
+  /** The keywords, or the words matching the prompt, said in the clip; null on clips made before. */
+  matched: string[] | null;
   previewKey: string | null;
   editId: string | null;
   hasTemplateApplied: boolean;
@@ -30,7 +37,8 @@ export type ClipReview = 'kept' | 'skipped';
 export type NewClip = Pick<
   ClipRow,
   'id' | 'workspaceId' | 'submissionId' | 'position' | 'title' | 'text' | 'rating' | 'startTime' | 'endTime' | 'language' | 'signals' | 'hasTemplateApplied'
->;
+> &
+  Partial<Pick<ClipRow, 'scoreDetails' | 'reason' | 'matched'>>;
 
 /** An edit (table `edits`): immutable; a clip points at its current one. */
 export interface EditRow {

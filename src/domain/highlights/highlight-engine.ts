@@ -9,8 +9,9 @@ import type {
 } from '../../ports/highlights.js';
 import { buildCandidates, type CandidateWindow } from './candidates.js';
 import { buildQuery, matchTokens, stemWord, termWeights, type PickQuery } from './matching.js';
-import { HIGHLIGHT_SCORING, cleanTitleText, combineSignals, keyPhrase, roundRating, sentenceStrength, suppressOverlaps, titleRuns } from './scoring.js';
-import { cleanWords, isPunctuated, joinWords, splitSentences, SENTENCE_DEFAULTS, type Sentence } from './sentences.js';
+import { HIGHLIGHT_SCORING, combineSignals, roundRating, suppressOverlaps } from './scoring.js';
+import { cleanWords, isPunctuated, splitSentences, SENTENCE_DEFAULTS, type Sentence } from './sentences.js';
+import { clipReason, distinctTitles, keyPhrases, scoreDetails, stemStats, type StemStats } from './explain.js';
 import {
   analyzeSentence,
   cohesionSignal,
@@ -66,9 +67,8 @@ interface Analysis {
   /** Prefix offsets into `stems` per sentence (stems of sentence i are stems[offsets[i]..offsets[i+1]]). */
   stems: string[];
   offsets: number[];
-  /** Per sentence: what a title may quote of it (see `titleSource`; null = nothing), and its title (computed on first use). */
-  sources: Array<TitleSource | null>;
-  titles: Array<string | undefined>;
+  /** Sentence-level document frequency of content stems (key phrases). */
+  stemStats: StemStats;
   loudness: ReturnType<typeof loudnessStats>;
   cuts: number[];
   duration: number;
@@ -94,8 +94,6 @@ function analyze(input: HighlightInput, strategy: HighlightStrategy): Analysis {
     offsets.push(stems.length);
   }
   const cuts = (input.scene_cuts ?? []).filter((c) => Number.isFinite(c)).sort((a, b) => a - b);
-  const sources = sentences.map((s, i) => titleSource(s, features[i], punctuated));
-  const titles = new Array<string | undefined>(sentences.length);
   const query = buildQuery(input);
   const weight = query
     ? termWeights(
@@ -105,39 +103,8 @@ function analyze(input: HighlightInput, strategy: HighlightStrategy): Analysis {
     : () => 1;
   const tokenStems = query ? features.map((f) => f.tokens.map(stemWord)) : [];
   const loudness = loudnessStats(input.loudness ?? []);
-  return { words, wordOffsets, sentences, features, stems, offsets, sources, titles, loudness, cuts, duration, query, weight, tokenStems };
-}
-
-/** The text of a sentence a title may quote, whether it is a question, and its strength as a title source. */
-interface TitleSource {
-  text: string;
-  question: boolean;
-  strength: number;
-}
-
-/**
- * What a title may quote of a sentence: the whole sentence when the recogniser was sure of its content
- * words, else its strongest piece between the unsure ones (`titleRuns`); null when nothing is usable.
- */
-function titleSource(s: Sentence, f: SentenceFeatures, punctuated: boolean): TitleSource | null {
-  const runs = titleRuns(s.words);
-  let best: TitleSource | null = null;
-  for (const run of runs) {
-    const rf = run.length === s.words.length ? f : analyzeSentence({ text: joinWords(run), boundary: s.boundary }, punctuated);
-    if (!cleanTitleText(rf.text)) continue;
-    const strength = sentenceStrength(rf);
-    if (!best || strength > best.strength + 1e-9) best = { text: rf.text, question: rf.question, strength };
-  }
-  return best;
-}
-
-/** The extractive title of a window: the key phrase of its strongest title source (earliest on ties); see `makeTitle`. */
-function windowTitle(a: Analysis, first: number, last: number): string {
-  let best = -1;
-  for (let i = first; i <= last; i++) if (a.sources[i] && (best < 0 || a.sources[i]!.strength > a.sources[best]!.strength + 1e-9)) best = i;
-  if (best < 0) return '';
-  a.titles[best] ??= keyPhrase(a.sources[best]!.text, a.sources[best]!.question);
-  return a.titles[best]!;
+  const stats = stemStats(features.map((f) => f.stems));
+  return { words, wordOffsets, sentences, features, stems, offsets, stemStats: stats, loudness, cuts, duration, query, weight, tokenStems };
 }
 
 /** Every signal of one window. Energy is left out when there is no loudness track. */
@@ -161,7 +128,10 @@ function windowSignals(a: Analysis, w: CandidateWindow): Record<string, number> 
   return signals;
 }
 
-function toCandidate(a: Analysis, w: CandidateWindow, strategy: HighlightStrategy): RankedCandidate {
+/** A candidate with the sentences it spans (for its key phrases, once picked). */
+type WindowCandidate = RankedCandidate & { first: number; last: number };
+
+function toCandidate(a: Analysis, w: CandidateWindow, strategy: HighlightStrategy): WindowCandidate {
   const signals = windowSignals(a, w);
   const score = combineSignals(signals);
   // Millisecond precision, without the rounding pushing the length out of [min, max].
@@ -175,9 +145,12 @@ function toCandidate(a: Analysis, w: CandidateWindow, strategy: HighlightStrateg
     }
   }
   const sentences = a.sentences.slice(w.first, w.last + 1);
-  const title = windowTitle(a, w.first, w.last) || `Clip at ${Math.floor(start / 60)}:${String(Math.floor(start % 60)).padStart(2, '0')}`;
+  // The title and the reason are written once the clips are picked (`describePicks`).
+  const title = '';
   const text = sentences.map((s) => s.text).join(' ');
-  if (!a.query) return { clip: { start, end, rating: roundRating(score), title, text, signals }, score };
+  const score_details = scoreDetails(signals);
+  const at = { first: w.first, last: w.last };
+  if (!a.query) return { clip: { start, end, rating: roundRating(score), title, text, signals, score_details }, score, ...at };
   const feats = a.features.slice(w.first, w.last + 1);
   const m = matchTokens(
     a.query,
@@ -188,9 +161,10 @@ function toCandidate(a: Analysis, w: CandidateWindow, strategy: HighlightStrateg
   // A matching clip ranks above every clip that does not (its key starts at 10, above any rating).
   const steered = m.matches ? steeredRating(score, m.relevance) : score;
   return {
-    clip: { start, end, rating: roundRating(steered), title, text, signals, matched: m.matched },
+    clip: { start, end, rating: roundRating(steered), title, text, signals, matched: m.matched, score_details },
     score: m.matches ? 10 + steered : score,
     match: { matches: m.matches, relevance: m.relevance },
+    ...at,
   };
 }
 
@@ -218,22 +192,45 @@ export const STEERED_MIN_CLIPS = 3;
  * yields one candidate covering the whole video (when anything is said in it); nothing said → none.
  */
 export function rankCandidates(input: HighlightInput): RankedCandidate[] {
+  return rankWindows(input).ranked.map(({ clip, score, match }) => (match ? { clip, score, match } : { clip, score }));
+}
+
+function rankWindows(input: HighlightInput): { a: Analysis; ranked: WindowCandidate[] } {
   const strategy = resolveStrategy(input.strategy);
   const a = analyze(input, strategy);
-  if (a.sentences.length === 0 || a.duration <= 0) return [];
+  if (a.sentences.length === 0 || a.duration <= 0) return { a, ranked: [] };
   let windows: CandidateWindow[];
   if (a.duration < strategy.min_seconds) {
     windows = [{ first: 0, last: a.sentences.length - 1, start: 0, end: a.duration }];
   } else {
     windows = buildCandidates(a.sentences, { minSeconds: strategy.min_seconds, maxSeconds: strategy.max_seconds, duration: a.duration });
   }
-  return windows.map((w) => toCandidate(a, w, strategy)).sort(byScore);
+  return { a, ranked: windows.map((w) => toCandidate(a, w, strategy)).sort(byScore) };
+}
+
+/**
+ * The picked clips (best first) with their key phrases turned into titles (different for every clip)
+ * and reasons (explain.ts).
+ */
+function describePicks(a: Analysis, picks: readonly WindowCandidate[]): RankedCandidate[] {
+  const phrases = picks.map((p) =>
+    keyPhrases(
+      a.sentences.slice(p.first, p.last + 1).map((s) => s.words),
+      a.stemStats,
+    ),
+  );
+  const titles = distinctTitles(picks.map((p, i) => ({ phrases: phrases[i], text: p.clip.text, start: p.clip.start })));
+  return picks.map((p, i) => {
+    const reason = clipReason({ phrases: phrases[i], text: p.clip.text, details: p.clip.score_details!, signals: p.clip.signals, matched: p.clip.matched });
+    const clip = { ...p.clip, title: titles[i], reason };
+    return p.match ? { clip, score: p.score, match: p.match } : { clip, score: p.score };
+  });
 }
 
 /** Non-overlapping picks from ranked candidates (greedy NMS), at most `limit`. */
-export function selectHighlights(ranked: readonly RankedCandidate[], limit: number): RankedCandidate[] {
-  const spans = (list: readonly RankedCandidate[]) => list.map((r) => ({ ...r, start: r.clip.start, end: r.clip.end }));
-  const strip = ({ clip, score, match }: RankedCandidate): RankedCandidate => (match ? { clip, score, match } : { clip, score });
+export function selectHighlights<T extends RankedCandidate>(ranked: readonly T[], limit: number): T[] {
+  const spans = (list: readonly T[]) => list.map((r) => ({ r, start: r.clip.start, end: r.clip.end }));
+  const strip = (s: { r: T }): T => s.r;
   if (!ranked.some((r) => r.match)) return suppressOverlaps(spans(ranked), HIGHLIGHT_SCORING.maxIou, limit).map(strip);
   // Steered: the matching clips first; clips matching nothing only make up a minimum of three.
   const kept = suppressOverlaps(spans(ranked.filter((r) => r.match?.matches)), HIGHLIGHT_SCORING.maxIou, limit);
@@ -247,7 +244,8 @@ export function selectHighlights(ranked: readonly RankedCandidate[], limit: numb
  * non-overlapping ones (what a scorer's `shortlist` computes elsewhere, e.g. in the compute pool).
  */
 export function shortlistHighlights(input: HighlightInput, count: number): RankedCandidate[] {
-  return selectHighlights(rankCandidates(input), count);
+  const { a, ranked } = rankWindows(input);
+  return describePicks(a, selectHighlights(ranked, count));
 }
 
 /** The embedded engine: rated, titled, non-overlapping clips, best first (rating desc). Deterministic. */

@@ -275,6 +275,9 @@ export class SubmissionPipeline {
         endTime: pick.end,
         language,
         signals: pick.signals,
+        scoreDetails: pick.score_details ?? null,
+        reason: pick.reason ?? null,
+        matched: pick.matched ?? [],
         hasTemplateApplied: row.templateId !== null,
       })),
     );

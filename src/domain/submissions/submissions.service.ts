@@ -14,6 +14,7 @@ import { estimateSeconds, isFinished, resolveTimeframe, type SubmissionState } f
 import type { SubmissionFailure } from './submission-failure.js';
 import type { SubmissionRow, SubmissionsRepository } from './submissions.records.js';
 import { CHARGE_TYPE } from '../credits/charge-types.js';
+import { scoreDetails } from '../highlights/explain.js';
 import { resolveSteering, type PickSteering } from '../highlights/steering.js';
 
 export type { SubmissionRow } from './submissions.records.js';
@@ -238,6 +239,10 @@ export class SubmissionsService {
       id: row.id,
       title: row.title,
       rating: row.rating,
+      // Clips made before sub-scores were kept get them from their stored signals.
+      score_details: row.scoreDetails ?? (row.signals ? scoreDetails(row.signals) : null),
+      reason: row.reason ?? '',
+      matched: row.matched ?? [],
       start_time: row.startTime,
       end_time: row.endTime,
       language: row.language,

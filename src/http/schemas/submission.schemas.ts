@@ -76,7 +76,33 @@ export const ClipSchema = Type.Object(
   {
     id: Type.String(),
     title: Type.String(),
-    rating: Type.Number({ description: '0 to 10; higher means more potential.' }),
+    rating: Type.Number({
+      description:
+        '0 to 10; higher means more potential. The combination of `score_details` (weights in docs/highlights.md); with a prompt or keywords, ' +
+        'half of it and half the clip’s relevance, every matching clip rated above every clip that matches nothing.',
+    }),
+    score_details: Type.Union(
+      [
+        Type.Object(
+          {
+            hook: Type.Number({ minimum: 0, maximum: 10, description: 'The first seconds make a viewer stay.' }),
+            coherence: Type.Number({ minimum: 0, maximum: 10, description: 'It stands alone: starts and ends on a complete thought.' }),
+            value: Type.Number({ minimum: 0, maximum: 10, description: 'Information, emotion or humour density.' }),
+            delivery: Type.Number({ minimum: 0, maximum: 10, description: 'Pace and energy of the speech.' }),
+          },
+          { additionalProperties: false },
+        ),
+        Type.Null(),
+      ],
+      { description: 'Cutroom’s addition: the sub-scores the rating is made of, each 0 to 10.' },
+    ),
+    reason: Type.String({
+      description: 'Cutroom’s addition: one sentence on what the clip is about and why it scored as it did (empty on clips made before reasons).',
+    }),
+    matched: Type.Array(Type.String(), {
+      description:
+        'Cutroom’s addition: the keywords, or the words said that matched the prompt (its words or their synonyms); empty without a prompt or keywords.',
+    }),
     start_time: Type.Number(),
     end_time: Type.Number(),
     language: Type.String(),

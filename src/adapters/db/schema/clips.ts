@@ -2,6 +2,7 @@ import { boolean, doublePrecision, index, integer, jsonb, pgTable, text, uniqueI
 import { createdAt } from './columns.js';
 import { workspaceId } from './workspaces.js';
 import { submissions } from './submissions.js';
+import type { ScoreDetails } from '../../../ports/highlights.js';
 
 export const edits = pgTable(
   'edits',
@@ -46,6 +47,12 @@ export const clips = pgTable(
     endTime: doublePrecision('end_time').notNull(),
     language: text('language').notNull(),
     signals: jsonb('signals').$type<Record<string, number>>(),
+    /** The rating's sub-scores (hook, coherence, value, delivery; 0..10); null on clips made before them. */
+    scoreDetails: jsonb('score_details').$type<ScoreDetails>(),
+    /** One sentence: what the clip is about and why it scored as it did; null on clips made before reasons. */
+    reason: text('reason'),
+    /** The keywords, or the words matching the prompt, said in the clip; null on clips made before. */
+    matched: jsonb('matched').$type<string[]>(),
     previewKey: text('preview_key'),
     editId: text('edit_id'),
     hasTemplateApplied: boolean('has_template_applied').notNull().default(false),

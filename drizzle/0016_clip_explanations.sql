@@ -1,0 +1,3 @@
+ALTER TABLE "clips" ADD COLUMN "score_details" jsonb;--> statement-breakpoint
+ALTER TABLE "clips" ADD COLUMN "reason" text;--> statement-breakpoint
+ALTER TABLE "clips" ADD COLUMN "matched" jsonb;

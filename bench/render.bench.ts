@@ -27,6 +27,36 @@ const SECONDS = Number(process.env.RENDER_BENCH_SECONDS ?? 60);
 const ROUNDS = Math.max(1, Number(process.env.RENDER_BENCH_ROUNDS ?? 2));
 const GOAL = 1.1;
 
+/** A moving path of a w x h crop in the 1920x1080 source, between x0 and x0 + 2 * swing. */
+function movingPath(seconds: number, w: number, h: number, x0: number, swing: number, y = 0) {
+  const out = [];
+  for (let t = 0; t <= seconds + 2; t += 2) out.push({ t, x: 2 * Math.round((x0 + swing + swing * Math.sin(t / 7)) / 2), y, w, h });
+  return out;
+}
+
+/**
+ * The layout measured (RENDER_BENCH_LAYOUT): `speaker` (default), `split` (two moving 970x864 halves),
+ * `screen` (the source at the width, a moving 444x540 face below) or `auto` (shots of 10 s: speaker,
+ * split, screen in turn).
+ */
+function benchLayout(seconds: number): Record<string, unknown> {
+  const kind = process.env.RENDER_BENCH_LAYOUT ?? 'speaker';
+  const splitPaths = [movingPath(seconds, 970, 864, 0, 200, 100), movingPath(seconds, 970, 864, 550, 200, 100)];
+  const screenPath = movingPath(seconds, 444, 540, 1000, 200, 500);
+  if (kind === 'split') return { reframe: 'split', splitPaths };
+  if (kind === 'screen') return { reframe: 'screen', screenPath };
+  if (kind === 'auto') {
+    const kinds = ['speaker', 'split', 'screen'] as const;
+    const shots = [];
+    for (let a = 1, i = 0; a < 1 + seconds - 1e-9; a += 10, i++) {
+      const k = kinds[i % 3];
+      shots.push({ start: a, end: Math.min(1 + seconds, a + 10), reframe: k, ...(k === 'split' ? { splitPaths } : k === 'screen' ? { screenPath } : {}) });
+    }
+    return { reframe: 'auto', shots };
+  }
+  return { reframe: 'speaker' };
+}
+
 function benchEdit(seconds: number): Edit {
   const words = [];
   const vocab = 'so this is how we turn one long video into short clips that people actually want to watch'.split(' ');
@@ -38,7 +68,7 @@ function benchEdit(seconds: number): Edit {
     source: { key: 'bench/source.mp4', duration: seconds + 2, width: 1920, height: 1080 },
     in: 1,
     out: 1 + seconds,
-    layout: { aspect: '9:16', reframe: 'speaker', cropPath },
+    layout: { aspect: '9:16', cropPath, ...benchLayout(seconds) },
     captions: { words, style: tpl.captions },
     title: { text: 'Benchmark clip', style: tpl.title },
     watermark: false,

@@ -78,6 +78,9 @@ export interface HighlightScoreContext {
   language: string;
   duration: number;
   strategy: HighlightStrategy;
+  /** What the caller asked to look for, when anything (a scorer rates how well each clip fits it). */
+  prompt?: string;
+  keywords?: string[];
 }
 
 /** A candidate clip with the engine's unrounded score (what ranks it). */
@@ -90,7 +93,8 @@ export interface RankedHighlight {
 
 /**
  * Re-rates and re-titles candidates (already non-overlapping, best first). Returns the same clips
- * (same start/end/text) with new `rating`/`title`/`signals`, in any order. Implementations must not
+ * (same start/end/text) with new `rating`/`title`/`signals` and, when it has them, `score_details`,
+ * `reason` and `matched`, in any order. Implementations must not
  * reject: on any failure they return the candidates unchanged (and log why).
  *
  * A scorer may also (or only) take over where the engine's own CPU work runs: with `shortlist`, the

@@ -197,4 +197,81 @@ describe('LLM scorer against a local chat-completions server', () => {
     reply = (_seen, res) => json(res, 500, {});
     expect(await pickHighlightsWithScorer(input, scorer({ maxCandidates: 5 }))).toEqual(embedded);
   });
+
+  describe('with a prompt, sub-scores, reasons and matched words', () => {
+    const details = { hook: 6, coherence: 4, value: 2, delivery: 8 };
+    const steeredCandidates = [0, 1, 2].map((i) => ({
+      ...clip(i, 6 - i),
+      text: i === 1 ? 'The harbour lights appeared through the fog at dawn.' : `Candidate number ${i} says something.`,
+      score_details: details,
+      reason: `About candidate ${i}: it is a complete thought.`,
+      matched: [] as string[],
+    }));
+    const steeredCtx: HighlightScoreContext = { ...ctx, prompt: 'moments at the "port"', keywords: ['harbour', 'fog'] };
+
+    it('sends the prompt and keywords, and takes valid sub-scores (blended), reasons and the matched words the clip says', async () => {
+      reply = (_seen, res) =>
+        json(
+          res,
+          200,
+          completion(
+            JSON.stringify({
+              clips: [
+                {
+                  index: 2,
+                  rating: 9,
+                  title: 'Lights in the fog',
+                  score_details: { hook: 10, coherence: 8, value: '6', delivery: 4 },
+                  reason: 'A harbour at dawn:\n vivid and calm.',
+                  matched: ['Harbour', 'fog', 'lighthouse'],
+                },
+              ],
+            }),
+          ),
+        );
+      const out = await scorer().rescore(steeredCandidates, steeredCtx);
+      const system = requests[0].body.messages[0].content;
+      expect(system).toContain('"moments at the \'port\'"');
+      expect(system).toContain('"harbour", "fog"');
+      expect(system).toMatch(/score_details.*reason.*matched/);
+      expect(out[1]).toMatchObject({
+        rating: 7, // 0.5 × 5 + 0.5 × 9
+        title: 'Lights in the fog',
+        score_details: { hook: 8, coherence: 6, value: 4, delivery: 6 },
+        reason: 'A harbour at dawn: vivid and calm.',
+        matched: ['harbour', 'fog'], // "lighthouse" is not said in the clip
+      });
+      expect(out[0]).toEqual(steeredCandidates[0]);
+      // Without a prompt nothing about one is sent.
+      await scorer().rescore(steeredCandidates, ctx);
+      expect(requests[1].body.messages[0].content).not.toContain('looking for');
+    });
+
+    it('keeps the engine’s sub-scores, reason and matched words when the model’s are malformed', async () => {
+      for (const bad of [
+        { score_details: { hook: 11, coherence: 8, value: 6, delivery: 4 }, reason: '', matched: 'harbour' },
+        { score_details: { hook: 5, coherence: 8, value: 6 }, reason: 42, matched: [1, 2] },
+        { score_details: [1, 2, 3, 4], reason: 'x'.repeat(301), matched: ['submarine'] },
+        { score_details: { hook: 'high', coherence: 8, value: 6, delivery: 4 }, reason: null },
+      ]) {
+        reply = (_seen, res) => json(res, 200, completion(JSON.stringify({ clips: [{ index: 2, rating: 9, ...bad }] })));
+        const out = await scorer().rescore(steeredCandidates, steeredCtx);
+        expect(out[1], JSON.stringify(bad)).toMatchObject({ rating: 7, score_details: details, reason: steeredCandidates[1].reason, matched: [] });
+      }
+    });
+
+    it('end to end: titles stay different when the model gives every clip the same one', async () => {
+      const a = speak([...FILLER, ...FILLER]);
+      const b = speak(STRONG, { start: a.end + 0.5 });
+      const input = { words: [...a.words, ...b.words], duration: b.end + 1, strategy: { max_clips: 4 } };
+      reply = (seen, res) => {
+        const n = (seen.body.messages[1].content.match(/^\[\d+\]/gm) ?? []).length;
+        json(res, 200, completion(JSON.stringify({ clips: Array.from({ length: n }, (_, i) => ({ index: i + 1, rating: 5, title: 'Same title' })) })));
+      };
+      const picked = await pickHighlightsWithScorer(input, scorer({ maxCandidates: 5 }));
+      expect(picked).toHaveLength(4);
+      expect(new Set(picked.map((c) => c.title.toLowerCase())).size).toBe(4);
+      expect(picked.filter((c) => c.title === 'Same title')).toHaveLength(1);
+    });
+  });
 });

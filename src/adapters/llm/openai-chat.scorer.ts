@@ -1,6 +1,6 @@
 import type { LlmConfig } from '../../config/llm.env.js';
 import { roundRating, truncateWords } from '../../domain/highlights/scoring.js';
-import type { HighlightClip, HighlightScoreContext, HighlightScorer } from '../../ports/highlights.js';
+import type { HighlightClip, HighlightScoreContext, HighlightScorer, ScoreDetails } from '../../ports/highlights.js';
 
 /**
  * Highlight scoring by an LLM behind any OpenAI-compatible `/v1/chat/completions` endpoint (OpenAI,
@@ -31,6 +31,50 @@ export interface LlmRating {
   index: number;
   rating: number;
   title?: string;
+  /** Present only when all four are numbers in 0..10. */
+  score_details?: ScoreDetails;
+  /** Present only when a non-empty single line of at most 300 characters. */
+  reason?: string;
+  /** Strings only; whether the clip says them is checked by the scorer. */
+  matched?: string[];
+}
+
+const DETAIL_KEYS = ['hook', 'coherence', 'value', 'delivery'] as const;
+
+/** A model's sub-scores when valid (an object with the four keys, each a number in 0..10), else undefined. */
+export function parseScoreDetails(value: unknown): ScoreDetails | undefined {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const o = value as Record<string, unknown>;
+  const out = {} as ScoreDetails;
+  for (const k of DETAIL_KEYS) {
+    const v = typeof o[k] === 'string' && o[k] !== '' ? Number(o[k]) : o[k];
+    if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || v > 10) return undefined;
+    out[k] = Math.round(v * 10) / 10;
+  }
+  return out;
+}
+
+/** A model's reason when usable: one line (newlines folded), not empty, at most 300 characters. */
+export function parseReason(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const r = value.replace(/\s+/g, ' ').trim();
+  return r && r.length <= 300 ? r : undefined;
+}
+
+/** The words a model says the clip matched, kept only when the clip's text says them (case and punctuation ignored). */
+export function saidIn(text: string, words: readonly string[]): string[] {
+  const norm = (s: string) =>
+    ` ${s
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}']+/gu, ' ')
+      .trim()} `;
+  const hay = norm(text);
+  const out: string[] = [];
+  for (const w of words) {
+    const n = norm(w);
+    if (n.trim() && hay.includes(n) && !out.includes(n.trim())) out.push(n.trim());
+  }
+  return out;
 }
 
 export interface ChatMessage {
@@ -110,7 +154,13 @@ export function parseRatings(value: unknown, count: number): LlmRating[] {
     const rating = Number(o.rating ?? o.score);
     if (!Number.isInteger(index) || !Number.isFinite(rating) || rating < 0 || rating > 10) continue;
     const title = typeof o.title === 'string' ? o.title : undefined;
-    raw.push({ index, rating, title });
+    const entry: LlmRating = { index, rating, title };
+    const details = parseScoreDetails(o.score_details ?? o.scores ?? o.sub_scores);
+    if (details) entry.score_details = details;
+    const reason = parseReason(o.reason);
+    if (reason) entry.reason = reason;
+    if (Array.isArray(o.matched)) entry.matched = o.matched.filter((m): m is string => typeof m === 'string');
+    raw.push(entry);
   }
   const zeroBased = raw.some((r) => r.index === 0) && !raw.some((r) => r.index === count);
   const seen = new Set<number>();
@@ -136,17 +186,32 @@ export function cleanLlmTitle(title: string): string {
   return truncateWords(t, 60);
 }
 
+function blendDetails(a: ScoreDetails, b: ScoreDetails, w: number): ScoreDetails {
+  const out = {} as ScoreDetails;
+  for (const k of DETAIL_KEYS) out[k] = Math.round(((1 - w) * a[k] + w * b[k]) * 10) / 10;
+  return out;
+}
+
 const clock = (s: number) => `${Math.floor(s / 60)}:${String(Math.floor(s % 60)).padStart(2, '0')}`;
 
 /** The chat messages sent for a set of candidates (numbered from 1). */
 export function buildMessages(candidates: readonly HighlightClip[], ctx: HighlightScoreContext, maxChars = 1500): ChatMessage[] {
   const language = ctx.language || 'en';
+  const asked: string[] = [];
+  if (ctx.prompt) asked.push(`The viewer is looking for: "${ctx.prompt.replace(/"/g, "'")}".`);
+  if (ctx.keywords?.length) asked.push(`Clips must say one of these keywords: ${ctx.keywords.map((k) => `"${k.replace(/"/g, "'")}"`).join(', ')}.`);
+  if (asked.length > 0) asked.push('An excerpt that fits this request rates above one that does not; list in "matched" the words of the excerpt that fit it.');
   const system = [
     'You are a video editor choosing short-form clips (TikTok, Reels, Shorts) from a transcript.',
     'Rate each numbered excerpt from 0 to 10 as a stand-alone clip: 10 = a strong hook in the first seconds,',
     'a clear payoff, emotion or surprise, understandable without context; 0 = dull or confusing.',
-    `Give each a catchy title of at most 60 characters, in the transcript's language (${language}).`,
-    'Reply with JSON only, no prose: {"clips":[{"index":1,"rating":7.5,"title":"..."}]} with one entry per excerpt.',
+    ...asked,
+    'Also give four sub-scores from 0 to 10: hook (the first seconds make a viewer stay), coherence (it stands alone, starts and ends',
+    'on a complete thought), value (information, emotion or humour density), delivery (pace and energy of the speech);',
+    `a one-sentence reason naming what the excerpt is about and why it scored so; and a catchy title of at most 60 characters, different for every excerpt;`,
+    `all in the transcript's language (${language}).`,
+    'Reply with JSON only, no prose: {"clips":[{"index":1,"rating":7.5,"title":"...","score_details":{"hook":8,"coherence":7,"value":6,"delivery":7},',
+    '"reason":"...","matched":[]}]} with one entry per excerpt.',
   ].join(' ');
   const parts = candidates.map((c, i) => {
     const text = c.text.length > maxChars ? `${c.text.slice(0, maxChars)}…` : c.text;
@@ -185,6 +250,16 @@ export class OpenAiChatHighlightScorer implements HighlightScorer {
         c.rating = roundRating((1 - w) * c.rating + w * r.rating);
         const title = r.title ? cleanLlmTitle(r.title) : '';
         if (title) c.title = title;
+        // Sub-scores blend like the rating (so the rating stays their combination); a malformed set keeps the engine's.
+        if (r.score_details) {
+          const e = c.score_details;
+          c.score_details = e ? blendDetails(e, r.score_details, w) : r.score_details;
+        }
+        if (r.reason) c.reason = r.reason;
+        if (r.matched) {
+          const said = saidIn(c.text, r.matched);
+          if (said.length > 0) c.matched = [...new Set([...(c.matched ?? []), ...said])];
+        }
       }
       this.opts.logger?.debug?.(
         { model: this.opts.model, rated: ratings.length, sent: subset.length, ms: Date.now() - started },

@@ -274,6 +274,8 @@ export async function pickHighlightsWithScorer(input: HighlightInput, scorer?: H
   const embedded = shortlist.map((r) => r.clip);
   if (embedded.length === 0) return [];
   const ctx: HighlightScoreContext = { language: input.language || 'en', duration: Math.max(0, input.duration), strategy };
+  if (input.prompt) ctx.prompt = input.prompt;
+  if (input.keywords?.length) ctx.keywords = input.keywords;
   let rescored: HighlightClip[];
   try {
     rescored = await scorer.rescore(
@@ -290,8 +292,25 @@ export async function pickHighlightsWithScorer(input: HighlightInput, scorer?: H
   for (const r of rescored ?? []) {
     const i = known.get(`${r.start}:${r.end}`);
     if (i === undefined || !Number.isFinite(r.rating)) continue;
-    merged[i] = { ...embedded[i], rating: roundRating(r.rating), title: r.title || embedded[i].title, signals: r.signals ?? embedded[i].signals };
+    merged[i] = {
+      ...embedded[i],
+      rating: roundRating(r.rating),
+      title: r.title || embedded[i].title,
+      signals: r.signals ?? embedded[i].signals,
+      score_details: r.score_details ?? embedded[i].score_details,
+      reason: r.reason || embedded[i].reason,
+      // What the clip says is a fact of its text: the scorer may add words it found, never remove the engine's.
+      matched: [...new Set([...(embedded[i].matched ?? []), ...(r.matched ?? [])])],
+    };
+    if (!embedded[i].matched && !r.matched) delete merged[i].matched;
   }
+  // Titles stay different for every clip: a scorer's title another clip already has gives way to the engine's.
+  const taken = new Set<string>();
+  merged.forEach((c, i) => {
+    const at = `${Math.floor(c.start / 60)}:${String(Math.floor(c.start % 60)).padStart(2, '0')}`;
+    c.title = [c.title, embedded[i].title, `${embedded[i].title} (${at})`].find((t) => !taken.has(t.toLowerCase())) ?? `${c.title} (${at})`;
+    taken.add(c.title.toLowerCase());
+  });
   // With a prompt or keywords, matching clips stay above the others whatever the scorer said.
   const matches = (i: number) => (shortlist[i].match?.matches ? 1 : 0);
   const order = merged.map((clip, i) => ({ clip, i, match: shortlist[i].match }));

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { buildAss } from '../../src/adapters/media/captions.ass.js';
 import { autoPieces, buildFilterComplex, reframeFilters } from '../../src/adapters/media/filter-graph.js';
 import { getBuiltinTemplate } from '../../src/domain/edits/caption-styles.js';
 import { buildClipEdit } from '../../src/domain/edits/clip-edit.js';
@@ -165,5 +166,42 @@ describe('the auto layout’s filters', () => {
     const g = buildFilterComplex(e, paths, { hasAudio: false });
     expect(g).toContain('[vs2]trim=start=20:end=25,setpts=PTS-STARTPTS[pv2]');
     expect(g).toContain('concat=n=4:v=1:a=0[framed];[framed]format=yuv420p[v];anullsrc');
+  });
+});
+
+describe('the auto layout’s captions', () => {
+  const words = [
+    { start: 12, end: 12.5, text: 'one.' },
+    { start: 25, end: 25.5, text: 'two.' },
+    { start: 45, end: 45.5, text: 'three.' },
+  ];
+  const dialogue = (ass: string) =>
+    ass
+      .split('\n')
+      .filter((l) => l.startsWith('Dialogue:'))
+      .map((l) => l.split(',,0,0,0,,')[1]);
+  it('sit over the joint in split and screen shots, where the template says in the others', () => {
+    const e = makeEdit({ ...autoClip(10, 50), captions: { words, style: tpl.captions } });
+    expect(dialogue(buildAss(e)!)).toEqual([
+      expect.not.stringContaining('\\an'),
+      expect.stringMatching(/^\{\\an5\}/),
+      expect.stringMatching(/^\{\\an8\\pos\(540,637\)\}/),
+    ]);
+  });
+  it('follow the shots on the output timeline of a cut edit', () => {
+    const e = makeEdit({
+      ...autoClip(10, 50),
+      segments: [
+        { start: 10, end: 15 },
+        { start: 24, end: 50 },
+      ],
+      captions: { words, style: tpl.captions },
+    });
+    // "two." plays at 6 s of the output (source 25 s, in the split shot); read naively as source 10 + 6 s it would be in the speaker shot.
+    const lines = dialogue(buildAss(e)!);
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).not.toContain('\\an');
+    expect(lines[1]).toMatch(/^\{\\an5\}/);
+    expect(lines[2]).toMatch(/^\{\\an8/);
   });
 });

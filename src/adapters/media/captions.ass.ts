@@ -2,6 +2,7 @@ import { clipDuration, outputSize, type CaptionWord, type Edit } from '../../dom
 import { keptWords } from '../../domain/edits/edit-timeline.js';
 import type { CaptionPosition, CaptionStyle, TitleStyle } from '../../domain/edits/caption-styles.js';
 import { screenParts } from '../../domain/reframe/screen-path.js';
+import { autoPieces } from './filter-graph.js';
 
 /**
  * Burned-in captions as an ASS subtitle script (pure). Words are grouped into pages (up to
@@ -267,6 +268,31 @@ function jointPlacement(edit: Edit, width: number, height: number): Partial<Pick
   return {};
 }
 
+/**
+ * An `auto` edit's captions inside `split` and `screen` shots move over the joint as in those layouts
+ * (an override tag at the start of each event, by the shot playing at the event's start: `\an5` in the
+ * middle, or `\an8\pos` under the screen); the other shots keep the style's place.
+ */
+function autoShotPlacement(edit: Edit, events: AssEvent[], width: number, height: number): AssEvent[] {
+  const pieces =
+    edit.layout.reframe === 'auto' && edit.layout.shots?.length ? autoPieces(edit, edit.segments && edit.segments.length > 1 ? edit.segments : null) : [];
+  if (pieces.length === 0) return events;
+  let at = 0;
+  const spans = pieces.map((p) => {
+    const span = { from: at, to: at + (p.end - p.start), shot: p.shot };
+    at = span.to;
+    return span;
+  });
+  const { screen } = screenParts(edit.source, { width, height });
+  return events.map((e) => {
+    if (e.style !== 'Caption') return e;
+    const shot = (spans.find((s) => e.start >= s.from - 1e-6 && e.start < s.to - 1e-6) ?? spans[spans.length - 1]).shot;
+    if (shot.reframe === 'split' && shot.splitPaths) return { ...e, text: `{\\an5}${e.text}` };
+    if (shot.reframe === 'screen' && shot.screenPath) return { ...e, text: `{\\an8\\pos(${width / 2},${Math.round(screen + 0.015 * height)})}${e.text}` };
+    return e;
+  });
+}
+
 /** The ASS script for the edit's captions and title, or null when it has neither. */
 export function buildAss(edit: Edit): string | null {
   if (!edit.captions && !edit.title) return null;
@@ -280,6 +306,7 @@ export function buildAss(edit: Edit): string | null {
     // With cuts, words move onto the output timeline first (removed ones dropped).
     if (edit.segments && edit.segments.length > 1) events.push(...captionEvents(keptWords(edit.captions.words, edit.segments), 0, dur, edit.captions.style));
     else events.push(...captionEvents(edit.captions.words, edit.in, edit.out, edit.captions.style));
+    events.splice(0, events.length, ...autoShotPlacement(edit, events, width, height));
   }
   if (edit.title) {
     const t = edit.title.style;

@@ -16,6 +16,7 @@ import {
   type CliContext,
 } from './user-cli/commands.js';
 import { parseFix, parseIndexList, parseMinSilence, parseTrim, parseZoom } from './user-cli/edit-flags.js';
+import { parseKeywords, parseLength, parsePrompt } from './user-cli/clip-flags.js';
 import { CliFailure, USER_EXIT } from './user-cli/failure.js';
 
 export { USER_EXIT } from './user-cli/failure.js';
@@ -78,6 +79,9 @@ function program(io: UserIo, run: (action: (ctx: CliContext) => Promise<void>, j
     .option('--template <id>', 'caption template (cutroom: GET /templates)')
     .option('--strategy <id>', 'clipping strategy')
     .option('--language <code>', 'spoken language: auto, en or pt', 'auto')
+    .option('--prompt <text>', 'what to look for, such as "the moments about pricing" (matching clips come first)', parsePrompt)
+    .option('--keywords <a,b>', 'words or phrases a clip must say, separated by commas (up to 20)', parseKeywords)
+    .option('--length <min-max>', 'clip length in seconds, within 10-180, such as 20-45', parseLength)
     .addOption(new Option('--render <which>', 'which clips to render and download').choices(['best', 'all', 'none']).default('best'))
     .option('--out <dir>', 'folder for the rendered MP4 files', '.')
     .addOption(json)

@@ -165,6 +165,31 @@ describe('against the service', () => {
     expect(JSON.parse(template.stdout).error).toMatchObject({ code: 'TEMPLATE_NOT_FOUND', status: 404 });
   }, 120_000);
 
+  it('clip --prompt, --keywords and --length reach POST /clips; malformed values are usage errors before any request', async () => {
+    const video = await makeVideo(path.join(dir, 'steer.mp4'), { seconds: 61, width: 160, height: 90 });
+    const ws = await t.workspace({ credits: 0 });
+    const env = { CUTROOM_URL: base, CUTROOM_API_KEY: ws.key };
+    const spy = vi.spyOn(t.c.submissions, 'create');
+    try {
+      const r = await cli(['clip', video, '--prompt', 'the moments about pricing', '--keywords', 'price, free trial', '--length', '20-45'], env);
+      expect(r.status).toBe(USER_EXIT.apiError);
+      expect(r.stderr).toContain('INSUFFICIENT_CREDITS');
+      expect(spy.mock.calls[0][1]).toMatchObject({ prompt: 'the moments about pricing', keywords: ['price', 'free trial'], clip_length: { min: 20, max: 45 } });
+    } finally {
+      spy.mockRestore();
+    }
+    for (const args of [
+      ['--length', '5-30'],
+      ['--length', '50-30'],
+      ['--length', 'long'],
+      ['--keywords', 'a,,b'],
+      ['--prompt', '   '],
+    ]) {
+      const bad = await cli(['clip', video, ...args], env);
+      expect(bad.status, args.join(' ')).toBe(USER_EXIT.usage);
+    }
+  }, 120_000);
+
   it('renders download: waits while it renders (plain progress lines), saves the MP4 in --out; renders get as text and --json', async () => {
     const ws = await t.workspace({ credits: 10 });
     const env = { CUTROOM_URL: base, CUTROOM_API_KEY: ws.key };

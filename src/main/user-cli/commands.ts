@@ -103,6 +103,9 @@ export interface ClipOptions {
   template?: string;
   strategy?: string;
   language: string;
+  prompt?: string;
+  keywords?: string[];
+  length?: { min: number; max: number };
   render: 'best' | 'all' | 'none';
   out: string;
 }
@@ -134,6 +137,9 @@ export async function clipCommand(ctx: CliContext, source: string, opts: ClipOpt
         ...(opts.timeframe ? { timeframe: opts.timeframe } : {}),
         ...(opts.template ? { template_id: opts.template } : {}),
         ...(opts.strategy ? { strategy_id: opts.strategy } : {}),
+        ...(opts.prompt ? { prompt: opts.prompt } : {}),
+        ...(opts.keywords?.length ? { keywords: opts.keywords } : {}),
+        ...(opts.length ? { clip_length: opts.length } : {}),
         source_language: language,
       },
     }),
@@ -160,6 +166,12 @@ export async function clipCommand(ctx: CliContext, source: string, opts: ClipOpt
         clips.map((c: Clip, i: number) => [String(i + 1), c.rating.toFixed(1), clock(c.start_time), clock(c.end_time), c.title, c.id]),
       ),
     );
+    // Why each clip scored as it did (and what it matched of the prompt or keywords).
+    for (const [i, c] of clips.entries()) {
+      const d = c.score_details;
+      const subs = d ? ` [hook ${d.hook}, coherence ${d.coherence}, value ${d.value}, delivery ${d.delivery}]` : '';
+      if (c.reason) ctx.io.stdout.write(`${i + 1}. ${c.reason}${subs}\n`);
+    }
   }
 
   const chosen = opts.render === 'all' ? clips : opts.render === 'best' ? clips.slice(0, 1) : [];

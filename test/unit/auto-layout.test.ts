@@ -4,6 +4,7 @@ import { autoPieces, buildFilterComplex, reframeFilters } from '../../src/adapte
 import { getBuiltinTemplate } from '../../src/domain/edits/caption-styles.js';
 import { buildClipEdit } from '../../src/domain/edits/clip-edit.js';
 import { makeEdit, validateEdit, type Edit } from '../../src/domain/edits/edit.js';
+import { checkTemplateConfig } from '../../src/domain/templates/templates.rules.js';
 import { classifyShot, clipShots, screenLike, screenStats, type ShotSample } from '../../src/domain/reframe/shots.js';
 
 /** The `auto` layout: per shot, a screen → screen, two faces → split, one face → speaker, nothing → center. */
@@ -203,5 +204,16 @@ describe('the auto layout’s captions', () => {
     expect(lines[0]).not.toContain('\\an');
     expect(lines[1]).toMatch(/^\{\\an5\}/);
     expect(lines[2]).toMatch(/^\{\\an8/);
+  });
+});
+
+describe('template layouts', () => {
+  it('may carry auto, split and screen', () => {
+    for (const reframe of ['auto', 'split', 'screen']) {
+      const r = checkTemplateConfig({ layout: { reframe } });
+      expect(r.ok, reframe).toBe(true);
+      if (r.ok) expect(r.config.layout.reframe).toBe(reframe);
+    }
+    expect(checkTemplateConfig({ layout: { reframe: 'mosaic' } }).ok).toBe(false);
   });
 });

@@ -38,7 +38,7 @@ beforeAll(async () => {
   dir = tempDir('cutroom-studio-e2e-');
   fs.mkdirSync(SHOTS, { recursive: true });
   // The Studio as the sources are now (Vite takes a second or two); the service serves dist/web.
-  execFileSync('npm', ['run', '-s', 'build:web'], { cwd: ROOT, stdio: 'inherit' });
+  execFileSync('npm', ['run', '-s', 'build:web'], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
   talk = (await makeTalkVideo(path.join(dir, 'talk.mp4'), { minutes: 1.1 })).path;
   fs.writeFileSync(path.join(dir, 'notes.txt'), 'not a video');
   links = await startStaticServer(dir);
@@ -132,6 +132,7 @@ const h1 = () => page.getByRole('heading', { level: 1 });
 let videoId: string;
 let submissionId: string;
 let firstClipTitle: string;
+let clipId: string;
 
 describe('Cutroom Studio in a browser', () => {
   it('signs in with the API key (a wrong one shows the error under the field), keeps it in sessionStorage only; an inline script is refused by the CSP', async () => {
@@ -239,7 +240,7 @@ describe('Cutroom Studio in a browser', () => {
     await check('submission-running');
     // Reloading the page's own address serves the Studio again.
     await page.reload();
-    await page.getByRole('heading', { level: 1, name: /^\d+ clips?$/ }).waitFor({ timeout: 600_000 });
+    await page.getByRole('heading', { level: 1, name: /^[1-9]\d* clips?$/ }).waitFor({ timeout: 600_000 });
     const sub = await ok(cutroom.api.GET('/api/v1/clips/{videoId}/submissions/{submissionId}', { params: { path: { videoId, submissionId } } }));
     expect(sub.status).toBe('completed');
     const cards = page.getByRole('article');
@@ -287,7 +288,7 @@ describe('Cutroom Studio in a browser', () => {
     const card = page.getByRole('article').filter({ has: page.getByRole('heading', { name: firstClipTitle }) });
     await card.getByRole('link', { name: /^Edit/ }).click();
     await page.waitForURL(/\/clips\/clip_\w+$/);
-    const clipId = new URL(page.url()).pathname.split('/').pop()!;
+    clipId = new URL(page.url()).pathname.split('/').pop()!;
     await h1().filter({ hasText: firstClipTitle }).waitFor();
     const words = page.getByRole('listbox', { name: 'Transcript' }).getByRole('option');
     await words.first().waitFor();
@@ -383,6 +384,24 @@ describe('Cutroom Studio in a browser', () => {
     }
   }, 120_000);
 
+  it('Versions: one previews in the player, Restore makes a copy of it the clip’s edit', async () => {
+    const list = await cutroom.listEditVersions(newEditId);
+    const first = list.edits.at(-1)!;
+    await page.getByRole('button', { name: 'Preview version 1' }).click();
+    await expect.poll(() => page.locator('figcaption').textContent(), { timeout: 60_000 }).toBe('Preview of version 1');
+    await page.getByRole('button', { name: 'Back to the current version' }).click();
+    await page.getByRole('button', { name: 'Restore version 1' }).click();
+    await page.getByText(/^Restored version 1/).waitFor({ timeout: 30_000 });
+    const after = await cutroom.listEditVersions(newEditId);
+    expect(after.edits).toHaveLength(list.edits.length + 1);
+    expect(after.edits[0].parent_edit_id).toBe(first.id);
+    const clip = (
+      await ok(cutroom.api.GET('/api/v1/clips/{videoId}/submissions/{submissionId}/clips', { params: { path: { videoId, submissionId } } }))
+    ).clips.find((c) => c.id === clipId)!;
+    expect(clip.edit_id).toBe(after.edits[0].id);
+    newEditId = after.edits[0].id;
+  }, 120_000);
+
   it('Render makes the final MP4 of the current version with progress, then Download; the same edit again comes from the cache', async () => {
     const current = (await cutroom.listEditVersions(newEditId)).edits[0];
     await page.getByRole('button', { name: 'Render', exact: true }).click();
@@ -436,5 +455,23 @@ describe('Cutroom Studio in a browser', () => {
     expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
     expect(cspViolations).toEqual([]);
     expect(pageErrors).toEqual([]);
+  }, 60_000);
+
+  it('a key of several workspaces asks which one, then works in it (X-Workspace-Id)', async () => {
+    const first = await ok(cutroom.api.GET('/api/v1/workspace'));
+    const second = await admin('POST', '/workspaces', { name: 'Second studio', credits: 5 });
+    const both = await admin('POST', '/keys', { workspace_ids: [first.id, second.id] });
+    await page.getByLabel('API key').fill(both.key);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByRole('alert').textContent()).resolves.toMatch(/several workspaces/);
+    const choice = page.getByLabel('Workspace');
+    expect((await choice.locator('option').allTextContents()).sort()).toEqual([first.name, 'Second studio'].sort());
+    await choice.selectOption(second.id);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Second studio' }).waitFor();
+    await page.getByText('5 credits').waitFor();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
   }, 60_000);
 });

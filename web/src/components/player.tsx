@@ -34,10 +34,12 @@ export interface PlayerProps {
   videoRef?: Ref<HTMLVideoElement>;
   /** Sees the media time as it plays, and which media it is. */
   onTime?: (seconds: number, media: 'preview' | 'original') => void;
+  /** What the caption says once the preview plays (default: "Preview of the current edit"). */
+  previewNote?: string;
 }
 
 /** A phone-shaped player of a clip as it will look: its edit's preview, with the original cut shown until that is made. */
-export function ClipPlayer({ editId, fallbackUrl, label, videoRef, onTime }: PlayerProps) {
+export function ClipPlayer({ editId, fallbackUrl, label, videoRef, onTime, previewNote = 'Preview of the current edit' }: PlayerProps) {
   const { cutroom } = useStudio();
   const [preview, setPreview] = useState<{ editId: string; url: string } | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -72,13 +74,7 @@ export function ClipPlayer({ editId, fallbackUrl, label, videoRef, onTime }: Pla
         />
       </div>
       <figcaption class="phone-note" aria-live="polite">
-        {error
-          ? `Preview not available: ${error}`
-          : ready
-            ? 'Preview of the current edit'
-            : editId
-              ? 'Original cut; the preview is being made…'
-              : 'Original cut'}
+        {error ? `Preview not available: ${error}` : ready ? previewNote : editId ? 'Original cut; the preview is being made…' : 'Original cut'}
       </figcaption>
     </figure>
   );

@@ -68,7 +68,7 @@ export function Editor({ videoId, submissionId, clipId }: { videoId: string; sub
   const [anchor, setAnchor] = useState<number | null>(null);
   const [focusIndex, setFocusIndex] = useState<number | null>(null);
   const [editing, setEditing] = useState<{ index: number; text: string } | null>(null);
-  const [playing, setPlaying] = useState<{ editId: string; segments: readonly Segment[] } | null>(null);
+  const [playing, setPlaying] = useState<{ editId: string; segments: readonly Segment[]; n: number } | null>(null);
   const [sourceTime, setSourceTime] = useState<number | null>(null);
   const [saving, setSaving] = useState(false);
   const [saveError, setSaveError] = useState<string | null>(null);
@@ -256,7 +256,14 @@ export function Editor({ videoId, submissionId, clipId }: { videoId: string; sub
       </div>
       <div class="editor">
         <div class="editor-side">
-          <ClipPlayer editId={shownEdit} fallbackUrl={clip.play_url} label={clip.title} videoRef={video} onTime={onTime} />
+          <ClipPlayer
+            editId={shownEdit}
+            fallbackUrl={clip.play_url}
+            label={clip.title}
+            videoRef={video}
+            onTime={onTime}
+            previewNote={playing && playing.editId !== base?.id ? `Preview of version ${playing.n}` : 'Preview of the current edit'}
+          />
           {playing && playing.editId !== base?.id && (
             <button type="button" class="quiet" onClick={() => setPlaying(null)}>
               Back to the current version
@@ -437,7 +444,7 @@ export function Editor({ videoId, submissionId, clipId }: { videoId: string; sub
                       {playing?.editId === v.id || (!playing && isCurrent) ? ' · playing' : ''}
                     </span>
                     <span class="actions">
-                      <button type="button" aria-label={`Preview version ${n}`} onClick={() => setPlaying({ editId: v.id, segments: v.segments })}>
+                      <button type="button" aria-label={`Preview version ${n}`} onClick={() => setPlaying({ editId: v.id, segments: v.segments, n })}>
                         Preview
                       </button>
                       {!isCurrent && (

@@ -111,7 +111,13 @@ export function SubmissionPage({ videoId, submissionId }: { videoId: string; sub
             <Link href={href('home')}>Home</Link> / Submission
           </p>
           <h1 tabIndex={-1}>
-            {completed ? `${clips.length} clip${clips.length === 1 ? '' : 's'}` : s?.status === 'failed' ? 'Clipping failed' : 'Getting your clips'}
+            {completed
+              ? list.data
+                ? `${clips.length} clip${clips.length === 1 ? '' : 's'}`
+                : 'Your clips'
+              : s?.status === 'failed'
+                ? 'Clipping failed'
+                : 'Getting your clips'}
           </h1>
           {s && (
             <p class="lead">

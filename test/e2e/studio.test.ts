@@ -270,8 +270,22 @@ describe('Cutroom Studio in a browser', () => {
 
     const keep = card.getByRole('button', { name: 'Keep' });
     await expect(keep.getAttribute('aria-pressed')).resolves.toBe('false');
-    await keep.click();
-    await page.waitForFunction((el) => el?.getAttribute('aria-pressed') === 'true', await keep.elementHandle());
+    // By keyboard: Skip with Space (Keep is released), then Keep with Enter.
+    const skip = card.getByRole('button', { name: 'Skip' });
+    await skip.focus();
+    await page.keyboard.press('Space');
+    await expect.poll(() => skip.getAttribute('aria-pressed')).toBe('true');
+    await expect.poll(() => keep.getAttribute('aria-pressed')).toBe('false');
+    const skipped = await ok(
+      cutroom.api.GET('/api/v1/clips/{videoId}/submissions/{submissionId}/clips', {
+        params: { path: { videoId, submissionId }, query: { review: 'skipped' } },
+      }),
+    );
+    expect(skipped.clips.map((c) => c.title)).toEqual([firstClipTitle]);
+    await keep.focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => keep.getAttribute('aria-pressed')).toBe('true');
+    await expect.poll(() => skip.getAttribute('aria-pressed')).toBe('false');
     const { clips } = await ok(
       cutroom.api.GET('/api/v1/clips/{videoId}/submissions/{submissionId}/clips', { params: { path: { videoId, submissionId }, query: { review: 'kept' } } }),
     );

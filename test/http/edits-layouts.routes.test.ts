@@ -141,6 +141,28 @@ describe.each(DB_KINDS)('edit layouts on %s', (db) => {
     expect((await t.api(ws.key, 'GET', `/edits/${res.body.id}`)).body.shots).toEqual(res.body.shots);
   });
 
+  it('201 zoom subtle: punch-ins on the louder words, shown as punch_in; none ends them', async () => {
+    const ws = await t.workspace();
+    const f = await clipsFixture(t, ws.id, source, { ranges: [{ start: 5, end: 15 }] });
+    // One louder second (9 s), where the fourth caption word (9.29 to 10.57 s) is spoken.
+    const loudness = Array.from({ length: 61 }, (_, s) => (s === 9 ? -10 : -20));
+    await t.c.database.db
+      .update(submissions)
+      .set({ analysis: { ...analysis(false), loudness } })
+      .where(eq(submissions.id, f.submissionId));
+    const res = await t.api(ws.key, 'POST', '/edits', { base_edit_id: f.editIds[0], zoom: 'subtle' });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ punch_in: 'subtle', zoom: 1 });
+    const s = await spec(res.body.id);
+    expect(s.layout.punchIn).toBe('subtle');
+    expect(s.layout.punchIns).toHaveLength(1);
+    expect(s.layout.punchIns![0].start).toBeCloseTo(9.04, 1);
+    const none = await t.api(ws.key, 'POST', '/edits', { base_edit_id: res.body.id, zoom: 'none' });
+    expect(none.body.punch_in).toBe('none');
+    expect((await spec(none.body.id)).layout.punchIns).toBeUndefined();
+    expect((await t.api(ws.key, 'POST', '/edits', { base_edit_id: f.editIds[0], zoom: 'wild' })).status).toBe(400);
+  });
+
   it('400 VALIDATION_ERROR for an unknown reframe', async () => {
     const ws = await t.workspace();
     const f = await clipsFixture(t, ws.id, source, { ranges: [{ start: 5, end: 15 }] });

@@ -36,6 +36,7 @@ const EDIT_KEYS = [
   'duration',
   'id',
   'parent_edit_id',
+  'punch_in',
   'reframe',
   'segments',
   'shots',

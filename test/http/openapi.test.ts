@@ -136,7 +136,10 @@ describe('the OpenAPI document served at /api/v1/openapi.json', () => {
     const silences = props.remove_silences.anyOf ?? props.remove_silences.oneOf;
     expect(silences.find((b: any) => b.type === 'boolean')).toBeDefined();
     expect(silences.find((b: any) => b.type === 'object').properties.min_seconds).toMatchObject({ type: 'number', minimum: 0.3, maximum: 10, default: 0.6 });
-    expect(props.zoom).toMatchObject({ type: 'number', minimum: 1, maximum: 3 });
+    const zooms = props.zoom.anyOf ?? props.zoom.oneOf;
+    expect(zooms.find((z: any) => z.type === 'number')).toMatchObject({ type: 'number', minimum: 1, maximum: 3 });
+    // The eased punch-in and none, besides the number.
+    expect(zooms.filter((z: any) => z.type === 'string').map((z: any) => z.const ?? z.enum?.[0])).toEqual(['subtle', 'none']);
     const edit = doc.components.schemas.Edit;
     expect(edit.properties.zoom.type).toBe('number');
     expect(edit.required).toContain('zoom');

@@ -3,7 +3,8 @@ import { cropFilter, sliceKeyframes, type Keyframe } from '../../domain/reframe/
 import { cropSize } from '../../domain/reframe/crop-path.js';
 import { screenParts } from '../../domain/reframe/screen-path.js';
 import { clipDuration, outputSize, type Aspect, type Edit, type EditShot } from '../../domain/edits/edit.js';
-import { cutKeyframes, segmentsDuration, snapToFrames, type Segment } from '../../domain/edits/edit-timeline.js';
+import { cutKeyframes, segmentsDuration, snapToFrames, sourceToOutput, type Segment } from '../../domain/edits/edit-timeline.js';
+import { PUNCH_IN_EASE, PUNCH_IN_ZOOM, type PunchIn } from '../../domain/reframe/punch-in.js';
 
 /**
  * The ffmpeg command for an edit (pure; unit-tested). One input, read from `in` with an accurate
@@ -360,11 +361,56 @@ function autoFilters(edit: Edit, pieces: readonly AutoPiece[], size: { width: nu
   return parts.join(';');
 }
 
+/** The punch-ins of an edit on its output timeline (one kept stretch each; one across a joint is left out). */
+export function outputPunchIns(edit: Edit, segs: readonly Segment[] | null): PunchIn[] {
+  if (edit.layout.punchIn !== 'subtle' || !edit.layout.punchIns?.length) return [];
+  const stretches = segs ?? [{ start: edit.in, end: edit.out }];
+  const out: PunchIn[] = [];
+  for (const p of edit.layout.punchIns) {
+    const a = sourceToOutput(stretches, p.start);
+    const b = sourceToOutput(stretches, p.end);
+    if (a === null || b === null || Math.abs(b - a - (p.end - p.start)) > 0.01) continue;
+    out.push({ start: a, end: b });
+  }
+  return out;
+}
+
+/**
+ * The zoom of the punch-ins as an ffmpeg expression of the input time `it` (null without any): 1, and
+ * for each punch-in 1 + (PUNCH_IN_ZOOM - 1) x smoothstep(u), u rising from 0 to 1 over the ease at its
+ * start and back at its end (the same curve as punchInZoom).
+ */
+export function punchInExpression(edit: Edit, segs: readonly Segment[] | null): string | null {
+  const ps = outputPunchIns(edit, segs);
+  if (ps.length === 0) return null;
+  const k = Math.round((PUNCH_IN_ZOOM - 1) * 1000) / 1000;
+  const terms = ps.map((p) => {
+    const e = sec(Math.min(PUNCH_IN_EASE, (p.end - p.start) / 2));
+    const u = `clip(min((it-${sec(p.start)})/${e},(${sec(p.end)}-it)/${e}),0,1)`;
+    return `between(it,${sec(p.start)},${sec(p.end)})*${u}*${u}*(3-2*${u})`;
+  });
+  return `1+${k}*(${terms.join('+')})`;
+}
+
+/**
+ * The punch-in filters after the reframe (nothing without punch-ins): the picture at a constant frame
+ * rate (the source's, else 30), then `zoompan` one output frame per input frame, zooming around the
+ * centre by punchInExpression, at the frame size.
+ */
+export function punchInFilters(edit: Edit, segs: readonly Segment[] | null, size: { width: number; height: number }, fps?: number): string {
+  const z = punchInExpression(edit, segs);
+  if (!z) return '';
+  const rate = fps && fps > 0 ? Math.round(fps * 1000) / 1000 : 30;
+  return `fps=${rate},zoompan=z='${z}':x='iw/2-(iw/zoom/2)':y='ih/2-(ih/zoom/2)':d=1:s=${size.width}x${size.height}:fps=${rate},setsar=1`;
+}
+
 /** The whole `-filter_complex` graph with outputs [v] and [a]. */
 export function buildFilterComplex(edit: Edit, paths: RenderPaths, opts: RenderCommandOptions): string {
   const { width, height } = frameSize(edit, opts.quality);
   const segs = renderedSegments(edit, opts.fps);
   const chain: string[] = [];
+  const punch = punchInFilters(edit, segs, { width, height }, opts.fps);
+  if (punch) chain.push(punch);
   if (paths.assFile) chain.push(`ass=filename=${escapeFilterValue(paths.assFile)}:fontsdir=${escapeFilterValue(paths.fontsDir)}`);
   if (edit.watermark) {
     if (!paths.watermarkFontFile) throw new RangeError('a watermark needs watermarkFontFile');

@@ -71,6 +71,8 @@ export interface ClipSource {
   cropPath9x16?: readonly Keyframe[];
   /** The source's face samples and scene cuts (source time), when the submission's analysis kept them. */
   faces?: SourceFaces;
+  /** The source's loudness per second (LUFS), when the submission's analysis kept it. */
+  loudness?: readonly number[];
 }
 
 /** An edit with what it belongs to: its clip's video (null for an edit of no clip). */

@@ -2,7 +2,8 @@ import { validationError } from '../errors.js';
 import type { Keyframe } from '../reframe/crop-keyframes.js';
 import { analysisLayout, cropPathSlice, sourceTimeCropPath, type SourceFaces } from './clip-edit.js';
 import type { Aspect, CaptionStyle, FieldError, ReframeMode, Resolution, TitleStyle } from './caption-styles.js';
-import { makeEdit, MIN_SEGMENT_SECONDS, ZOOM_MAX, ZOOM_MIN, type Edit } from './edit.js';
+import { makeEdit, MIN_SEGMENT_SECONDS, ZOOM_MAX, ZOOM_MIN, type Edit, type EditShot } from './edit.js';
+import { punchIns } from '../reframe/punch-in.js';
 import { DEFAULT_MIN_SILENCE_SECONDS, MAX_SILENCE_SECONDS, MIN_SILENCE_SECONDS, silenceCuts } from './edit-silences.js';
 import { editSegments, segmentsDuration, type Segment } from './edit-timeline.js';
 import { wordsInSegments, type EditWord } from './edit-words.js';
@@ -137,8 +138,11 @@ export interface EditChange {
   remove_silences?: boolean | { min_seconds?: number };
   aspect_ratio?: Aspect;
   reframe?: ReframeMode;
-  /** Punch-in factor, ZOOM_MIN (none) to ZOOM_MAX. */
-  zoom?: number;
+  /**
+   * Punch-in factor, ZOOM_MIN (none) to ZOOM_MAX; or `subtle` (short eased zooms on emphasised words,
+   * punch-in.ts, on top of the base's factor), or `none` (no zoom at all).
+   */
+  zoom?: number | 'none' | 'subtle';
   captions_enabled?: boolean;
   title?: { text: string } | null;
 }
@@ -170,6 +174,8 @@ export interface DeriveInput {
   sourceCropPath?: readonly Keyframe[];
   /** The source's face samples and scene cuts (the same analysis), when kept: `split` is computed from them. */
   sourceFaces?: SourceFaces;
+  /** The source's loudness per second (LUFS, the same analysis): the `subtle` punch-in finds emphasised words with it. */
+  sourceLoudness?: readonly number[];
 }
 
 /** The pause length `remove_silences` asks for, or null when it asks for none. */
@@ -214,7 +220,8 @@ export function keptStretches(input: Omit<DeriveInput, 'speech'>): { segments: S
   if (minSilence !== null && !(Number.isFinite(minSilence) && minSilence >= MIN_SILENCE_SECONDS && minSilence <= MAX_SILENCE_SECONDS)) {
     errs.push({ field: 'remove_silences.min_seconds', rule: `seconds ${MIN_SILENCE_SECONDS}..${MAX_SILENCE_SECONDS}` });
   }
-  if (change.zoom !== undefined && !(Number.isFinite(change.zoom) && change.zoom >= ZOOM_MIN && change.zoom <= ZOOM_MAX)) {
+  const z = change.zoom;
+  if (z !== undefined && z !== 'none' && z !== 'subtle' && !(Number.isFinite(z) && z >= ZOOM_MIN && z <= ZOOM_MAX)) {
     errs.push({ field: 'zoom', rule: `number ${ZOOM_MIN}..${ZOOM_MAX}` });
   }
   if (errs.length) throw validationError(errs);
@@ -294,13 +301,20 @@ export function deriveEdit(input: DeriveInput): { spec: Edit; words: EditWord[] 
     if (screenPath) layout.screenPath = screenPath;
   }
   // Kept only when it zooms (makeEdit drops 1), so an edit without zoom hashes as before.
-  const zoom = change.zoom ?? base.layout.zoom ?? ZOOM_MIN;
+  const zoom = typeof change.zoom === 'number' ? change.zoom : change.zoom === 'none' ? ZOOM_MIN : (base.layout.zoom ?? ZOOM_MIN);
   if (zoom !== ZOOM_MIN) layout.zoom = zoom;
   const captionsOn = change.captions_enabled ?? base.captions !== null;
   const style = input.applyTemplate ? template.captions : (base.captions?.style ?? template.captions);
   const shown = wordsInSegments(words, segments)
     .filter((w) => w.text !== '')
     .map((w) => ({ start: w.start, end: w.end, text: w.text }));
+  // The subtle punch-in, asked now or kept from the base (a number or `none` ends it), on the words kept.
+  if (change.zoom === 'subtle' || (change.zoom === undefined && base.layout.punchIn === 'subtle')) {
+    layout.punchIn = 'subtle';
+    const changes = ((layout.shots as EditShot[] | undefined) ?? []).slice(1).map((s) => s.start);
+    const ps = punchIns(shown, input.sourceLoudness ?? [], segments, changes);
+    if (ps.length > 0) layout.punchIns = ps;
+  }
   let title: { text: string; style: TitleStyle } | undefined;
   if (change.title !== undefined) title = change.title ? { text: change.title.text, style: base.title?.style ?? template.title } : undefined;
   else if (base.title) title = { text: base.title.text, style: input.applyTemplate ? template.title : base.title.style };

@@ -47,6 +47,8 @@ export interface EditDocument {
   reframe: string;
   /** The punch-in factor: 1 (none) to 3. */
   zoom: number;
+  /** `subtle`: eased punch-ins on emphasised words (layout.punchIn). */
+  punch_in: 'none' | 'subtle';
   /** The layout each shot gets (source seconds, in order, from `in` to `out`; documentShots). */
   shots: DocumentShot[];
   template_id: string | null;
@@ -105,6 +107,7 @@ export function editDocument(row: {
     reframe: spec.layout.reframe,
     zoom: spec.layout.zoom ?? 1,
     shots: documentShots(spec),
+    punch_in: spec.layout.punchIn ?? 'none',
     template_id: row.templateId,
     segments,
     words: wordsInSegments(all, segments).map((w) => ({ index: w.index, text: w.text, start: w.start, end: w.end, speaker: w.speaker ?? null })),

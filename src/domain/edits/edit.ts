@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { validationError } from '../errors.js';
 import type { Keyframe } from '../reframe/crop-keyframes.js';
 import { screenFaceAspect } from '../reframe/screen-path.js';
+import type { PunchIn } from '../reframe/punch-in.js';
 import { segmentsDuration, type Segment } from './edit-timeline.js';
 import {
   deepFreeze,
@@ -62,6 +63,12 @@ export interface Edit {
      * Absent: `auto` renders as `speaker`.
      */
     readonly shots?: readonly Readonly<EditShot>[];
+    /**
+     * `subtle`: short eased zooms (src/domain/reframe/punch-in.ts) at `punchIns` (source seconds, ascending),
+     * on top of any `zoom`. Absent: none, so edits without one hash as before.
+     */
+    readonly punchIn?: 'subtle';
+    readonly punchIns?: readonly Readonly<PunchIn>[];
     /**
      * Punch-in on the framed picture (ZOOM_MIN < zoom <= ZOOM_MAX): the middle 1/zoom of the frame,
      * around the crop's centre, fills the output. Absent: no zoom (1), so edits without one hash as before.
@@ -159,6 +166,25 @@ function checkCropPath(
             : `crop of ${factor} x the aspect ${aspect} (a half of the frame)`;
       errs.push({ field: f, rule });
     }
+  }
+}
+
+function checkPunchIns(errs: FieldError[], layout: Record<string, unknown>, input: Record<string, unknown>): void {
+  const f = 'layout.punchIns';
+  const ps = layout.punchIns;
+  if (layout.punchIn !== 'subtle') return void errs.push({ field: f, rule: 'only with punchIn subtle' });
+  if (!Array.isArray(ps) || ps.length > 1000) return void errs.push({ field: f, rule: 'array of at most 1000' });
+  let prevEnd = -Infinity;
+  for (let i = 0; i < ps.length; i++) {
+    const p = ps[i] as Record<string, unknown>;
+    if (!isObj(p) || !finite(p.start) || !finite(p.end) || Object.keys(p).some((k) => k !== 'start' && k !== 'end')) {
+      return void errs.push({ field: `${f}[${i}]`, rule: 'punch-in {start,end}' });
+    }
+    if (p.end <= p.start || p.start < prevEnd) return void errs.push({ field: `${f}[${i}]`, rule: 'ascending, not overlapping, end after start' });
+    if ((finite(input.in) && p.start < input.in - 0.0005) || (finite(input.out) && p.end > input.out + 0.0005)) {
+      return void errs.push({ field: `${f}[${i}]`, rule: 'inside in..out' });
+    }
+    prevEnd = p.end;
   }
 }
 
@@ -273,6 +299,8 @@ export function validateEdit(input: unknown, opts: { fonts?: readonly string[] }
       else layout.splitPaths.forEach((p, i) => checkCropPath(errs, p, size, layout.aspect, `layout.splitPaths[${i}]`, 2));
     }
     if (layout.shots !== undefined) checkShots(errs, layout, input, size);
+    if (layout.punchIn !== undefined && layout.punchIn !== 'subtle') errs.push({ field: 'layout.punchIn', rule: 'subtle' });
+    if (layout.punchIns !== undefined) checkPunchIns(errs, layout, input);
     if (layout.screenPath !== undefined) {
       const room = size && ASPECTS.includes(layout.aspect as Aspect) ? screenFaceAspect(size, aspectRatio(layout.aspect as Aspect)) : 0;
       if (layout.reframe !== 'screen') errs.push({ field: 'layout.screenPath', rule: 'only with reframe screen' });

@@ -109,6 +109,7 @@ export class EditsService {
       maxSeconds: MAX_CLIP_SECONDS,
       sourceCropPath: source?.cropPath9x16,
       sourceFaces: source?.faces,
+      sourceLoudness: source?.loudness,
     };
     // remove_silences listens to the stretches every other change keeps (a bad request is refused first, without reading audio).
     const speech = change.remove_silences ? await this.speechOf(spec, keptStretches(derive).segments) : undefined;

@@ -10,6 +10,7 @@ import { ZOOM_MAX, ZOOM_MIN } from '../../domain/edits/edit.js';
 import { IsoDate } from './common.js';
 import { PageQuery, PaginationSchema } from './pagination.schemas.js';
 import { REFRAME_DESCRIPTION, ReframeSchema } from './template.schemas.js';
+import { PUNCH_IN_CLEAR, PUNCH_IN_GAP, PUNCH_IN_ZOOM } from '../../domain/reframe/punch-in.js';
 
 const Seconds = Type.Number({ minimum: 0, description: 'Source seconds.' });
 
@@ -34,6 +35,9 @@ export const EditSchema = Type.Object(
     aspect_ratio: Type.String({ description: '`9:16`, `1:1` or `16:9`.' }),
     reframe: Type.String({ description: `As asked: ${REFRAME_DESCRIPTION}` }),
     zoom: Type.Number({ description: `Punch-in on the framed picture: ${ZOOM_MIN} (none) to ${ZOOM_MAX}.` }),
+    punch_in: Type.Union([Type.Literal('none'), Type.Literal('subtle')], {
+      description: '`subtle` when the edit asked for eased punch-ins on emphasised words.',
+    }),
     shots: Type.Array(
       Type.Object({ start: Seconds, end: Seconds, reframe: Type.String({ description: '`speaker`, `split`, `screen`, `center` or `fit`.' }) }),
       {
@@ -120,11 +124,17 @@ export const DeriveEditSchema = Type.Object(
     aspect_ratio: Type.Optional(Type.Union([Type.Literal('9:16'), Type.Literal('1:1'), Type.Literal('16:9')])),
     reframe: Type.Optional(ReframeSchema),
     zoom: Type.Optional(
-      Type.Number({
-        minimum: ZOOM_MIN,
-        maximum: ZOOM_MAX,
-        description: `Punch-in: the middle 1/zoom of the framed picture, around the crop’s centre (the tracked face’s for \`speaker\`), fills the frame. ${ZOOM_MIN} is none.`,
-      }),
+      Type.Union([
+        Type.Number({
+          minimum: ZOOM_MIN,
+          maximum: ZOOM_MAX,
+          description: `Punch-in: the middle 1/zoom of the framed picture, around the crop’s centre (the tracked face’s for \`speaker\`), fills the frame. ${ZOOM_MIN} is none.`,
+        }),
+        Type.Literal('subtle', {
+          description: `Short zooms to ${PUNCH_IN_ZOOM}x eased in on emphasised (louder) words, at most one every ${PUNCH_IN_GAP} s, never within ${PUNCH_IN_CLEAR} s of a layout change; kept by later versions until \`none\` or a number.`,
+        }),
+        Type.Literal('none', { description: 'No zoom and no punch-ins.' }),
+      ]),
     ),
     template_id: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Its caption style, title style and layout replace the base’s.' })),
     captions_enabled: Type.Optional(Type.Boolean()),

@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import { buildFilterComplex, punchInExpression } from '../../src/adapters/media/filter-graph.js';
+import { getBuiltinTemplate } from '../../src/domain/edits/caption-styles.js';
+import { deriveEdit } from '../../src/domain/edits/edit-changes.js';
+import { editHash, makeEdit, validateEdit, type Edit } from '../../src/domain/edits/edit.js';
+import { PUNCH_IN_ZOOM, punchIns, punchInZoom } from '../../src/domain/reframe/punch-in.js';
+
+/** The `subtle` punch-in: short eased zooms on emphasised (louder) words, one every 4 s at most, clear of layout changes. */
+
+/** 30 s at -20 LUFS with louder seconds at 5, 7 and 15. */
+const loudness = Array.from({ length: 30 }, (_, s) => (s === 5 || s === 7 || s === 15 ? -12 : -20));
+const words = Array.from({ length: 58 }, (_, i) => ({ start: i * 0.5 + 0.05, end: i * 0.5 + 0.4 }));
+
+describe('punchIns', () => {
+  it('zooms on the first word of each louder second, at most one every 4 s', () => {
+    expect(punchIns(words, loudness, { start: 0, end: 30 })).toEqual([
+      { start: 4.8, end: 6 },
+      { start: 14.8, end: 16 },
+    ]);
+  });
+  it('keeps clear of a layout change and of the stretch’s ends; nothing without loudness', () => {
+    expect(punchIns(words, loudness, { start: 0, end: 30 }, [16.5])).toEqual([{ start: 4.8, end: 6 }]);
+    // The word at 5.05..5.4 is kept from 5.2 on: its punch-in starts there.
+    expect(punchIns(words, loudness, { start: 5.2, end: 30 })).toEqual([
+      { start: 5.2, end: 6 },
+      { start: 14.8, end: 16 },
+    ]);
+    // Each punch-in stays inside its kept stretch.
+    expect(
+      punchIns(words, loudness, [
+        { start: 0, end: 5.5 },
+        { start: 10, end: 30 },
+      ]),
+    ).toEqual([
+      { start: 4.8, end: 5.5 },
+      { start: 14.8, end: 16 },
+    ]);
+    expect(punchIns(words, new Array<number>(30).fill(-70), { start: 0, end: 30 })).toEqual([]);
+    expect(punchIns(words, new Array<number>(30).fill(-20), { start: 0, end: 30 })).toEqual([]);
+  });
+  it('eases the zoom in and out (smoothstep) to PUNCH_IN_ZOOM', () => {
+    const p = [{ start: 2, end: 3 }];
+    expect(punchInZoom(p, 1.9)).toBe(1);
+    expect(punchInZoom(p, 2)).toBe(1);
+    expect(punchInZoom(p, 2.125)).toBeCloseTo(1 + (PUNCH_IN_ZOOM - 1) / 2, 5);
+    expect(punchInZoom(p, 2.5)).toBeCloseTo(PUNCH_IN_ZOOM, 5);
+    expect(punchInZoom(p, 3)).toBe(1);
+  });
+});
+
+const tpl = getBuiltinTemplate('bold-pop')!;
+const base = makeEdit({
+  source: { key: 'k', duration: 30, width: 1920, height: 1080 },
+  in: 0,
+  out: 30,
+  layout: { aspect: '9:16', reframe: 'center' },
+  captions: { words: words.map((w, i) => ({ ...w, text: `w${i}` })), style: tpl.captions },
+  watermark: false,
+  resolution: '1080p',
+});
+const lineage = words.map((w, i) => ({ index: i, start: w.start, end: w.end, text: `w${i}`, speaker: null }));
+const derive = (change: object, b: Edit = base) =>
+  deriveEdit({ base: b, words: lineage, change, template: { ...tpl }, applyTemplate: false, maxSeconds: 180, sourceLoudness: loudness }).spec;
+
+describe('zoom subtle in a derived edit', () => {
+  it('keeps the punch-ins in the layout, and later versions keep them until none or a number', () => {
+    const e = derive({ zoom: 'subtle' });
+    expect(e.layout.punchIn).toBe('subtle');
+    expect(e.layout.punchIns).toEqual([
+      { start: 4.8, end: 6 },
+      { start: 14.8, end: 16 },
+    ]);
+    expect(validateEdit(e)).toEqual([]);
+    const trimmed = derive({ trim: { start: 10, end: 30 } }, e);
+    expect(trimmed.layout.punchIns).toEqual([{ start: 14.8, end: 16 }]);
+    expect(derive({ zoom: 'none' }, e).layout).toEqual({ aspect: '9:16', reframe: 'center' });
+    expect(derive({ zoom: 1.5 }, e).layout).toEqual({ aspect: '9:16', reframe: 'center', zoom: 1.5 });
+    // An edit that never asked keeps its hash.
+    expect(editHash(derive({}))).toBe(editHash(derive({ zoom: 'none' })));
+  });
+
+  it('validates punch-ins: only with punchIn subtle, ascending, inside the edit', () => {
+    const e = derive({ zoom: 'subtle' });
+    expect(validateEdit({ ...e, layout: { ...e.layout, punchIn: undefined } })).toEqual([{ field: 'layout.punchIns', rule: 'only with punchIn subtle' }]);
+    expect(validateEdit({ ...e, layout: { ...e.layout, punchIns: [{ start: 29, end: 31 }] } })).toEqual([
+      { field: 'layout.punchIns[0]', rule: 'inside in..out' },
+    ]);
+    expect(validateEdit({ ...e, layout: { ...e.layout, punchIn: 'wild' } })).toContainEqual({ field: 'layout.punchIn', rule: 'subtle' });
+  });
+});
+
+describe('the punch-in’s filters', () => {
+  const paths = { input: 'i', inputFormat: 'mov', output: 'o', assFile: '/tmp/r/c.ass', fontsDir: 'f', watermarkFontFile: null };
+  it('zoompan the framed picture one frame per frame, by an eased expression of the time, before the captions', () => {
+    const e = derive({ zoom: 'subtle' });
+    const g = buildFilterComplex(e, paths, { hasAudio: true, fps: 25 });
+    expect(g).toContain("[framed]fps=25,zoompan=z='1+0.12*(between(it,4.8,6)*");
+    expect(g).toContain(":x='iw/2-(iw/zoom/2)':y='ih/2-(ih/zoom/2)':d=1:s=1080x1920:fps=25,setsar=1,ass=");
+    // The expression is punchInZoom's curve.
+    const z = punchInExpression(e, null)!;
+    const evalAt = (it: number) =>
+      Function(
+        'it',
+        'between',
+        'clip',
+        'min',
+        `return ${z}`,
+      )(
+        it,
+        (x: number, a: number, b: number) => (x >= a && x <= b ? 1 : 0),
+        (x: number, a: number, b: number) => Math.min(b, Math.max(a, x)),
+        Math.min,
+      ) as number;
+    for (const t of [4, 4.8, 4.9, 5.05, 5.5, 5.9, 6, 15, 15.2]) expect(evalAt(t)).toBeCloseTo(punchInZoom(e.layout.punchIns!, t), 6);
+    expect(buildFilterComplex(base, paths, { hasAudio: true })).not.toContain('zoompan');
+  });
+  it('follow the output timeline of a cut edit', () => {
+    const cut = derive({
+      zoom: 'subtle',
+      segments: [
+        { start: 0, end: 5.5 },
+        { start: 10, end: 30 },
+      ],
+      snap: false,
+    });
+    expect(cut.layout.punchIns).toEqual([
+      { start: 4.8, end: 5.5 },
+      { start: 14.8, end: 16 },
+    ]);
+    // 14.8 s of the source plays at 10.3 s of the output (4.5 s cut before it).
+    expect(punchInExpression(cut, cut.segments!)).toContain('between(it,10.3,11.5)');
+    expect(punchInExpression(base, null)).toBeNull();
+  });
+});

@@ -27,7 +27,9 @@ afterAll(() => {
 describe.each(DB_KINDS)('POST /clips steering on %s', (db) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ db, startQueue: true });
+    // A yt-dlp path so that YouTube channels are accepted (no run happens while the monitors stay stopped).
+    t = await createTestApp({ db, startQueue: true, env: { CUTROOM_YTDLP_PATH: '/bin/true', CUTROOM_MONITOR_POLL_SECONDS: '3600' } });
+    await t.c.plans.update('default', { analysis_rate_limit_per_minute: 1000 });
   });
   afterAll(async () => {
     await t?.close();
@@ -122,5 +124,42 @@ describe.each(DB_KINDS)('POST /clips steering on %s', (db) => {
     expect(a).toMatchObject({ score_details: details, reason: 'About the harbour lights: it says “harbour”.', matched: ['harbour'] });
     expect(b).toMatchObject({ score_details: { hook: 5, coherence: 10, value: 0, delivery: 10 }, reason: '', matched: [] });
     expect(c).toMatchObject({ score_details: null, reason: '', matched: [] });
+  });
+
+  it('monitors carry prompt, keywords and clip_length: created, shown, changed (null removes one), checked like POST /clips', async () => {
+    const ws = await t.workspace({ credits: 10 });
+    const url = 'https://www.youtube.com/@SomeChannel/streams';
+    const created = await t.api(ws.key, 'POST', '/monitors', {
+      type: 'live',
+      url,
+      prompt: ' pricing  talk ',
+      keywords: ['price'],
+      clip_length: { min: 20, max: 40 },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body).toMatchObject({ prompt: 'pricing talk', keywords: ['price'], clip_length: { min: 20, max: 40 } });
+    const id = created.body.id;
+    const patched = await t.api(ws.key, 'PATCH', `/monitors/${id}`, { prompt: null, keywords: ['cost', 'Cost', 'fee'] });
+    expect(patched.status).toBe(200);
+    expect(patched.body).toMatchObject({ prompt: null, keywords: ['cost', 'fee'], clip_length: { min: 20, max: 40 } });
+    expect((await t.api(ws.key, 'GET', `/monitors/${id}`)).body).toMatchObject({ prompt: null, keywords: ['cost', 'fee'], clip_length: { min: 20, max: 40 } });
+    const cleared = await t.api(ws.key, 'PATCH', `/monitors/${id}`, { keywords: null, clip_length: null });
+    expect(cleared.body).toMatchObject({ prompt: null, keywords: null, clip_length: null });
+    const plain = await t.api(ws.key, 'POST', '/monitors', { type: 'live', url: 'https://www.youtube.com/@Other/streams' });
+    expect(plain.body).toMatchObject({ prompt: null, keywords: null, clip_length: null });
+
+    for (const [body, field] of [
+      [{ clip_length: { min: 40, max: 20 } }, 'clip_length'],
+      [{ keywords: ['  '] }, 'keywords.0'],
+      [{ prompt: 'x'.repeat(501) }, 'prompt'],
+    ] as Array<[object, string]>) {
+      const bad = await t.api(ws.key, 'POST', '/monitors', { type: 'live', url: 'https://www.youtube.com/@Third/streams', ...body });
+      expect(bad.status, JSON.stringify(body)).toBe(400);
+      expect(bad.body.extra.errors.map((e: { field: string }) => e.field)).toContain(field);
+      const badPatch = await t.api(ws.key, 'PATCH', `/monitors/${id}`, body);
+      expect(badPatch.status, JSON.stringify(body)).toBe(400);
+      expect(badPatch.body.extra.errors.map((e: { field: string }) => e.field)).toContain(field);
+    }
+    expect((await t.api(ws.key, 'GET', '/monitors')).body.pagination.total_count).toBe(2);
   });
 });

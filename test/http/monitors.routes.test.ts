@@ -69,11 +69,14 @@ describe('POST /monitors', () => {
     });
     expect(Object.keys(feed.body).sort()).toEqual(
       [
+        'clip_length',
         'created_at',
         'id',
+        'keywords',
         'last_checked_at',
         'name',
         'platform',
+        'prompt',
         'source_language',
         'started_at',
         'status',
@@ -525,6 +528,9 @@ describe('the clips of a broadcast, with clipped batches', () => {
       id: 'clip_b1',
       title: 'Clip clip_b1',
       rating: 7.5,
+      score_details: null,
+      reason: '',
+      matched: [],
       start_time: 2,
       end_time: 6,
       language: 'en',

@@ -115,6 +115,7 @@ export class LiveBatchProcessor {
         creditsCharged: 0,
         monitorId: m.id,
         liveBatch: true,
+        steering: m.steering ?? null,
       });
       await this.d.repo.setBatchSubmission(tx, batch.id, id);
     });

@@ -30,6 +30,7 @@ export class MonitorUploads {
         ...(monitor.templateId ? { template_id: monitor.templateId } : {}),
         ...(monitor.strategyId ? { strategy_id: monitor.strategyId } : {}),
         source_language: monitor.sourceLanguage,
+        ...(monitor.steering ?? {}),
       },
       { monitorId: monitor.id },
     );

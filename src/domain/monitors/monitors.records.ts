@@ -1,6 +1,7 @@
 import type { PageRequest } from '../pagination.js';
 import type { Tx } from '../../ports/transactions.js';
 import type { ClipListOrder, ClipRow } from '../clips/clips.records.js';
+import type { PickSteering } from '../highlights/steering.js';
 
 /** A channel monitor (table `monitors`, docs/monitors.md). */
 export interface MonitorRow {
@@ -19,6 +20,8 @@ export interface MonitorRow {
   templateId: string | null;
   strategyId: string | null;
   sourceLanguage: string;
+  /** The prompt, keywords and clip length its submissions and batches are picked with; null: none. */
+  steering: PickSteering | null;
   startedAt: Date | null;
   lastCheckedAt: Date | null;
   pollSeq: number;
@@ -32,9 +35,10 @@ export interface MonitorRow {
 export type NewMonitor = Pick<
   MonitorRow,
   'id' | 'workspaceId' | 'type' | 'name' | 'url' | 'platform' | 'watchUrl' | 'templateId' | 'strategyId' | 'sourceLanguage'
->;
+> &
+  Partial<Pick<MonitorRow, 'steering'>>;
 
-export type MonitorChanges = Partial<Pick<MonitorRow, 'name' | 'templateId' | 'strategyId' | 'sourceLanguage'>>;
+export type MonitorChanges = Partial<Pick<MonitorRow, 'name' | 'templateId' | 'strategyId' | 'sourceLanguage' | 'steering'>>;
 
 /** An upload a video monitor saw (table `monitor_entries`). */
 export interface MonitorEntryRow {

@@ -1,3 +1,4 @@
+import { resolveSteering, type PickSteering } from '../highlights/steering.js';
 import { newId } from '../../shared/ids.js';
 import { DomainError, validationError } from '../errors.js';
 import { isFreeUsageActive } from '../credits/credits.rules.js';
@@ -16,7 +17,8 @@ import type { BroadcastEnding } from './broadcast-end.js';
 import { batchPrice, checkTypeFits, defaultName, type MonitorStatus, type MonitorType, type StopReason } from './monitor.rules.js';
 import type { BroadcastClipRow, BroadcastSummary, MonitorRow, MonitorsRepository } from './monitors.records.js';
 
-export interface MonitorInput {
+/** `prompt`, `keywords` and `clip_length` steer the picks of its submissions and batches (steering.ts). */
+export interface MonitorInput extends PickSteering {
   type: MonitorType;
   url: string;
   name?: string;
@@ -30,6 +32,10 @@ export interface MonitorPatch {
   template_id?: string | null;
   strategy_id?: string | null;
   source_language?: string;
+  /** null removes it. */
+  prompt?: string | null;
+  keywords?: string[] | null;
+  clip_length?: { min: number; max: number } | null;
 }
 
 export interface MonitorView {
@@ -43,6 +49,9 @@ export interface MonitorView {
   template_id: string | null;
   strategy_id: string | null;
   source_language: string;
+  prompt: string | null;
+  keywords: string[] | null;
+  clip_length: { min: number; max: number } | null;
   started_at: string | null;
   last_checked_at: string | null;
   created_at: string;
@@ -101,6 +110,7 @@ export class MonitorsService {
     const ref = await this.d.classifier.classify(input.url);
     checkTypeFits(input.type, ref);
     await this.checkOptions(ws, input);
+    const steering = resolveSteering({ prompt: input.prompt, keywords: input.keywords, clip_length: input.clip_length });
     const row = await this.d.repo.insertWithinLimit(
       {
         id: newId('mon'),
@@ -113,6 +123,7 @@ export class MonitorsService {
         templateId: input.template_id ?? null,
         strategyId: input.strategy_id ?? null,
         sourceLanguage: input.source_language ?? 'auto',
+        steering: Object.keys(steering).length > 0 ? steering : null,
       },
       max,
     );
@@ -154,6 +165,21 @@ export class MonitorsService {
     if (patch.template_id !== undefined) changes.templateId = patch.template_id;
     if (patch.strategy_id !== undefined) changes.strategyId = patch.strategy_id;
     if (patch.source_language !== undefined) changes.sourceLanguage = patch.source_language;
+    if (patch.prompt !== undefined || patch.keywords !== undefined || patch.clip_length !== undefined) {
+      // Each field given replaces the monitor's (null removes it); the others stay.
+      const next: PickSteering = { ...(row.steering ?? {}) };
+      const given = resolveSteering({
+        ...(patch.prompt != null ? { prompt: patch.prompt } : {}),
+        ...(patch.keywords != null ? { keywords: patch.keywords } : {}),
+        ...(patch.clip_length != null ? { clip_length: patch.clip_length } : {}),
+      });
+      for (const k of ['prompt', 'keywords', 'clip_length'] as const) {
+        if (patch[k] === null) delete next[k];
+        else if (patch[k] !== undefined) Object.assign(next, { [k]: given[k] });
+        if (next[k] === undefined) delete next[k];
+      }
+      changes.steering = Object.keys(next).length > 0 ? next : null;
+    }
     return this.d.repo.update(row.id, changes, new Date());
   }
 
@@ -239,6 +265,9 @@ export class MonitorsService {
       template_id: row.templateId,
       strategy_id: row.strategyId,
       source_language: row.sourceLanguage,
+      prompt: row.steering?.prompt ?? null,
+      keywords: row.steering?.keywords ?? null,
+      clip_length: row.steering?.clip_length ?? null,
       started_at: row.startedAt?.toISOString() ?? null,
       last_checked_at: row.lastCheckedAt?.toISOString() ?? null,
       created_at: row.createdAt.toISOString(),

@@ -1,3 +1,4 @@
+import { ClipLengthSchema, KeywordsSchema, PromptSchema, SteeringFields } from './steering.schemas.js';
 import { Type } from '@sinclair/typebox';
 import { SOURCE_LANGUAGES } from '../../domain/submissions/submission.rules.js';
 import { MONITOR_TYPES, STOP_REASONS } from '../../domain/monitors/monitor.rules.js';
@@ -30,6 +31,11 @@ export const MonitorSchema = Type.Object(
     template_id: Type.Union([Type.String(), Type.Null()]),
     strategy_id: Type.Union([Type.String(), Type.Null()]),
     source_language: Type.String(),
+    prompt: Type.Union([Type.String(), Type.Null()], { description: 'Cutroom’s addition: the prompt its submissions and batches are picked with.' }),
+    keywords: Type.Union([Type.Array(Type.String()), Type.Null()], { description: 'Cutroom’s addition: the keywords its clips must say.' }),
+    clip_length: Type.Union([Type.Object({ min: Type.Number(), max: Type.Number() }), Type.Null()], {
+      description: 'Cutroom’s addition: its clips’ length range in seconds.',
+    }),
     started_at: NullableIsoDate,
     last_checked_at: NullableIsoDate,
     created_at: IsoDate,
@@ -49,6 +55,7 @@ export const CreateMonitorSchema = Type.Object(
     template_id: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
     strategy_id: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
     source_language: Type.Optional(Language),
+    ...SteeringFields,
   },
   { additionalProperties: false, examples: [{ type: 'live', url: 'https://www.twitch.tv/cutroomlive', name: 'Weekly stream', strategy_id: 'str_short' }] },
 );
@@ -59,6 +66,9 @@ export const UpdateMonitorSchema = Type.Object(
     template_id: Type.Optional(NullableId),
     strategy_id: Type.Optional(NullableId),
     source_language: Type.Optional(Language),
+    prompt: Type.Optional(Type.Union([PromptSchema, Type.Null()], { description: 'A new prompt, or null to remove it.' })),
+    keywords: Type.Optional(Type.Union([KeywordsSchema, Type.Null()], { description: 'New keywords, or null to remove them.' })),
+    clip_length: Type.Optional(Type.Union([ClipLengthSchema, Type.Null()], { description: 'A new length range, or null to remove it.' })),
   },
   { additionalProperties: false, minProperties: 1, examples: [{ name: 'Weekly stream (EN)', source_language: 'en' }] },
 );

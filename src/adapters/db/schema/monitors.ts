@@ -2,6 +2,7 @@ import { boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, t
 import { sql } from 'drizzle-orm';
 import { createdAt, timestamptz, updatedAt } from './columns.js';
 import { workspaceId } from './workspaces.js';
+import type { PickSteering } from '../../../domain/highlights/steering.js';
 
 /**
  * Channel monitors (issue 13). A `video` monitor turns each new upload into a submission; a `live`
@@ -29,6 +30,8 @@ export const monitors = pgTable(
     templateId: text('template_id'),
     strategyId: text('strategy_id'),
     sourceLanguage: text('source_language').notNull().default('auto'),
+    /** The prompt, keywords and clip length its submissions and batches are picked with; null: none. */
+    steering: jsonb('steering').$type<PickSteering>(),
     startedAt: timestamptz('started_at'),
     lastCheckedAt: timestamptz('last_checked_at'),
     /** The watching chain: a monitor.poll job runs only while its `seq` is this one (one watcher per monitor). */

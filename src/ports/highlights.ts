@@ -87,8 +87,8 @@ export interface HighlightScoreContext {
 export interface RankedHighlight {
   clip: HighlightClip;
   score: number;
-  /** With a prompt or keywords: whether the clip matches them, and how well (0..1). */
-  match?: { matches: boolean; relevance: number };
+  /** With a prompt or keywords: whether the clip matches them, how well (0..1), and its rating without them (0..10, unrounded). */
+  match?: { matches: boolean; relevance: number; base?: number };
 }
 
 /**

@@ -121,7 +121,7 @@ describe('steered picks', () => {
     const scorer: HighlightScorer = {
       name: 'contrary',
       maxCandidates: 6,
-      rescore: async (cands) => cands.map((c) => ({ ...c, rating: /harbour/i.test(c.text) ? 1 : 9.5 })),
+      rescore: async (cands) => cands.map((c) => ({ ...c, rating: /harbour/i.test(c.text) ? 0 : 9.5 })),
     };
     const clips = await pickHighlightsWithScorer(input, scorer);
     expect(clips.length).toBeGreaterThanOrEqual(3);
@@ -129,5 +129,33 @@ describe('steered picks', () => {
     const saying = clips.filter((c) => /harbour/i.test(c.text));
     const others = clips.filter((c) => !/harbour/i.test(c.text));
     expect(Math.min(...saying.map((c) => c.rating))).toBeGreaterThan(Math.max(...others.map((c) => c.rating)));
+  });
+
+  it('with a prompt, a scorer rates each clip’s own potential and the prompt’s relevance still counts; a scorer that throws changes nothing', async () => {
+    const input = { words: t.words, duration: t.duration, prompt: 'ocean storms', synonyms: { ocean: ['sea'] } };
+    const seen: number[] = [];
+    const flat: HighlightScorer = {
+      name: 'flat',
+      maxCandidates: 6,
+      rescore: async (cands) => {
+        seen.push(...cands.map((c) => c.rating));
+        return cands.map((c) => ({ ...c, rating: 0 }));
+      },
+    };
+    const embedded = pickHighlights(input);
+    const clips = await pickHighlightsWithScorer(input, flat);
+    // The scorer was shown the ratings without the prompt (the restaurant story's is the highest), not the steered ones.
+    expect(Math.max(...seen)).toBeGreaterThan(embedded[0].rating);
+    // All rated 0 by the scorer: the most relevant clip (the sea story) stays first, rated by its relevance alone.
+    expect(inside(clips[0], t.sea)).toBe(true);
+    expect(clips[0].rating).toBeGreaterThan(0.1);
+    const throwing: HighlightScorer = {
+      name: 'throws',
+      maxCandidates: 6,
+      rescore: async () => {
+        throw new Error('down');
+      },
+    };
+    expect(await pickHighlightsWithScorer(input, throwing)).toEqual(embedded);
   });
 });

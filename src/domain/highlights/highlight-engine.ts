@@ -163,7 +163,7 @@ function toCandidate(a: Analysis, w: CandidateWindow, strategy: HighlightStrateg
   return {
     clip: { start, end, rating: roundRating(steered), title, text, signals, matched: m.matched, score_details },
     score: m.matches ? 10 + steered : score,
-    match: { matches: m.matches, relevance: m.relevance },
+    match: { matches: m.matches, relevance: m.relevance, base: score },
     ...at,
   };
 }
@@ -175,13 +175,16 @@ export function steeredRating(score: number, relevance: number): number {
 
 /**
  * With a prompt or keywords: a clip that matches nothing is rated below every clip that matches (its
- * rating capped 0.1 under the lowest matching one), so the order by rating puts matching clips first.
+ * rating capped 0.1 under the lowest matching one, which rates at least 0.1), so the order by rating
+ * puts matching clips first.
  */
 export function capUnmatched<T extends { clip: HighlightClip; match?: { matches: boolean } }>(picks: T[]): T[] {
-  const matching = picks.filter((p) => p.match?.matches).map((p) => p.clip.rating);
-  if (matching.length === 0) return picks;
+  // A matching clip rates at least 0.1, so that a clip matching nothing (at least 0) stays below it.
+  const lifted = picks.map((p) => (p.match?.matches && p.clip.rating < 0.1 ? { ...p, clip: { ...p.clip, rating: 0.1 } } : p));
+  const matching = lifted.filter((p) => p.match?.matches).map((p) => p.clip.rating);
+  if (matching.length === 0) return lifted;
   const cap = Math.round((Math.min(...matching) - 0.1) * 10) / 10;
-  return picks.map((p) => (p.match && !p.match.matches && p.clip.rating > cap ? { ...p, clip: { ...p.clip, rating: Math.max(0, cap) } } : p));
+  return lifted.map((p) => (p.match && !p.match.matches && p.clip.rating > cap ? { ...p, clip: { ...p.clip, rating: Math.max(0, cap) } } : p));
 }
 
 /** Clips that match nothing make up a minimum of this many clips (when the strategy allows as many). */
@@ -273,18 +276,21 @@ export async function pickHighlightsWithScorer(input: HighlightInput, scorer?: H
   if (!scorer?.rescore) return shortlist.map((r) => r.clip);
   const embedded = shortlist.map((r) => r.clip);
   if (embedded.length === 0) return [];
+  // With a prompt or keywords the scorer rates each clip's own potential (the rating without the prompt);
+  // a matching clip's relevance is then applied to its blended rating as the engine applies it to its own.
+  const base = (i: number) => shortlist[i].match?.base;
   const ctx: HighlightScoreContext = { language: input.language || 'en', duration: Math.max(0, input.duration), strategy };
   if (input.prompt) ctx.prompt = input.prompt;
   if (input.keywords?.length) ctx.keywords = input.keywords;
   let rescored: HighlightClip[];
   try {
     rescored = await scorer.rescore(
-      embedded.map((c) => ({ ...c, signals: { ...c.signals } })),
+      embedded.map((c, i) => ({ ...c, signals: { ...c.signals }, ...(base(i) !== undefined ? { rating: roundRating(base(i)!) } : {}) })),
       ctx,
     );
   } catch (err) {
     opts.onScorerError?.(err);
-    rescored = embedded;
+    rescored = []; // nothing re-rated: the engine's clips as they are
   }
   // Keep only clips the engine proposed (a scorer may not invent or move clips).
   const known = new Map(embedded.map((c, i) => [`${c.start}:${c.end}`, i]));
@@ -292,9 +298,10 @@ export async function pickHighlightsWithScorer(input: HighlightInput, scorer?: H
   for (const r of rescored ?? []) {
     const i = known.get(`${r.start}:${r.end}`);
     if (i === undefined || !Number.isFinite(r.rating)) continue;
+    const m = shortlist[i].match;
     merged[i] = {
       ...embedded[i],
-      rating: roundRating(r.rating),
+      rating: roundRating(m?.matches ? steeredRating(r.rating, m.relevance) : r.rating),
       title: r.title || embedded[i].title,
       signals: r.signals ?? embedded[i].signals,
       score_details: r.score_details ?? embedded[i].score_details,

@@ -235,12 +235,27 @@ describe('Cutroom Studio in a browser', () => {
     [videoId, submissionId] = new URL(page.url()).pathname.split('/').slice(2);
   }, 180_000);
 
-  it('the submission: its progress while it runs, then its clips as cards sorted by rating', async () => {
+  it('the submission: its progress while it runs (on Home too, updated without a reload), then its clips as cards sorted by rating', async () => {
     await h1().filter({ hasText: 'Getting your clips' }).waitFor();
     await check('submission-running');
+    // Home lists it with its stage while it runs, and shows it done without a reload.
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Home' }).click();
+    const item = page.getByRole('listitem').filter({ has: page.getByRole('link', { name: /^Submission of / }) });
+    await item.first().waitFor();
+    const running = await ok(cutroom.api.GET('/api/v1/clips/{videoId}/submissions/{submissionId}', { params: { path: { videoId, submissionId } } }));
+    if (running.status !== 'completed') {
+      await expect(item.first().getByRole('progressbar').count()).resolves.toBe(1);
+      await check('home-running');
+    }
+    await item.first().getByText('Done', { exact: true }).waitFor({ timeout: 600_000 });
+    await item
+      .first()
+      .getByRole('link', { name: /^Submission of / })
+      .click();
+    await page.waitForURL(new RegExp(`/submissions/${videoId}/${submissionId}$`));
     // Reloading the page's own address serves the Studio again.
     await page.reload();
-    await page.getByRole('heading', { level: 1, name: /^[1-9]\d* clips?$/ }).waitFor({ timeout: 600_000 });
+    await page.getByRole('heading', { level: 1, name: /^[1-9]\d* clips?$/ }).waitFor({ timeout: 60_000 });
     const sub = await ok(cutroom.api.GET('/api/v1/clips/{videoId}/submissions/{submissionId}', { params: { path: { videoId, submissionId } } }));
     expect(sub.status).toBe('completed');
     const cards = page.getByRole('article');

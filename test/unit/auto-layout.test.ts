@@ -54,6 +54,10 @@ describe('classifyShot', () => {
     const wall: ShotSample = { t: 0, boxes: [face(0.5, 0.45)], flat: 0.6, motion: 0.01 };
     expect(screenLike(wall)).toBe(false);
     expect(classifyShot([wall])).toBe('speaker');
+    // A small face in the middle of a flat, still picture (a person far before a plain wall) is not a webcam.
+    const far: ShotSample = { t: 0, boxes: [face(0.5, 0.2)], flat: 0.6, motion: 0.01 };
+    expect(screenLike(far)).toBe(false);
+    expect(screenLike({ ...far, boxes: [face(0.85, 0.2)] })).toBe(true);
     // Older analyses have no frame statistics: never a screen.
     expect(screenLike({ t: 0, boxes: [] })).toBe(false);
   });

@@ -68,11 +68,22 @@ function faces(s: FaceSample) {
   return s.boxes.filter((b) => b.width > 0 && b.height > 0 && b.score > 0);
 }
 
-/** Whether a sample looks like a screen: flat and still (motion unknown counts as still), no face or a small one. */
+/** A webcam's face sits off the middle: its centre outside the frame's middle [0.3, 0.7] on at least one axis. */
+function offMiddle(b: { x: number; y: number; width: number; height: number }): boolean {
+  const cx = b.x + b.width / 2;
+  const cy = b.y + b.height / 2;
+  return cx < 0.3 || cx > 0.7 || cy < 0.3 || cy > 0.7;
+}
+
+/**
+ * Whether a sample looks like a screen: flat and still (motion unknown counts as still), with no face
+ * or only small ones off the middle (a webcam in a corner; a person in the middle before a plain wall
+ * is not a screen).
+ */
 export function screenLike(s: ShotSample): boolean {
   if (s.flat === undefined || s.flat < SCREEN_MIN_FLAT) return false;
   if (s.motion !== undefined && s.motion > SCREEN_MAX_MOTION) return false;
-  return faces(s).every((b) => b.height <= SCREEN_MAX_FACE_HEIGHT);
+  return faces(s).every((b) => b.height <= SCREEN_MAX_FACE_HEIGHT && offMiddle(b));
 }
 
 /** The layout of one shot from its samples; no samples: `center`. */

@@ -2,7 +2,10 @@ import path from 'node:path';
 import type { SileroVad } from '../../src/adapters/vad/silero.vad.js';
 import { createAsrEngine } from '../../src/adapters/asr/asr.factory.js';
 import { loadAsrConfig } from '../../src/config/asr.env.js';
+import { WordNetLexicon } from '../../src/adapters/lexicon/wordnet.lexicon.js';
+import { isOpeningWords } from '../../src/domain/highlights/explain.js';
 import { pickHighlights } from '../../src/domain/highlights/highlight-engine.js';
+import { promptSynonyms } from '../../src/domain/highlights/matching.js';
 import type { HighlightClip, TimedWord } from '../../src/ports/highlights.js';
 import { makeSpeechWav, VOICES, type PlacedPart, type SpeechPart } from '../../test/helpers/speech-fixtures.js';
 import { FILLER, STRONG } from '../../test/unit/highlights-fixture.js';
@@ -16,8 +19,15 @@ import { FILLER, STRONG } from '../../test/unit/highlights-fixture.js';
  * - recall@3: share of the highlight passages that one of the three best-rated clips covers (the
  *   clip and the passage share at least half of the shorter of the two);
  * - boundary precision: share of clip starts and ends that fall between sentences (not inside a
- *   spoken sentence, 0.3 s of slack at each end of it).
+ *   spoken sentence, 0.3 s of slack at each end of it);
+ * - prompted recall: for each highlight passage, a prompt naming its topic only in other words (WordNet
+ *   synonyms: "eateries" for the restaurant story, "slumber" for the sleep one): share of passages the
+ *   top-rated clip of that prompt covers;
+ * - titles: whether every clip of a run has its own title, and how many titles are the clip's opening words.
  */
+
+/** Per highlight passage: a prompt naming its topic in words the speech never uses. */
+const PROMPTS: Record<string, string> = { 'highlight-1': 'the moments about eateries', 'highlight-2': 'find the part about slumber' };
 
 const SECOND = [
   'What if everything you know about sleep is wrong?',
@@ -35,6 +45,12 @@ export interface PickQuality {
   recall_at_3: number;
   boundary_precision: number;
   top_titles: string[];
+  /** Share of highlight passages the top clip of their prompt covers. */
+  prompted_recall?: number;
+  /** Every clip has a title no other clip of the run has. */
+  unique_titles: boolean;
+  /** Titles that are the clip's opening words. */
+  opening_word_titles: number;
 }
 
 export interface ClipsEvalResult {
@@ -84,19 +100,53 @@ export function pickQuality(transcript: string, clips: readonly HighlightClip[],
     recall_at_3: passages.length ? found / passages.length : 0,
     boundary_precision: edges.length ? between / edges.length : 0,
     top_titles: top.map((c) => c.title),
+    unique_titles: new Set(clips.map((c) => c.title.toLowerCase())).size === clips.length,
+    opening_word_titles: clips.filter((c) => isOpeningWords(c.title, c.text)).length,
   };
+}
+
+/** The passages (by label) of the talk `parts`. */
+function passagesOf(parts: readonly PlacedPart[]): Record<string, { start: number; end: number }> {
+  const out: Record<string, { start: number; end: number }> = {};
+  for (const p of parts.filter((x) => x.kind === 'say' && x.speaker?.startsWith('highlight'))) {
+    const s = (out[p.speaker!] ??= { start: p.start, end: p.end });
+    s.start = Math.min(s.start, p.start);
+    s.end = Math.max(s.end, p.end);
+  }
+  return out;
+}
+
+/** Share of passages whose prompt's top-rated clip covers them (at least half of the shorter of the two). */
+export async function promptedRecall(words: readonly TimedWord[], duration: number, parts: readonly PlacedPart[], lexicon: WordNetLexicon): Promise<number> {
+  const passages = passagesOf(parts);
+  let found = 0;
+  for (const [label, h] of Object.entries(passages)) {
+    const prompt = PROMPTS[label];
+    const [top] = pickHighlights({ words: [...words], duration, prompt, synonyms: await promptSynonyms(prompt, lexicon) });
+    if (top && Math.min(top.end, h.end) - Math.max(top.start, h.start) >= 0.5 * Math.min(top.end - top.start, h.end - h.start)) found++;
+  }
+  return Object.keys(passages).length ? found / Object.keys(passages).length : 0;
 }
 
 export async function evalClips(dir: string, vad: SileroVad, log: (line: string) => void): Promise<ClipsEvalResult> {
   const fx = await makeSpeechWav(path.join(dir, 'labelled-talk.wav'), talk());
   const runs: PickQuality[] = [];
+  const lexicon = new WordNetLexicon();
   const exact = referenceWords(fx.parts);
-  runs.push(pickQuality('exact words', pickHighlights({ words: exact, duration: fx.duration }), fx.parts));
+  runs.push({
+    ...pickQuality('exact words', pickHighlights({ words: exact, duration: fx.duration }), fx.parts),
+    prompted_recall: await promptedRecall(exact, fx.duration, fx.parts, lexicon),
+  });
   const asr = await createAsrEngine(loadAsrConfig({}), { vad }).transcribe(fx.path, { language: 'en' });
-  runs.push(pickQuality('pocketsphinx', pickHighlights({ words: asr.words, duration: fx.duration }), fx.parts));
+  runs.push({
+    ...pickQuality('pocketsphinx', pickHighlights({ words: asr.words, duration: fx.duration }), fx.parts),
+    prompted_recall: await promptedRecall(asr.words, fx.duration, fx.parts, lexicon),
+  });
   for (const r of runs)
     log(
-      `  ${r.transcript}: recall@3 ${(100 * r.recall_at_3).toFixed(0)} %, boundary precision ${(100 * r.boundary_precision).toFixed(0)} % (${r.clips} clips); top: ${r.top_titles.join(' | ')}`,
+      `  ${r.transcript}: recall@3 ${(100 * r.recall_at_3).toFixed(0)} %, with a prompt ${(100 * (r.prompted_recall ?? 0)).toFixed(0)} %, ` +
+        `boundary precision ${(100 * r.boundary_precision).toFixed(0)} % (${r.clips} clips), titles ${r.unique_titles ? 'all different' : 'REPEATED'}, ` +
+        `${r.opening_word_titles} opening-word titles; top: ${r.top_titles.join(' | ')}`,
     );
   return { seconds: Math.round(fx.duration), highlights: 2, runs };
 }

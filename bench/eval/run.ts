@@ -62,12 +62,13 @@ function tables(asr: AsrEvalResult, der: DerResult[], clips: ClipsEvalResult): s
     '',
     `Clip picks on the labelled talk (${clips.seconds} s, ${clips.highlights} highlight passages among narration, default strategy):`,
     '',
-    '| transcript | clips | recall@3 | boundary precision | best three titles |',
-    '|---|---|---|---|---|',
+    '| transcript | clips | recall@3 | recall with a prompt (synonyms) | boundary precision | titles all different | opening-word titles | best three titles |',
+    '|---|---|---|---|---|---|---|---|',
   );
   for (const r of clips.runs)
     lines.push(
-      `| ${r.transcript} | ${r.clips} | ${pct(r.recall_at_3)} | ${pct(r.boundary_precision)} | ${r.top_titles.map((t) => t.replace(/\|/g, '\\|')).join(' · ')} |`,
+      `| ${r.transcript} | ${r.clips} | ${pct(r.recall_at_3)} | ${r.prompted_recall === undefined ? '–' : pct(r.prompted_recall)} | ${pct(r.boundary_precision)} | ` +
+        `${r.unique_titles ? 'yes' : 'no'} | ${r.opening_word_titles} | ${r.top_titles.map((t) => t.replace(/\|/g, '\\|')).join(' · ')} |`,
     );
   return lines.join('\n');
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildFilterComplex, punchInExpression } from '../../src/adapters/media/filter-graph.js';
 import { getBuiltinTemplate } from '../../src/domain/edits/caption-styles.js';
 import { deriveEdit } from '../../src/domain/edits/edit-changes.js';
+import { rebuildEdit } from '../../src/domain/clips/clip-edits.service.js';
 import { editHash, makeEdit, validateEdit, type Edit } from '../../src/domain/edits/edit.js';
 import { PUNCH_IN_ZOOM, punchIns, punchInZoom } from '../../src/domain/reframe/punch-in.js';
 
@@ -130,5 +131,38 @@ describe('the punch-in’s filters', () => {
     // 14.8 s of the source plays at 10.3 s of the output (4.5 s cut before it).
     expect(punchInExpression(cut, cut.segments!)).toContain('between(it,10.3,11.5)');
     expect(punchInExpression(base, null)).toBeNull();
+  });
+});
+
+describe('apply_template on an edit with punch-ins', () => {
+  it('keeps them, but none near a shot change the new layout brings', () => {
+    const e = makeEdit({
+      ...derive({ zoom: 'subtle' }),
+      layout: {
+        aspect: '9:16',
+        reframe: 'center',
+        punchIn: 'subtle',
+        punchIns: [
+          { start: 4.8, end: 6 },
+          { start: 14.8, end: 16 },
+        ],
+      },
+    });
+    const kept = rebuildEdit(e, { captions: tpl.captions, layout: tpl.layout });
+    expect(kept.layout).toMatchObject({ punchIn: 'subtle', punchIns: e.layout.punchIns });
+    // An auto template over two faces then one: its shot change at 15 s drops the second punch-in.
+    const samples = Array.from({ length: 30 }, (_, t) => ({
+      t,
+      boxes:
+        t < 15
+          ? [
+              { x: 0.2, y: 0.3, width: 0.1, height: 0.2, score: 0.9 },
+              { x: 0.7, y: 0.3, width: 0.1, height: 0.2, score: 0.9 },
+            ]
+          : [{ x: 0.45, y: 0.3, width: 0.1, height: 0.2, score: 0.9 }],
+    }));
+    const auto = rebuildEdit(e, { captions: tpl.captions, layout: { ...tpl.layout, reframe: 'auto' } }, undefined, { samples, sceneCuts: [15] });
+    expect(auto.layout.shots?.map((s) => s.reframe)).toEqual(['split', 'speaker']);
+    expect(auto.layout.punchIns).toEqual([{ start: 4.8, end: 6 }]);
   });
 });

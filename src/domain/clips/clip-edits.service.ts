@@ -2,6 +2,7 @@ import { newId } from '../../shared/ids.js';
 import type { TransactionRunner } from '../../ports/transactions.js';
 import { DomainError } from '../errors.js';
 import type { Keyframe } from '../reframe/crop-keyframes.js';
+import { PUNCH_IN_CLEAR } from '../reframe/punch-in.js';
 import { buildClipEdit, sourceFaces, sourceTimeCropPath, type EditTemplate, type SourceFaces } from '../edits/clip-edit.js';
 import { editHash, makeEdit, type Edit } from '../edits/edit.js';
 import type { SubmissionRow } from '../submissions/submissions.records.js';
@@ -115,11 +116,20 @@ export function rebuildEdit(prev: Edit, template: EditTemplate, sourceCropPath?:
     watermark: prev.watermark,
   });
   const zoom = prev.layout.zoom;
-  if (!prev.title && !prev.segments && zoom === undefined) return edit;
+  const punchIn = prev.layout.punchIn;
+  if (!prev.title && !prev.segments && zoom === undefined && !punchIn) return edit;
+  // The punch-ins stay, but none within PUNCH_IN_CLEAR of a shot change the new layout brings.
+  const changes = (edit.layout.shots ?? []).slice(1).map((s) => s.start);
+  const punchIns = (prev.layout.punchIns ?? []).filter((p) => !changes.some((c) => c > p.start - PUNCH_IN_CLEAR && c < p.end + PUNCH_IN_CLEAR));
+  const layout = {
+    ...edit.layout,
+    ...(zoom !== undefined ? { zoom } : {}),
+    ...(punchIn ? { punchIn, ...(punchIns.length ? { punchIns } : {}) } : {}),
+  };
   return makeEdit({
     ...edit,
     ...(prev.segments ? { segments: prev.segments } : {}),
     ...(prev.title ? { title: prev.title } : {}),
-    ...(zoom !== undefined ? { layout: { ...edit.layout, zoom } } : {}),
+    layout,
   });
 }

@@ -162,4 +162,26 @@ describe.each(DB_KINDS)('POST /clips steering on %s', (db) => {
     }
     expect((await t.api(ws.key, 'GET', '/monitors')).body.pagination.total_count).toBe(2);
   });
+
+  it('a strategy carries a prompt and keywords (its min and max seconds are the clip length); bad ones are 400 naming config fields', async () => {
+    const ws = await t.workspace({ credits: 10 });
+    const url = `/workspaces/${ws.id}/templates`;
+    const created = await t.admin('POST', url, {
+      kind: 'strategy',
+      name: 'Pricing',
+      config: { min_seconds: 20, max_seconds: 45, prompt: ' pricing  moments ', keywords: ['price', 'Price', 'fee'] },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.config).toEqual({ min_seconds: 20, max_seconds: 45, max_clips: 10, prompt: 'pricing moments', keywords: ['price', 'fee'] });
+    const listed = (await t.api(ws.key, 'GET', '/templates?kind=strategy&limit=100')).body.templates.find((x: { id: string }) => x.id === created.body.id);
+    expect(listed.config).toMatchObject({ prompt: 'pricing moments', keywords: ['price', 'fee'] });
+    const bad = await t.admin('POST', url, { kind: 'strategy', name: 'Bad', config: { prompt: '   ', keywords: ['ok', ' '] } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.extra.errors).toEqual(
+      expect.arrayContaining([
+        { field: 'config.prompt', rule: 'blank' },
+        { field: 'config.keywords.1', rule: 'blank' },
+      ]),
+    );
+  });
 });

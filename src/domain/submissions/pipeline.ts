@@ -228,8 +228,14 @@ export class SubmissionPipeline {
   private async analyzing(row: SubmissionRow): Promise<SubmissionRow> {
     const transcript = row.transcript as Transcript;
     const analysis = row.analysis as StoredAnalysis;
-    const steering = row.steering ?? {};
-    const strategy = steeredStrategy((await this.d.templates.strategyOrDefault(row.workspaceId, row.strategyId)).config, steering);
+    // The submission's prompt and keywords, else its strategy's; its clip_length, else the strategy's range.
+    const {
+      prompt: strategyPrompt,
+      keywords: strategyKeywords,
+      ...strategyConfig
+    } = (await this.d.templates.strategyOrDefault(row.workspaceId, row.strategyId)).config;
+    const steering = { prompt: strategyPrompt, keywords: strategyKeywords, ...(row.steering ?? {}) };
+    const strategy = steeredStrategy(strategyConfig, steering);
     // Picked on the paid stretch alone, in its own timeline; clip times go back to the source's.
     const s = highlightStretch(analysis, transcript.words, { start: row.timeframeStart, end: row.timeframeEnd });
     const synonyms = steering.prompt && this.d.lexicon ? await promptSynonyms(steering.prompt, this.d.lexicon) : undefined;

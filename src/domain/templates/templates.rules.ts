@@ -1,3 +1,5 @@
+import { resolveSteering } from '../highlights/steering.js';
+import { DomainError } from '../errors.js';
 import type { HighlightStrategy } from '../../ports/highlights.js';
 import { HIGHLIGHT_STRATEGIES } from '../highlights/highlight-engine.js';
 import { ASPECTS, REFRAME_MODES, RESOLUTIONS } from '../edits/edit.js';
@@ -40,7 +42,8 @@ export interface TemplateConfig {
 }
 
 /** How clips are picked: lengths in seconds (5 ≤ min < max ≤ 180) and at most `max_clips` (1–30). */
-export type StrategyConfig = HighlightStrategy;
+/** A strategy: the clips' length range and count, and optionally what its picks look for (`prompt`, `keywords`, docs/highlights.md). */
+export type StrategyConfig = HighlightStrategy & { prompt?: string; keywords?: string[] };
 
 export const STRATEGY_LIMITS = { minSeconds: 5, maxSeconds: 180, minClips: 1, maxClips: 30 } as const;
 
@@ -187,14 +190,23 @@ export function checkTemplateConfig(input: unknown, prefix = 'config.'): ConfigC
 }
 
 /**
- * Checks a custom strategy config `{ min_seconds?, max_seconds?, max_clips? }`; absent fields take
- * the default strategy's values. 5 ≤ min_seconds < max_seconds ≤ 180, max_clips an integer 1–30.
+ * Checks a custom strategy config `{ min_seconds?, max_seconds?, max_clips?, prompt?, keywords? }`;
+ * absent numbers take the default strategy's values. 5 ≤ min_seconds < max_seconds ≤ 180, max_clips an
+ * integer 1–30; `prompt` and `keywords` as POST /clips takes them (trimmed, repeats dropped).
  */
 export function checkStrategyConfig(input: unknown, prefix = 'config.'): ConfigCheck<StrategyConfig> {
   const top = prefix.replace(/\.$/, '') || 'config';
   if (!isObj(input)) return { ok: false, errors: [{ field: top, rule: 'object' }] };
   const errs: FieldError[] = [];
-  checkKnown(errs, input, ['min_seconds', 'max_seconds', 'max_clips'], prefix);
+  checkKnown(errs, input, ['min_seconds', 'max_seconds', 'max_clips', 'prompt', 'keywords'], prefix);
+  // What its picks look for: checked as POST /clips checks it.
+  let steering: { prompt?: string; keywords?: string[] } = {};
+  try {
+    steering = resolveSteering({ prompt: input.prompt as string | undefined, keywords: input.keywords as string[] | undefined });
+  } catch (err) {
+    if (!(err instanceof DomainError)) throw err;
+    for (const e of (err.extra as { errors: FieldError[] }).errors) errs.push({ field: prefix + e.field, rule: e.rule });
+  }
   const merged: Record<string, unknown> = { ...HIGHLIGHT_STRATEGIES.default, ...input };
   const { minSeconds, maxSeconds, minClips, maxClips } = STRATEGY_LIMITS;
   const num = (key: string, min: number, max: number, integer: boolean): boolean => {
@@ -214,7 +226,7 @@ export function checkStrategyConfig(input: unknown, prefix = 'config.'): ConfigC
   if (errs.length > 0) return { ok: false, errors: errs };
   return {
     ok: true,
-    config: { min_seconds: merged.min_seconds as number, max_seconds: merged.max_seconds as number, max_clips: merged.max_clips as number },
+    config: { min_seconds: merged.min_seconds as number, max_seconds: merged.max_seconds as number, max_clips: merged.max_clips as number, ...steering },
   };
 }
 

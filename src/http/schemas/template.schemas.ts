@@ -1,3 +1,4 @@
+import { KeywordsSchema, PromptSchema } from './steering.schemas.js';
 import { Type } from '@sinclair/typebox';
 import { IsoDate } from './common.js';
 import { PageQuery, PaginationSchema } from './pagination.schemas.js';
@@ -88,6 +89,8 @@ export const StrategyConfigSchema = Type.Object(
     min_seconds: Type.Number({ minimum: 5, maximum: 180, description: 'Shortest clip, seconds.' }),
     max_seconds: Type.Number({ minimum: 5, maximum: 180, description: 'Longest clip, seconds (> min_seconds).' }),
     max_clips: Type.Integer({ minimum: 1, maximum: 30, description: 'Most clips per submission.' }),
+    prompt: Type.Optional(PromptSchema),
+    keywords: Type.Optional(KeywordsSchema),
   },
   { $id: 'StrategyConfig' },
 );

@@ -91,6 +91,10 @@ describe.each(DB_KINDS)('POST /clips steering on %s', (db) => {
     }
     expect((await t.c.workspaces.get(ws.id)).workspace.credits).toBe(10);
     expect((await t.api(ws.key, 'GET', '/clips')).body.pagination.total_count).toBe(0);
+    // A minimum clip length longer than the stretch asked.
+    const long = await post(ws.key, { video_id: video, timeframe: { start: 0, end: 70 }, clip_length: { min: 75, max: 90 } });
+    expect(long.body).toEqual({ code: 'VALIDATION_ERROR', extra: { errors: [{ field: 'clip_length.min', rule: 'longer_than_timeframe' }] } });
+    expect((await t.c.workspaces.get(ws.id)).workspace.credits).toBe(10);
     // The edges of the ranges are accepted.
     const ok = await post(ws.key, {
       video_id: video,

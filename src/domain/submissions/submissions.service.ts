@@ -86,6 +86,10 @@ export class SubmissionsService {
     // and checked against the real length once the source is downloaded.
     const unknownLength = video.source === 'link' && !(video.duration > 0);
     const tf = resolveTimeframe(unknownLength ? (input.timeframe?.end ?? 0) : video.duration, input.timeframe);
+    // Every clip must fit the stretch: a minimum clip length longer than it could give no clip at all.
+    if (steering.clip_length && steering.clip_length.min > tf.end - tf.start) {
+      throw validationError([{ field: 'clip_length.min', rule: 'longer_than_timeframe' }]);
+    }
     if (input.strategy_id) await this.d.checks.checkStrategy(ws.id, input.strategy_id);
     if (input.template_id) await this.d.checks.checkTemplate(ws.id, input.template_id);
     const language = input.source_language ?? 'auto';

@@ -247,16 +247,33 @@ describe('LLM scorer against a local chat-completions server', () => {
       expect(requests[1].body.messages[0].content).not.toContain('looking for');
     });
 
-    it('keeps the engine’s sub-scores, reason and matched words when the model’s are malformed', async () => {
-      for (const bad of [
-        { score_details: { hook: 11, coherence: 8, value: 6, delivery: 4 }, reason: '', matched: 'harbour' },
-        { score_details: { hook: 5, coherence: 8, value: 6 }, reason: 42, matched: [1, 2] },
-        { score_details: [1, 2, 3, 4], reason: 'x'.repeat(301), matched: ['submarine'] },
-        { score_details: { hook: 'high', coherence: 8, value: 6, delivery: 4 }, reason: null },
-      ]) {
-        reply = (_seen, res) => json(res, 200, completion(JSON.stringify({ clips: [{ index: 2, rating: 9, ...bad }] })));
+    it('checks each field on its own: a malformed one keeps the engine’s, the valid ones are taken', async () => {
+      const cases: Array<[object, object]> = [
+        [
+          { score_details: { hook: 11, coherence: 8, value: 6, delivery: 4 }, reason: 'Lights at dawn.', matched: ['harbour'] },
+          { score_details: details, reason: 'Lights at dawn.', matched: ['harbour'] },
+        ],
+        [
+          { score_details: { hook: 5, coherence: 8, value: 6 }, reason: 42, matched: ['fog', 7] },
+          { score_details: details, reason: steeredCandidates[1].reason, matched: ['fog'] },
+        ],
+        [
+          { score_details: [1, 2, 3, 4], reason: 'x'.repeat(301), matched: ['submarine', 'harbour lights'] },
+          { score_details: details, reason: steeredCandidates[1].reason, matched: ['harbour lights'] },
+        ],
+        [
+          { score_details: { hook: 'high', coherence: 8, value: 6, delivery: 4 }, reason: '', matched: 'harbour' },
+          { score_details: details, reason: steeredCandidates[1].reason, matched: [] },
+        ],
+        [
+          { score_details: { hook: '2', coherence: 8, value: 6, delivery: 4 }, reason: null },
+          { score_details: { hook: 4, coherence: 6, value: 4, delivery: 6 }, reason: steeredCandidates[1].reason, matched: [] },
+        ],
+      ];
+      for (const [answer, expected] of cases) {
+        reply = (_seen, res) => json(res, 200, completion(JSON.stringify({ clips: [{ index: 2, rating: 9, ...answer }] })));
         const out = await scorer().rescore(steeredCandidates, steeredCtx);
-        expect(out[1], JSON.stringify(bad)).toMatchObject({ rating: 7, score_details: details, reason: steeredCandidates[1].reason, matched: [] });
+        expect(out[1], JSON.stringify(answer)).toMatchObject({ rating: 7, ...expected });
       }
     });
 

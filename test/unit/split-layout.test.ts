@@ -90,6 +90,34 @@ describe('computeSplitPaths', () => {
     expect(Math.abs(cropAt(bottom, 19.9).x + bottom[0].w / 2 - 0.7 * 1920)).toBeLessThan(0.1 * bottom[0].w);
   });
 
+  it('gives each face its own half when the two sit close together: crops about 3 faces high', () => {
+    // Faces 0.15 of the height high (0.07 of the width wide, about square in pixels), 0.2 of the width apart.
+    const narrow = (cx: number) => ({ x: cx - 0.035, y: 0.325, width: 0.07, height: 0.15, score: 0.9 });
+    const close: FaceSample[] = Array.from({ length: 20 }, (_, t) => ({ t, boxes: [narrow(0.4), narrow(0.6)] }));
+    const [top, bottom] = computeSplitPaths(close, source, { start: 0, end: 20 })!;
+    expect(top[0].h).toBeCloseTo(3.2 * 0.15 * 1080, -1);
+    const a = cropAt(top, 10);
+    const b = cropAt(bottom, 10);
+    // The other face's box is outside each crop.
+    expect(a.x + a.w).toBeLessThanOrEqual((0.6 - 0.035) * 1920);
+    expect(b.x).toBeGreaterThanOrEqual((0.4 + 0.035) * 1920);
+    // A big face gets the loosest crop, a tiny one the tightest allowed.
+    expect(
+      computeSplitPaths(
+        twoFaces(20, 0.25, 0.75).map((s) => ({ ...s, boxes: s.boxes.map((x) => ({ ...x, height: 0.4 })) })),
+        source,
+        { start: 0, end: 20 },
+      )![0][0].h,
+    ).toBe(864);
+    expect(
+      computeSplitPaths(
+        twoFaces(20, 0.25, 0.75).map((s) => ({ ...s, boxes: s.boxes.map((x) => ({ ...x, height: 0.05 })) })),
+        source,
+        { start: 0, end: 20 },
+      )![0][0].h,
+    ).toBeCloseTo(0.45 * 1080, -1);
+  });
+
   it('is null when the range does not show two faces, so the edit keeps the speaker crop', () => {
     const one: FaceSample[] = Array.from({ length: 20 }, (_, t) => ({ t, boxes: [face(0.5)] }));
     expect(computeSplitPaths(one, source, { start: 0, end: 20 })).toBeNull();

@@ -7,7 +7,7 @@ import type { Keyframe } from './crop-keyframes.js';
  * to the track whose last position is nearer), and each track gets its own crop path from
  * computeCropPath, the speaker camera, run on that track's boxes only: the same dead zone, spring and
  * look-ahead as the speaker crop, with the aspect of half the output frame and a tighter crop
- * (SPLIT_CROP_SCALE), so the other face stays out of it.
+ * (splitCropScale: about SPLIT_CROP_FACES face heights high), so the other face stays out of it.
  */
 
 /** Share of the range's samples that must show two faces or more for a split (else: the speaker crop). */
@@ -62,8 +62,23 @@ export function splitTracks(samples: readonly FaceSample[]): [FaceSample[], Face
   return [left, right];
 }
 
-/** A half's crop: this share of the largest crop of its aspect, so each face fills more of its half. */
-export const SPLIT_CROP_SCALE = 0.8;
+/** A half's crop is about this many face heights high… */
+export const SPLIT_CROP_FACES = 3.2;
+/** …and this share of the largest crop of its aspect at most and at least (a crop below the least magnifies the source too much). */
+export const SPLIT_CROP_SCALE = { min: 0.45, max: 0.8 } as const;
+
+/**
+ * The share of the largest crop of a half's aspect that a split's crops take (pure): SPLIT_CROP_FACES
+ * times the median face height of the samples, within SPLIT_CROP_SCALE, so two faces close together
+ * still get one each.
+ */
+export function splitCropScale(samples: readonly FaceSample[], source: { width: number; height: number }, halfAspect: number): number {
+  const heights = samples.flatMap((s) => s.boxes.filter(usable).map((b) => b.height)).sort((a, b) => a - b);
+  if (heights.length === 0) return SPLIT_CROP_SCALE.max;
+  const largestHeight = Math.min(1, source.width / halfAspect / source.height);
+  const scale = (SPLIT_CROP_FACES * heights[heights.length >> 1]) / largestHeight;
+  return Math.min(SPLIT_CROP_SCALE.max, Math.max(SPLIT_CROP_SCALE.min, scale));
+}
 
 export interface SplitPathOptions extends Pick<CropPathOptions, 'sceneCuts'> {
   /** The output frame's aspect (width / height); each half has twice it. Default 9/16. */
@@ -90,8 +105,9 @@ export function computeSplitPaths(
   const shifted = inside.map((s) => ({ ...s, t: r3(s.t - start) }));
   const cuts = (options.sceneCuts ?? []).filter((c) => c > start && c < end).map((c) => r3(c - start));
   const half = { width: 2 * (options.aspect ?? 9 / 16), height: 1 };
+  const cropScale = splitCropScale(inside, source, half.width);
   const paths = splitTracks(shifted).map((track) =>
-    computeCropPath(track, source, { aspect: half, sceneCuts: cuts, duration: r3(end - start), cropScale: SPLIT_CROP_SCALE }).map((k) => ({
+    computeCropPath(track, source, { aspect: half, sceneCuts: cuts, duration: r3(end - start), cropScale }).map((k) => ({
       ...k,
       t: r3(k.t + start),
     })),

@@ -185,7 +185,7 @@ describe('Cutroom Studio in a browser', () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'New clips' }).focus();
     await page.keyboard.press('Enter');
     await page.waitForURL(`${base}/new`);
-    await expect(page.evaluate(() => document.activeElement?.tagName)).resolves.toBe('H1');
+    await page.waitForFunction(() => document.activeElement?.tagName === 'H1' && document.activeElement.textContent === 'New clips');
   }, 120_000);
 
   it('New clips: a Video link is analysed (title, duration, cost), an unusable one refused in words', async () => {
@@ -429,6 +429,30 @@ describe('Cutroom Studio in a browser', () => {
     ).clips.find((c) => c.id === clipId)!;
     expect(clip.edit_id).toBe(after.edits[0].id);
     newEditId = after.edits[0].id;
+  }, 120_000);
+
+  it('Trim start here, Trim end here and a square aspect ratio make a version with that stretch and layout', async () => {
+    const base = await cutroom.getEdit(newEditId);
+    const words = page.getByRole('listbox', { name: 'Transcript' }).getByRole('option');
+    await expect.poll(() => words.count()).toBe(base.words.length);
+    const from = base.words[2];
+    const to = base.words[base.words.length - 3];
+    await words.nth(2).click();
+    await page.getByRole('button', { name: 'Trim start here' }).click();
+    await words.nth(base.words.length - 3).click();
+    await page.getByRole('button', { name: 'Trim end here' }).click();
+    await expect.poll(() => words.nth(1).getAttribute('class')).toContain('outside');
+    await page.getByRole('radio', { name: 'Square 1:1' }).check();
+    await page.getByRole('button', { name: 'Save version' }).click();
+    await page.getByText(/^Saved: version/).waitFor({ timeout: 30_000 });
+    const trimmed = (await cutroom.listEditVersions(newEditId)).edits[0];
+    expect(trimmed.parent_edit_id).toBe(base.id);
+    expect(trimmed.aspect_ratio).toBe('1:1');
+    // Boundaries snap into the gaps beside the words (at most 0.25 s away).
+    expect(Math.abs(trimmed.segments[0].start - from.start)).toBeLessThanOrEqual(0.26);
+    expect(Math.abs(trimmed.segments.at(-1)!.end - to.end)).toBeLessThanOrEqual(0.26);
+    expect(trimmed.words.map((w) => w.index)).toEqual(base.words.slice(2, base.words.length - 2).map((w) => w.index));
+    newEditId = trimmed.id;
   }, 120_000);
 
   it('Render makes the final MP4 of the current version with progress, then Download; the same edit again comes from the cache', async () => {

@@ -187,4 +187,33 @@ describe('picks steered by a prompt and keywords', () => {
     expect(keyed.length).toBe(Math.max(3, saying.length));
     for (const c of keyed) expect(c.matched!.length > 0).toBe(/\b(oven|goals?)\b/i.test(c.text));
   }, 1_200_000);
+
+  it('a strategy’s keywords steer a submission through the pipeline: every clip says one, except those making up three', async () => {
+    const ws = await t.workspace({ credits: 20 });
+    const strategy = await t.admin('POST', `/workspaces/${ws.id}/templates`, {
+      kind: 'strategy',
+      name: 'Kitchen and goals',
+      config: { min_seconds: 15, max_seconds: 40, keywords: ['oven', 'goal'] },
+    });
+    expect(strategy.status).toBe(201);
+    const videoId = await readyVideo(t, ws.id, video);
+    const sub = await t.api(ws.key, 'POST', '/clips', { video_id: videoId, source_language: 'en', strategy_id: strategy.body.id });
+    expect(sub.status).toBe(201);
+    const final = await pollSubmission(t, ws.key, videoId, sub.body.id, (s) => s.status === 'completed' || s.status === 'failed', 900_000);
+    expect(final.status).toBe('completed');
+    const clips = (await t.api(ws.key, 'GET', `/clips/${videoId}/submissions/${sub.body.id}/clips?sort=rating&order=desc`)).body.clips as Array<{
+      matched: string[];
+      rating: number;
+      start_time: number;
+      end_time: number;
+    }>;
+    const saying = clips.filter((c) => c.matched.length > 0);
+    expect(saying.length).toBeGreaterThanOrEqual(2);
+    expect(clips.length).toBe(Math.max(3, saying.length));
+    for (const c of saying) for (const m of c.matched) expect(['oven', 'goal']).toContain(m);
+    // Matching clips first; each inside the cooking or the football stretch.
+    expect(clips.slice(0, saying.length).every((c) => c.matched.length > 0)).toBe(true);
+    for (const c of saying) expect(inside(c, stretches.cooking) || inside(c, stretches.football), JSON.stringify(c)).toBe(true);
+    for (const c of clips) expect(c.end_time - c.start_time).toBeLessThanOrEqual(40 + 1e-3);
+  }, 1_200_000);
 });

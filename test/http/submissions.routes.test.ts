@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, tempDir, type TestApp } from '../helpers/app.js';
 import { makeVideo } from '../helpers/media-fixtures.js';
 import { readyVideo } from '../helpers/videos.js';
+import { eq } from 'drizzle-orm';
+import { submissions } from '../../src/adapters/db/schema/index.js';
 
 // No workers run here: submissions stay queued, which is what these tests need.
 let t: TestApp;
@@ -37,6 +39,32 @@ describe('POST /clips', () => {
     expect(view).toMatchObject({ id: res.body.id, video_id: video, status: 'queued', credits_charged: 2, error_code: null, clips_count: 0 });
     expect(view.queue_position).toBeGreaterThanOrEqual(1);
     expect(view.estimated_time).toBeGreaterThan(0);
+  });
+
+  it('while it runs, estimates the seconds left from its stage and the time since it started', async () => {
+    const ws = await t.workspace({ credits: 10 });
+    const video = await readyVideo(t, ws.id, file);
+    const res = await post(ws.key, { video_id: video, timeframe: { start: 10, end: 100 } });
+    const url = `/clips/${video}/submissions/${res.body.id}`;
+    const at = (status: string, secondsAgo: number) =>
+      t.c.database.db
+        .update(submissions)
+        .set({ status, startedAt: new Date(Date.now() - secondsAgo * 1000) })
+        .where(eq(submissions.id, res.body.id));
+    // 90 s of video: 54 s of work in all (0.6 s a second), 95 % of it after the download.
+    await at('downloading', 0);
+    const first = (await get(ws.key, url)).body;
+    expect(first).toMatchObject({ status: 'downloading', estimated_time: 54 });
+    expect(first.queue_position).toBeUndefined();
+    await at('transcribing', 10);
+    expect((await get(ws.key, url)).body.estimated_time).toBe(44);
+    // Slower than estimated: never done before the last stage is.
+    await at('video_analysis', 600);
+    expect((await get(ws.key, url)).body.estimated_time).toBe(18);
+    await at('finalizing', 600);
+    expect((await get(ws.key, url)).body.estimated_time).toBe(1);
+    await at('completed', 600);
+    expect((await get(ws.key, url)).body.estimated_time).toBeUndefined();
   });
 
   it('a submission whose every run was lost with its process ends failed JOB_LOST, refunded, with nothing run', async () => {

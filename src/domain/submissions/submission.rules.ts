@@ -54,6 +54,35 @@ export function estimateSeconds(videoSecondsAheadAndOwn: number): number {
   return Math.max(1, Math.round(videoSecondsAheadAndOwn * PROCESSING_SECONDS_PER_VIDEO_SECOND));
 }
 
+/**
+ * Share of a submission's processing each running stage takes, in order (`npm run bench -- pipeline`
+ * on a 10-minute talk: transcription about half, analysis a sixth, rendering the clips' previews a
+ * third; a link's download varies).
+ */
+export const STAGE_SHARE: Readonly<Record<'downloading' | 'transcribing' | 'video_analysis' | 'analyzing' | 'finalizing', number>> = {
+  downloading: 0.05,
+  transcribing: 0.45,
+  video_analysis: 0.17,
+  analyzing: 0.01,
+  finalizing: 0.32,
+};
+
+/**
+ * Seconds left of a running submission (`estimated_time` while it runs; pure): the whole estimate
+ * (`estimateSeconds` of the stretch) less the time since it started, kept between what the stages
+ * after the current one take and what the current one and those after take, so it falls while a
+ * stage runs and never says done before the last stage is. Undefined for a state that is not running.
+ */
+export function remainingSeconds(state: SubmissionState, stretchSeconds: number, elapsedSeconds: number): number | undefined {
+  if (!(state in STAGE_SHARE)) return undefined;
+  const order = Object.keys(STAGE_SHARE) as Array<keyof typeof STAGE_SHARE>;
+  const i = order.indexOf(state as keyof typeof STAGE_SHARE);
+  const after = order.slice(i + 1).reduce((sum, k) => sum + STAGE_SHARE[k], 0);
+  const total = estimateSeconds(stretchSeconds);
+  const byClock = total - Math.max(0, elapsedSeconds);
+  return Math.max(1, Math.round(Math.min(total * (after + STAGE_SHARE[order[i]]), Math.max(total * after, byClock))));
+}
+
 /** Backoff for re-checking a source that does not fully exist yet: the source's hint, within 30 s … 1 h. */
 export function waitingRetrySeconds(hint: number | undefined, attempt: number): number {
   const backoff = Math.min(3600, 30 * 2 ** Math.min(attempt, 7));

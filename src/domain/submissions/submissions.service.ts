@@ -10,7 +10,7 @@ import type { JobQueue } from '../../ports/queue.js';
 import type { Storage } from '../../ports/storage.js';
 import type { TransactionRunner } from '../../ports/transactions.js';
 import type { ClipListOrder, ClipReview, ClipRow, ClipsRepository } from '../clips/clips.records.js';
-import { estimateSeconds, isFinished, resolveTimeframe, type SubmissionState } from './submission.rules.js';
+import { estimateSeconds, isFinished, remainingSeconds, resolveTimeframe, type SubmissionState } from './submission.rules.js';
 import type { SubmissionFailure } from './submission-failure.js';
 import type { SubmissionRow, SubmissionsRepository } from './submissions.records.js';
 import { CHARGE_TYPE } from '../credits/charge-types.js';
@@ -173,6 +173,10 @@ export class SubmissionsService {
       out.queue_position = q.position;
       out.estimated_time = estimateSeconds(q.secondsAhead + row.timeframeEnd - row.timeframeStart);
     }
+    const left = row.startedAt
+      ? remainingSeconds(row.status as SubmissionState, row.timeframeEnd - row.timeframeStart, (Date.now() - row.startedAt.getTime()) / 1000)
+      : undefined;
+    if (left !== undefined && !row.waitingReason) out.estimated_time = left;
     if (row.waitingReason) {
       out.waiting_reason = row.waitingReason;
       if (row.waitingUntil) out.waiting_until = row.waitingUntil.toISOString();

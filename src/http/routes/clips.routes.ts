@@ -133,7 +133,7 @@ export function clipRoutes(app: Api, deps: ClipRoutesDeps) {
         tags,
         summary: 'Get a submission',
         description:
-          'States, in order: `queued` (with `queue_position` and `estimated_time`), `downloading`, `transcribing`, `video_analysis`, `analyzing`, `finalizing`, ' +
+          'States, in order: `queued` (with `queue_position`), `downloading`, `transcribing`, `video_analysis`, `analyzing`, `finalizing` (each with `estimated_time`), ' +
           'then `completed` (`clips_count` filled) or `failed` (`error_code` set, credits refunded). While the source does not fully exist yet `waiting_reason` is set ' +
           '(`SOURCE_PREMIERE_SCHEDULED` with `waiting_until`, `SOURCE_LIVE_IN_PROGRESS`, `SOURCE_VOD_PROCESSING`) and the job resumes by itself. ' +
           'Poll every 10 to 15 seconds.',

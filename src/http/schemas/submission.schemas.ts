@@ -13,7 +13,11 @@ export const SubmissionSchema = Type.Object(
     error_code: Type.Union([Type.String(), Type.Null()], { description: 'Set when `failed`; see docs/api-decisions.md.' }),
     clips_count: Type.Integer(),
     queue_position: Type.Optional(Type.Integer({ description: 'While `queued`: 1 is next.' })),
-    estimated_time: Type.Optional(Type.Integer({ description: 'While `queued`: seconds until done.' })),
+    estimated_time: Type.Optional(
+      Type.Integer({
+        description: 'Seconds until done, an estimate: while `queued` (with the queue ahead) and while running (the stage and the time since it started).',
+      }),
+    ),
     waiting_reason: Type.Optional(Type.String()),
     waiting_until: Type.Optional(IsoDate),
     monitor_id: Type.Union([Type.String(), Type.Null()], { description: 'The video monitor that made it (docs/monitors.md); null for POST /clips.' }),

@@ -145,7 +145,13 @@ function program(io: UserIo, run: (action: (ctx: CliContext) => Promise<void>, j
     .option('--min-silence <seconds>', 'with --remove-silences: cut pauses longer than this instead (0.3 to 10; implies --remove-silences)', parseMinSilence)
     .option('--no-snap', 'keep the trim’s times as given instead of snapping them to word boundaries')
     .addOption(new Option('--aspect <ratio>', 'aspect ratio').choices(['9:16', '1:1', '16:9']))
-    .option('--zoom <factor>', 'punch in on the framed picture: 1 (none) to 3', parseZoom)
+    .addOption(
+      new Option(
+        '--reframe <layout>',
+        'how the picture is framed (auto picks per shot; split: two faces stacked; screen: a slide with the face below)',
+      ).choices(['auto', 'speaker', 'split', 'screen', 'center', 'fit']),
+    )
+    .option('--zoom <factor>', 'punch in on the framed picture: 1 (none) to 3, or subtle (eased punch-ins on emphasised words) or none', parseZoom)
     .option('--template <id>', 'caption template')
     .option('--no-captions', 'no burned-in captions')
     .option('--title <text>', 'the title shown on the clip')

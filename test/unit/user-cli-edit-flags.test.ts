@@ -41,7 +41,9 @@ describe('user CLI edit flags', () => {
     for (const bad of ['0.1', '11', 'soon', '-1', '']) expect(() => parseMinSilence(bad), bad).toThrow('seconds from 0.3 to 10');
     expect(parseZoom('1.5')).toBe(1.5);
     expect(parseZoom('3')).toBe(3);
-    for (const bad of ['0.5', '3.5', 'x', '1,5']) expect(() => parseZoom(bad), bad).toThrow('a factor from 1 to 3');
+    for (const bad of ['0.5', '3.5', 'x', '1,5']) expect(() => parseZoom(bad), bad).toThrow('subtle, none or a factor from 1 to 3');
+    expect(parseZoom('subtle')).toBe('subtle');
+    expect(parseZoom('None')).toBe('none');
   });
 
   it('deriveBody: --remove-silences is true, --min-silence asks for its length (and implies it), --zoom is sent as zoom', () => {
@@ -51,5 +53,6 @@ describe('user CLI edit flags', () => {
     expect(deriveBody('edit_1', { ...none, removeSilences: true, minSilence: 1.2 })).toEqual({ base_edit_id: 'edit_1', remove_silences: { min_seconds: 1.2 } });
     expect(deriveBody('edit_1', { ...none, minSilence: 2 })).toEqual({ base_edit_id: 'edit_1', remove_silences: { min_seconds: 2 } });
     expect(deriveBody('edit_1', { ...none, zoom: 1.5 })).toEqual({ base_edit_id: 'edit_1', zoom: 1.5 });
+    expect(deriveBody('edit_1', { ...none, zoom: 'subtle', reframe: 'split' })).toEqual({ base_edit_id: 'edit_1', zoom: 'subtle', reframe: 'split' });
   });
 });

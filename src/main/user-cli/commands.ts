@@ -368,7 +368,8 @@ export interface DeriveOptions {
   minSilence?: number;
   snap: boolean;
   aspect?: '9:16' | '1:1' | '16:9';
-  zoom?: number;
+  reframe?: 'auto' | 'speaker' | 'split' | 'screen' | 'center' | 'fit';
+  zoom?: number | 'subtle' | 'none';
   template?: string;
   captions: boolean;
   title?: string;
@@ -385,6 +386,7 @@ export function deriveBody(baseEditId: string, opts: DeriveOptions): Parameters<
     ...(opts.minSilence !== undefined ? { remove_silences: { min_seconds: opts.minSilence } } : opts.removeSilences ? { remove_silences: true } : {}),
     ...(opts.snap === false ? { snap: false } : {}),
     ...(opts.aspect ? { aspect_ratio: opts.aspect } : {}),
+    ...(opts.reframe ? { reframe: opts.reframe } : {}),
     ...(opts.zoom !== undefined ? { zoom: opts.zoom } : {}),
     ...(opts.template ? { template_id: opts.template } : {}),
     ...(opts.captions === false ? { captions_enabled: false } : {}),

@@ -42,7 +42,9 @@ export function parseMinSilence(raw: string): number {
   return numberIn(raw, 0.3, 10, 'seconds');
 }
 
-/** `--zoom Z`: the punch-in factor, 1 (none) to 3. */
-export function parseZoom(raw: string): number {
-  return numberIn(raw, 1, 3, 'a factor');
+/** `--zoom Z`: the punch-in factor, 1 (none) to 3, or `subtle` (eased punch-ins on emphasised words) or `none`. */
+export function parseZoom(raw: string): number | 'subtle' | 'none' {
+  const word = raw.trim().toLowerCase();
+  if (word === 'subtle' || word === 'none') return word;
+  return numberIn(raw, 1, 3, 'subtle, none or a factor');
 }

@@ -26,6 +26,7 @@ import {
 const base: BaseEdit = {
   id: 'edit_base',
   aspect_ratio: '9:16',
+  reframe: 'speaker',
   template_id: 'tpl_bold',
   segments: [
     { start: 10, end: 14 },
@@ -98,6 +99,9 @@ describe('the editor’s word operations → the body of POST /edits', () => {
     expect(deriveBody(base, d)).toEqual({ base_edit_id: 'edit_base', remove_fillers: true, aspect_ratio: '1:1', template_id: 'tpl_clean' });
     expect(hasChanges(setLayout(EMPTY_DRAFT, { aspectRatio: '9:16' }), base)).toBe(false);
     expect(hasChanges(setLayout(EMPTY_DRAFT, { aspectRatio: '16:9' }), base)).toBe(true);
+    expect(deriveBody(base, setLayout(EMPTY_DRAFT, { reframe: 'speaker' }))).toEqual({ base_edit_id: 'edit_base' });
+    expect(hasChanges(setLayout(EMPTY_DRAFT, { reframe: 'speaker' }), base)).toBe(false);
+    expect(deriveBody(base, setLayout(EMPTY_DRAFT, { reframe: 'split' }))).toEqual({ base_edit_id: 'edit_base', reframe: 'split' });
   });
 
   it('undo: steps back one change at a time to the untouched draft; a step that changes nothing is not one', () => {

@@ -23,10 +23,13 @@ export interface BaseEdit {
   words: readonly Word[];
   segments: readonly Segment[];
   aspect_ratio: string;
+  /** How the picture is framed (`auto` picks per shot). */
+  reframe: string;
   template_id: string | null;
 }
 
 export type AspectRatio = '9:16' | '1:1' | '16:9';
+export type Reframe = 'auto' | 'speaker' | 'split' | 'screen' | 'center' | 'fit';
 
 export interface Draft {
   /** Corrected caption text by word index (`''` hides the word from the captions, its sound kept). */
@@ -42,6 +45,8 @@ export interface Draft {
   /** null: the base's. */
   aspectRatio: AspectRatio | null;
   /** null: the base's. */
+  reframe: Reframe | null;
+  /** null: the base's. */
   templateId: string | null;
 }
 
@@ -53,6 +58,7 @@ export const EMPTY_DRAFT: Draft = {
   removeFillers: false,
   removeSilences: false,
   aspectRatio: null,
+  reframe: null,
   templateId: null,
 };
 
@@ -96,7 +102,7 @@ export function setSwitch(draft: Draft, name: 'removeFillers' | 'removeSilences'
   return { ...draft, [name]: on };
 }
 
-export function setLayout(draft: Draft, change: { aspectRatio?: AspectRatio | null; templateId?: string | null }): Draft {
+export function setLayout(draft: Draft, change: { aspectRatio?: AspectRatio | null; reframe?: Reframe | null; templateId?: string | null }): Draft {
   return { ...draft, ...change };
 }
 
@@ -123,6 +129,7 @@ export function hasChanges(draft: Draft, base: BaseEdit): boolean {
     draft.removeFillers ||
     draft.removeSilences ||
     (draft.aspectRatio !== null && draft.aspectRatio !== base.aspect_ratio) ||
+    (draft.reframe !== null && draft.reframe !== base.reframe) ||
     (draft.templateId !== null && draft.templateId !== base.template_id)
   );
 }
@@ -136,6 +143,7 @@ export interface DeriveBody {
   remove_fillers?: boolean;
   remove_silences?: boolean;
   aspect_ratio?: AspectRatio;
+  reframe?: Reframe;
   template_id?: string;
 }
 
@@ -154,6 +162,7 @@ export function deriveBody(base: BaseEdit, draft: Draft): DeriveBody {
   if (draft.removeFillers) body.remove_fillers = true;
   if (draft.removeSilences) body.remove_silences = true;
   if (draft.aspectRatio !== null && draft.aspectRatio !== base.aspect_ratio) body.aspect_ratio = draft.aspectRatio;
+  if (draft.reframe !== null && draft.reframe !== base.reframe) body.reframe = draft.reframe;
   if (draft.templateId !== null && draft.templateId !== base.template_id) body.template_id = draft.templateId;
   return body;
 }

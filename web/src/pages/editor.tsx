@@ -25,10 +25,21 @@ import {
   wordAt,
   wordState,
   type AspectRatio,
+  type Reframe,
   type Draft,
   type History,
   type Segment,
 } from '../editor/word-ops';
+
+/** The framings an edit can ask for (`reframe`), as the editor names them. */
+const LAYOUTS: Array<[Reframe, string]> = [
+  ['auto', 'Automatic, shot by shot'],
+  ['speaker', 'Follow the speaker'],
+  ['split', 'Two faces, stacked'],
+  ['screen', 'Screen with the face below'],
+  ['center', 'Centre of the picture'],
+  ['fit', 'Whole picture on a blurred fill'],
+];
 
 const ASPECTS: Array<[AspectRatio, string]> = [
   ['9:16', 'Vertical 9:16'],
@@ -390,6 +401,20 @@ export function Editor({ videoId, submissionId, clipId }: { videoId: string; sub
                   {templateList.map((t) => (
                     <option key={t.id} value={t.id}>
                       {t.name}
+                    </option>
+                  ))}
+                </select>
+              </div>
+              <div class="field">
+                <label for="reframe">Layout</label>
+                <select
+                  id="reframe"
+                  value={draft.reframe ?? base?.reframe ?? 'speaker'}
+                  onChange={(e) => change(setLayout(draft, { reframe: e.currentTarget.value as Reframe }))}
+                >
+                  {LAYOUTS.map(([value, label]) => (
+                    <option key={value} value={value}>
+                      {label}
                     </option>
                   ))}
                 </select>

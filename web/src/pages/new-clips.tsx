@@ -8,6 +8,15 @@ import { clock, credits, percent } from '../format';
 type Upload = { name: string; sent: number; total: number; ctrl: AbortController };
 
 /** "1:30", "90" or "1:02:03" → seconds; null when empty; NaN when unreadable. */
+/** The Keywords field as the API takes it: trimmed, empty ones dropped; undefined when there are none. */
+function keywordList(raw: string): string[] | undefined {
+  const list = raw
+    .split(',')
+    .map((k) => k.trim())
+    .filter((k) => k !== '');
+  return list.length ? list : undefined;
+}
+
 export function parseTime(text: string): number | null {
   const t = text.trim();
   if (t === '') return null;
@@ -53,6 +62,8 @@ export function NewClips() {
   const [templateId, setTemplateId] = useState('');
   const [strategyId, setStrategyId] = useState('');
   const [language, setLanguage] = useState<'auto' | 'en' | 'pt'>('auto');
+  const [prompt, setPrompt] = useState('');
+  const [keywords, setKeywords] = useState('');
   const [submitting, setSubmitting] = useState(false);
   const [submitError, setSubmitError] = useState<string | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
@@ -118,6 +129,8 @@ export function NewClips() {
             template_id: templateId || undefined,
             strategy_id: strategyId || undefined,
             source_language: language,
+            prompt: prompt.trim() || undefined,
+            keywords: keywordList(keywords),
           },
         }),
       );
@@ -215,6 +228,33 @@ export function NewClips() {
               </div>
               <p class="hint">Only this stretch is clipped and charged.</p>
             </fieldset>
+            <div class="field">
+              <label for="prompt">What to look for (optional)</label>
+              <input
+                id="prompt"
+                maxLength={500}
+                placeholder="the moments about pricing"
+                aria-describedby="prompt-hint"
+                value={prompt}
+                onInput={(e) => setPrompt(e.currentTarget.value)}
+              />
+              <p id="prompt-hint" class="hint">
+                In the video’s language. Clips about it are rated above the rest, and each clip says what it matched.
+              </p>
+            </div>
+            <div class="field">
+              <label for="keywords">Keywords (optional)</label>
+              <input
+                id="keywords"
+                placeholder="pricing, free plan"
+                aria-describedby="keywords-hint"
+                value={keywords}
+                onInput={(e) => setKeywords(e.currentTarget.value)}
+              />
+              <p id="keywords-hint" class="hint">
+                Separated by commas, up to 20: every clip says one of them (a few others may fill up to three clips).
+              </p>
+            </div>
             <div class="row">
               <div class="field">
                 <label for="template">Template</label>

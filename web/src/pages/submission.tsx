@@ -11,6 +11,14 @@ import { RenderControl } from '../components/render';
 
 type Review = Clip['review'];
 
+/** The sub-scores a clip's rating is made of, as a card names them. */
+const SCORES: ReadonlyArray<[keyof NonNullable<Clip['score_details']>, string]> = [
+  ['hook', 'Hook'],
+  ['coherence', 'Stands alone'],
+  ['value', 'Value'],
+  ['delivery', 'Delivery'],
+];
+
 function ClipCard({ clip, videoId, submissionId, onReview }: { clip: Clip; videoId: string; submissionId: string; onReview: (c: Clip) => void }) {
   const { cutroom } = useStudio();
   const [busy, setBusy] = useState(false);
@@ -37,6 +45,18 @@ function ClipCard({ clip, videoId, submissionId, onReview }: { clip: Clip; video
         <span class="rating">Rating {clip.rating.toFixed(1)} / 10</span>
         <span>Length {length(clip.end_time - clip.start_time)}</span>
       </p>
+      {clip.reason && <p class="reason">{clip.reason}</p>}
+      {clip.score_details && (
+        <dl class="scores" aria-label={`Scores of ${clip.title}`}>
+          {SCORES.map(([key, name]) => (
+            <div key={key}>
+              <dt>{name}</dt>
+              <dd>{clip.score_details![key].toFixed(1)}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
+      {clip.matched.length > 0 && <p class="muted small">Matched: {clip.matched.join(', ')}</p>}
       <ClipPlayer editId={clip.edit_id ?? null} fallbackUrl={clip.play_url} label={clip.title} />
       <div class="actions" role="group" aria-label={`Review ${clip.title}`}>
         <button type="button" class="keep" aria-pressed={clip.review === 'kept'} disabled={busy} onClick={() => void review('kept')}>

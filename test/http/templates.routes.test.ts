@@ -175,7 +175,7 @@ describe('admin templates', () => {
       name: 'Square',
       config: {
         captions: { font_family: 'Inter SemiBold', words_per_line: 6, uppercase: false },
-        layout: { aspect: '1:1', reframe: 'center', resolution: '720p' },
+        layout: { aspect: '1:1', reframe: 'center', resolution: '720p', zoom: 'subtle' },
       },
     });
     expect(r.status).toBe(201);
@@ -187,7 +187,7 @@ describe('admin templates', () => {
       uppercase: false,
       font_size: BUILTIN_TEMPLATES[0].captions.fontSize,
     });
-    expect(r.body.config.layout).toEqual({ aspect: '1:1', reframe: 'center', resolution: '720p' });
+    expect(r.body.config.layout).toEqual({ aspect: '1:1', reframe: 'center', resolution: '720p', zoom: 'subtle' });
     expect(Date.now() - new Date(r.body.created_at).getTime()).toBeLessThan(60_000);
   });
 

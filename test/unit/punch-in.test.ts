@@ -3,6 +3,8 @@ import { buildFilterComplex, punchInExpression } from '../../src/adapters/media/
 import { getBuiltinTemplate } from '../../src/domain/edits/caption-styles.js';
 import { deriveEdit } from '../../src/domain/edits/edit-changes.js';
 import { rebuildEdit } from '../../src/domain/clips/clip-edits.service.js';
+import { buildClipEdit } from '../../src/domain/edits/clip-edit.js';
+import { checkTemplateConfig } from '../../src/domain/templates/templates.rules.js';
 import { editHash, makeEdit, validateEdit, type Edit } from '../../src/domain/edits/edit.js';
 import { PUNCH_IN_ZOOM, punchIns, punchInZoom } from '../../src/domain/reframe/punch-in.js';
 
@@ -164,5 +166,85 @@ describe('apply_template on an edit with punch-ins', () => {
     const auto = rebuildEdit(e, { captions: tpl.captions, layout: { ...tpl.layout, reframe: 'auto' } }, undefined, { samples, sceneCuts: [15] });
     expect(auto.layout.shots?.map((s) => s.reframe)).toEqual(['split', 'speaker']);
     expect(auto.layout.punchIns).toEqual([{ start: 4.8, end: 6 }]);
+  });
+});
+
+describe('a template with zoom subtle', () => {
+  const subtle = { captions: tpl.captions, layout: { ...tpl.layout, reframe: 'center' as const, zoom: 'subtle' as const } };
+  const clipWords = words.map((w, i) => ({ ...w, text: `w${i}` }));
+  const source = { key: 'k', duration: 30, width: 1920, height: 1080 };
+
+  it('is a template layout field: `none` by default, `subtle`, nothing else', () => {
+    expect(checkTemplateConfig({})).toMatchObject({ ok: true, config: { layout: { zoom: 'none' } } });
+    expect(checkTemplateConfig({ layout: { zoom: 'subtle' } })).toMatchObject({ ok: true, config: { layout: { zoom: 'subtle' } } });
+    const bad = checkTemplateConfig({ layout: { zoom: 1.2 } });
+    expect(bad.ok).toBe(false);
+    expect(!bad.ok && bad.errors.map((e) => e.field)).toEqual(['config.layout.zoom']);
+  });
+
+  it('punches in on a new clip’s loud words; `none` (or no loudness) adds nothing', () => {
+    const e = buildClipEdit({ source, start: 0, end: 30, words: clipWords, template: subtle, watermark: false, loudness });
+    expect(e.layout).toMatchObject({
+      punchIn: 'subtle',
+      punchIns: [
+        { start: 4.8, end: 6 },
+        { start: 14.8, end: 16 },
+      ],
+    });
+    expect(validateEdit(e)).toEqual([]);
+    const none = buildClipEdit({
+      source,
+      start: 0,
+      end: 30,
+      words: clipWords,
+      template: { ...subtle, layout: { ...subtle.layout, zoom: 'none' } },
+      watermark: false,
+      loudness,
+    });
+    expect(none.layout.punchIn).toBeUndefined();
+    expect(buildClipEdit({ source, start: 0, end: 30, words: clipWords, template: subtle, watermark: false }).layout).toMatchObject({ punchIn: 'subtle' });
+    expect(buildClipEdit({ source, start: 0, end: 30, words: clipWords, template: subtle, watermark: false }).layout.punchIns).toBeUndefined();
+  });
+
+  it('applied to an edit without punch-ins adds them over its kept stretches; `none` keeps the edit’s own', () => {
+    const cut = derive({
+      segments: [
+        { start: 0, end: 5.5 },
+        { start: 10, end: 30 },
+      ],
+      snap: false,
+    });
+    expect(cut.layout.punchIn).toBeUndefined();
+    const applied = rebuildEdit(cut, subtle, undefined, undefined, loudness);
+    expect(applied.layout).toMatchObject({
+      punchIn: 'subtle',
+      punchIns: [
+        { start: 4.8, end: 5.5 },
+        { start: 14.8, end: 16 },
+      ],
+    });
+    expect(validateEdit(applied)).toEqual([]);
+    const own = derive({ zoom: 'subtle' });
+    expect(rebuildEdit(own, { ...subtle, layout: { ...subtle.layout, zoom: 'none' } }, undefined, undefined, loudness).layout.punchIns).toEqual(
+      own.layout.punchIns,
+    );
+    // POST /edits with the template's id: the same.
+    const viaDerive = deriveEdit({
+      base,
+      words: lineage,
+      change: {},
+      template: { ...tpl, layout: subtle.layout },
+      applyTemplate: true,
+      maxSeconds: 180,
+      sourceLoudness: loudness,
+    }).spec;
+    expect(viaDerive.layout).toMatchObject({
+      punchIn: 'subtle',
+      punchIns: [
+        { start: 4.8, end: 6 },
+        { start: 14.8, end: 16 },
+      ],
+    });
+    expect(derive({ zoom: 'none' }, viaDerive).layout.punchIn).toBeUndefined();
   });
 });

@@ -133,7 +133,9 @@ describe('computeSplitPaths', () => {
   });
 });
 
-const tpl = getBuiltinTemplate('bold-pop')!;
+const builtin = getBuiltinTemplate('bold-pop')!;
+/** The built-in with the single-face layout (the built-ins now default to `auto`). */
+const tpl = { ...builtin, layout: { ...builtin.layout, reframe: 'speaker' as const } };
 const speakerPath = [
   { t: 0, x: 600, y: 0, w: 606, h: 1080 },
   { t: 60, x: 600, y: 0, w: 606, h: 1080 },

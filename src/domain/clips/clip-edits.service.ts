@@ -3,7 +3,7 @@ import type { TransactionRunner } from '../../ports/transactions.js';
 import { DomainError } from '../errors.js';
 import type { Keyframe } from '../reframe/crop-keyframes.js';
 import { PUNCH_IN_CLEAR } from '../reframe/punch-in.js';
-import { buildClipEdit, sourceFaces, sourceTimeCropPath, type EditTemplate, type SourceFaces } from '../edits/clip-edit.js';
+import { buildClipEdit, sourceFaces, sourceTimeCropPath, templatePunchIn, type EditTemplate, type SourceFaces } from '../edits/clip-edit.js';
 import { editHash, makeEdit, type Edit } from '../edits/edit.js';
 import type { SubmissionRow } from '../submissions/submissions.records.js';
 import type { ClipsRepository, EditRow } from './clips.records.js';
@@ -59,6 +59,7 @@ export class ClipEditsService {
     if (sub.status !== 'completed') throw new DomainError('SUBMISSION_NOT_COMPLETED', { status: sub.status });
     const sourcePath = (sub.analysis as { cropPath9x16?: Keyframe[] } | null)?.cropPath9x16;
     const faces = sourceFaces(sub.analysis);
+    const loudness = (sub.analysis as { loudness?: number[] } | null)?.loudness;
 
     return this.d.tx.run(async (tx) => {
       // One application at a time per submission.
@@ -71,7 +72,7 @@ export class ClipEditsService {
       for (const clip of rows) {
         const prevRow = clip.editId ? byId.get(clip.editId) : undefined;
         if (!prevRow) throw new DomainError('SUBMISSION_NOT_COMPLETED', { status: sub.status });
-        const next = rebuildEdit(prevRow.spec as Edit, template, sourcePath, faces);
+        const next = rebuildEdit(prevRow.spec as Edit, template, sourcePath, faces, loudness);
         const hash = editHash(next);
         let editId = prevRow.id;
         if (hash !== prevRow.hash || prevRow.templateId !== template.id) {
@@ -103,7 +104,7 @@ export class ClipEditsService {
  * submission kept it, else from the previous edit (an older clip-time path shifted back to source time);
  * a `split` template's halves from the analysis' face samples (`faces`), when kept.
  */
-export function rebuildEdit(prev: Edit, template: EditTemplate, sourceCropPath?: readonly Keyframe[], faces?: SourceFaces): Edit {
+export function rebuildEdit(prev: Edit, template: EditTemplate, sourceCropPath?: readonly Keyframe[], faces?: SourceFaces, loudness?: readonly number[]): Edit {
   const cropPath = sourceCropPath && sourceCropPath.length > 0 ? sourceCropPath : sourceTimeCropPath(prev);
   const edit = buildClipEdit({
     source: { ...prev.source },
@@ -112,19 +113,25 @@ export function rebuildEdit(prev: Edit, template: EditTemplate, sourceCropPath?:
     words: prev.captions?.words ?? [],
     cropPath9x16: cropPath,
     faces,
-    template,
+    // The punch-in is decided below, over the kept stretches.
+    template: { ...template, layout: { ...template.layout, zoom: 'none' } },
     watermark: prev.watermark,
   });
   const zoom = prev.layout.zoom;
-  const punchIn = prev.layout.punchIn;
-  if (!prev.title && !prev.segments && zoom === undefined && !punchIn) return edit;
-  // The punch-ins stay, but none within PUNCH_IN_CLEAR of a shot change the new layout brings.
   const changes = (edit.layout.shots ?? []).slice(1).map((s) => s.start);
-  const punchIns = (prev.layout.punchIns ?? []).filter((p) => !changes.some((c) => c > p.start - PUNCH_IN_CLEAR && c < p.end + PUNCH_IN_CLEAR));
+  let punch: { punchIn?: 'subtle'; punchIns?: Edit['layout']['punchIns'] } = {};
+  if (prev.layout.punchIn) {
+    // The edit's punch-ins stay, but none within PUNCH_IN_CLEAR of a shot change the new layout brings.
+    const kept = (prev.layout.punchIns ?? []).filter((p) => !changes.some((c) => c > p.start - PUNCH_IN_CLEAR && c < p.end + PUNCH_IN_CLEAR));
+    punch = { punchIn: prev.layout.punchIn, ...(kept.length ? { punchIns: kept } : {}) };
+  } else if (template.layout.zoom === 'subtle') {
+    punch = templatePunchIn(prev.captions?.words ?? [], loudness ?? [], prev.segments ?? { start: prev.in, end: prev.out }, edit.layout.shots);
+  }
+  if (!prev.title && !prev.segments && zoom === undefined && !punch.punchIn) return edit;
   const layout = {
     ...edit.layout,
     ...(zoom !== undefined ? { zoom } : {}),
-    ...(punchIn ? { punchIn, ...(punchIns.length ? { punchIns } : {}) } : {}),
+    ...punch,
   };
   return makeEdit({
     ...edit,

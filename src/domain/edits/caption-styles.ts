@@ -72,6 +72,9 @@ export type Aspect = '9:16' | '1:1' | '16:9';
  */
 export type ReframeMode = 'auto' | 'speaker' | 'split' | 'screen' | 'center' | 'fit';
 export type Resolution = '720p' | '1080p';
+/** A template's punch-in: `subtle` adds short eased zooms on emphasised words (src/domain/reframe/punch-in.ts), `none` adds none. */
+export type TemplateZoom = 'none' | 'subtle';
+export const TEMPLATE_ZOOMS: readonly TemplateZoom[] = ['none', 'subtle'];
 
 export interface CaptionTemplate {
   id: string;
@@ -79,7 +82,7 @@ export interface CaptionTemplate {
   description: string;
   captions: CaptionStyle;
   title: TitleStyle;
-  layout: { aspect: Aspect; reframe: ReframeMode; resolution: Resolution };
+  layout: { aspect: Aspect; reframe: ReframeMode; resolution: Resolution; zoom: TemplateZoom };
 }
 
 const DEFAULT_TITLE: TitleStyle = {
@@ -118,7 +121,7 @@ export const BUILTIN_TEMPLATES: readonly CaptionTemplate[] = deepFreeze([
       uppercase: true,
     },
     title: { ...DEFAULT_TITLE, fontFamily: 'Anton', uppercase: true, box: null, color: '#FFFFFF', outlineColor: '#000000', outlineWidth: 6, fontSize: 84 },
-    layout: { aspect: '9:16', reframe: 'speaker', resolution: '1080p' },
+    layout: { aspect: '9:16', reframe: 'auto', resolution: '1080p', zoom: 'none' },
   },
   {
     id: 'clean',
@@ -142,7 +145,7 @@ export const BUILTIN_TEMPLATES: readonly CaptionTemplate[] = deepFreeze([
       uppercase: false,
     },
     title: { ...DEFAULT_TITLE, fontFamily: 'Inter ExtraBold' },
-    layout: { aspect: '9:16', reframe: 'speaker', resolution: '1080p' },
+    layout: { aspect: '9:16', reframe: 'auto', resolution: '1080p', zoom: 'none' },
   },
   {
     id: 'karaoke',
@@ -166,7 +169,7 @@ export const BUILTIN_TEMPLATES: readonly CaptionTemplate[] = deepFreeze([
       uppercase: false,
     },
     title: { ...DEFAULT_TITLE },
-    layout: { aspect: '9:16', reframe: 'fit', resolution: '1080p' },
+    layout: { aspect: '9:16', reframe: 'fit', resolution: '1080p', zoom: 'none' },
   },
 ]);
 

@@ -4,12 +4,14 @@ import { clipShots, type ShotSample } from '../reframe/shots.js';
 import { computeSplitPaths } from '../reframe/split-path.js';
 import { computeScreenFacePath } from '../reframe/screen-path.js';
 import { makeEdit, type CaptionWord, type Edit, type EditShot } from './edit.js';
-import type { Aspect, CaptionStyle, ReframeMode, Resolution } from './caption-styles.js';
+import { punchIns } from '../reframe/punch-in.js';
+import type { Aspect, CaptionStyle, ReframeMode, Resolution, TemplateZoom } from './caption-styles.js';
 
 /** What a template contributes to a clip's edit. */
 export interface EditTemplate {
   captions: CaptionStyle;
-  layout: { aspect: Aspect; reframe: ReframeMode; resolution: Resolution };
+  /** `zoom` absent: `none` (templates stored before it existed). */
+  layout: { aspect: Aspect; reframe: ReframeMode; resolution: Resolution; zoom?: TemplateZoom };
 }
 
 export interface ClipEditInput {
@@ -24,6 +26,8 @@ export interface ClipEditInput {
   faces?: SourceFaces;
   template: EditTemplate;
   watermark: boolean;
+  /** The source's loudness per second (LUFS, the analysis'): a template with `zoom: subtle` punches in on the loud words. */
+  loudness?: readonly number[];
 }
 
 /** The face samples of a source's analysis (source seconds), with its size and scene cuts. */
@@ -107,6 +111,8 @@ export function buildClipEdit(input: ClipEditInput): Edit {
     reframe: template.layout.reframe,
     ...analysisLayout(template.layout.reframe, template.layout.aspect, input.source, { start, end }, input.cropPath9x16, input.faces),
   };
+  if (template.layout.zoom === 'subtle')
+    Object.assign(layout, templatePunchIn(words, input.loudness ?? [], { start, end }, layout.shots as EditShot[] | undefined));
   return makeEdit({
     source: input.source,
     in: start,
@@ -116,6 +122,25 @@ export function buildClipEdit(input: ClipEditInput): Edit {
     watermark: input.watermark,
     resolution: template.layout.resolution,
   });
+}
+
+/**
+ * The punch-in a template with `zoom: subtle` gives a stretch (punch-in.ts): `punchIn: 'subtle'` and,
+ * when a word stands out, its `punchIns`, kept clear of the shots' layout changes.
+ */
+export function templatePunchIn(
+  words: ReadonlyArray<{ start: number; end: number }>,
+  loudness: readonly number[],
+  range: { start: number; end: number } | ReadonlyArray<{ start: number; end: number }>,
+  shots: readonly EditShot[] | undefined,
+): { punchIn: 'subtle'; punchIns?: ReturnType<typeof punchIns> } {
+  const ps = punchIns(
+    words,
+    loudness,
+    range,
+    (shots ?? []).slice(1).map((s) => s.start),
+  );
+  return { punchIn: 'subtle', ...(ps.length > 0 ? { punchIns: ps } : {}) };
 }
 
 /**

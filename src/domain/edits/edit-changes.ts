@@ -1,7 +1,7 @@
 import { validationError } from '../errors.js';
 import type { Keyframe } from '../reframe/crop-keyframes.js';
 import { analysisLayout, cropPathSlice, sourceTimeCropPath, type SourceFaces } from './clip-edit.js';
-import type { Aspect, CaptionStyle, FieldError, ReframeMode, Resolution, TitleStyle } from './caption-styles.js';
+import type { Aspect, CaptionStyle, FieldError, ReframeMode, Resolution, TemplateZoom, TitleStyle } from './caption-styles.js';
 import { makeEdit, MIN_SEGMENT_SECONDS, ZOOM_MAX, ZOOM_MIN, type Edit, type EditShot } from './edit.js';
 import { punchIns } from '../reframe/punch-in.js';
 import { DEFAULT_MIN_SILENCE_SECONDS, MAX_SILENCE_SECONDS, MIN_SILENCE_SECONDS, silenceCuts } from './edit-silences.js';
@@ -151,7 +151,7 @@ export interface EditChange {
 export interface DeriveTemplate {
   captions: CaptionStyle;
   title: TitleStyle;
-  layout: { aspect: Aspect; reframe: ReframeMode; resolution: Resolution };
+  layout: { aspect: Aspect; reframe: ReframeMode; resolution: Resolution; zoom?: TemplateZoom };
 }
 
 export interface DeriveInput {
@@ -309,7 +309,9 @@ export function deriveEdit(input: DeriveInput): { spec: Edit; words: EditWord[] 
     .filter((w) => w.text !== '')
     .map((w) => ({ start: w.start, end: w.end, text: w.text }));
   // The subtle punch-in, asked now or kept from the base (a number or `none` ends it), on the words kept.
-  if (change.zoom === 'subtle' || (change.zoom === undefined && base.layout.punchIn === 'subtle')) {
+  // A template applied now with `zoom: subtle` turns it on too (its `none` leaves the edit's choice).
+  const templateSubtle = input.applyTemplate && template.layout.zoom === 'subtle';
+  if (change.zoom === 'subtle' || (change.zoom === undefined && (base.layout.punchIn === 'subtle' || templateSubtle))) {
     layout.punchIn = 'subtle';
     const changes = ((layout.shots as EditShot[] | undefined) ?? []).slice(1).map((s) => s.start);
     const ps = punchIns(shown, input.sourceLoudness ?? [], segments, changes);

@@ -299,6 +299,7 @@ export class SubmissionPipeline {
           faces: sourceFaces(analysis),
           template,
           watermark: plan.forceWatermark,
+          loudness: analysis.loudness,
         });
         const editId = newId('edit');
         await this.d.transactions.run(async (tx) => {

@@ -13,7 +13,9 @@ import {
   type FieldError,
   type ReframeMode,
   type Resolution,
+  type TemplateZoom,
   type TitleStyle,
+  TEMPLATE_ZOOMS,
 } from '../edits/caption-styles.js';
 
 /**
@@ -32,6 +34,8 @@ export interface TemplateLayout {
   aspect: Aspect;
   reframe: ReframeMode;
   resolution: Resolution;
+  /** Punch-in on the template's clips: `subtle` (eased zooms on emphasised words) or `none`. */
+  zoom: TemplateZoom;
 }
 
 /** How clips look: the render module's caption and title styles plus the output layout. */
@@ -150,7 +154,7 @@ export type ConfigCheck<T> = { ok: true; config: T } | { ok: false; errors: Fiel
 
 /**
  * Checks a custom template config in the API's snake_case form:
- * `{ captions?: {...}, title?: {...}, layout?: { aspect?, reframe?, resolution? } }`. Every field is
+ * `{ captions?: {...}, title?: {...}, layout?: { aspect?, reframe?, resolution?, zoom? } }`. Every field is
  * optional and takes the default template's value when absent; a given `box` replaces the default
  * box whole. Field names in errors are prefixed with `prefix` (default `config.`).
  */
@@ -176,10 +180,11 @@ export function checkTemplateConfig(input: unknown, prefix = 'config.'): ConfigC
       layout = undefined;
     } else {
       layout = { ...layout, ...input.layout };
-      checkKnown(errs, input.layout, ['aspect', 'reframe', 'resolution'], `${prefix}layout.`);
+      checkKnown(errs, input.layout, ['aspect', 'reframe', 'resolution', 'zoom'], `${prefix}layout.`);
       checkEnum(errs, layout, 'aspect', ASPECTS, `${prefix}layout.`);
       checkEnum(errs, layout, 'reframe', REFRAME_MODES, `${prefix}layout.`);
       checkEnum(errs, layout, 'resolution', RESOLUTIONS, `${prefix}layout.`);
+      checkEnum(errs, layout, 'zoom', TEMPLATE_ZOOMS, `${prefix}layout.`);
     }
   }
   if (errs.length > 0) return { ok: false, errors: dedupe(errs) };

@@ -20,7 +20,18 @@ export class DomainError extends Error {
   }
 }
 
-export function validationError(errors: Array<{ field: string; rule: string }>): DomainError {
+/**
+ * One failed field of a VALIDATION_ERROR: `field` (dotted path) and `rule` (what it broke). A rule that
+ * picks among fixed values (`enum`, and `const` for a choice among literals) also carries `allowed`,
+ * the values the field takes (docs/api-decisions.md, "Error extras").
+ */
+export interface FieldFailure {
+  field: string;
+  rule: string;
+  allowed?: readonly unknown[];
+}
+
+export function validationError(errors: FieldFailure[]): DomainError {
   return new DomainError('VALIDATION_ERROR', { errors });
 }
 

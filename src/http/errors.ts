@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { DomainError } from '../domain/errors.js';
+import { DomainError, type FieldFailure } from '../domain/errors.js';
 import { ERROR_STATUS as STATUS_OF_CODE, type ErrorCode } from '../domain/error-codes.js';
 
 /** HTTP status of every error code the service answers: the domain's one table (src/domain/error-codes.ts), looked up by any string. */
@@ -19,14 +19,41 @@ export function sendError(reply: FastifyReply, code: ErrorCode, extra?: Record<s
     .send(extra ? { code, extra } : { code });
 }
 
-type AjvError = { instancePath: string; keyword: string; params: { missingProperty?: string; additionalProperty?: string } & Record<string, unknown> };
+type AjvError = {
+  instancePath: string;
+  schemaPath?: string;
+  keyword: string;
+  params: { missingProperty?: string; additionalProperty?: string; allowedValues?: unknown[]; allowedValue?: unknown } & Record<string, unknown>;
+};
 
 const CONTEXT_PREFIX: Record<string, string> = { body: '', querystring: 'query.', params: 'path.', headers: 'header.' };
 
-/** Ajv errors → `[{ field, rule }]`; `field` is the dotted path, prefixed for non-body inputs. */
-export function validationFields(errors: AjvError[], context = 'body'): Array<{ field: string; rule: string }> {
+/**
+ * The values a field takes when its rule picks among fixed values: an `enum`'s list, or every `const`
+ * of a choice among literals (TypeBox's union of literals is an `anyOf` of `const` branches, each failing
+ * at the same place) — undefined for other rules.
+ */
+function allowedValues(first: AjvError, errors: AjvError[]): unknown[] | undefined {
+  if (first.keyword === 'enum' && Array.isArray(first.params.allowedValues)) return first.params.allowedValues;
+  if (first.keyword !== 'const') return undefined;
+  const branch = /^(.*\/(?:anyOf|oneOf))\/\d+\/const$/.exec(first.schemaPath ?? '');
+  if (!branch) return [first.params.allowedValue];
+  // Every branch of that choice failed (allErrors): only a choice whose every branch is a `const` (or `null`) is a list of values.
+  const inChoice = errors.filter((e) => e.instancePath === first.instancePath && (e.schemaPath ?? '').startsWith(`${branch[1]}/`));
+  const values: unknown[] = [];
+  for (const e of inChoice) {
+    const rest = (e.schemaPath ?? '').slice(branch[1].length + 1);
+    if (e.keyword === 'const' && /^\d+\/const$/.test(rest)) values.push(e.params.allowedValue);
+    else if (e.keyword === 'type' && e.params.type === 'null' && /^\d+\/type$/.test(rest)) values.push(null);
+    else return undefined;
+  }
+  return values;
+}
+
+/** Ajv errors → `[{ field, rule, allowed? }]`; `field` is the dotted path, prefixed for non-body inputs; `allowed` for `enum` and `const`. */
+export function validationFields(errors: AjvError[], context = 'body'): FieldFailure[] {
   const prefix = CONTEXT_PREFIX[context] ?? `${context}.`;
-  const out: Array<{ field: string; rule: string }> = [];
+  const out: FieldFailure[] = [];
   const seen = new Set<string>();
   for (const e of errors) {
     let path = e.instancePath.replace(/^\//, '').split('/').filter(Boolean).join('.');
@@ -36,7 +63,8 @@ export function validationFields(errors: AjvError[], context = 'body'): Array<{ 
     // anyOf/oneOf branches repeat the same field; keep the first rule per field.
     if (seen.has(field)) continue;
     seen.add(field);
-    out.push({ field, rule: e.keyword });
+    const allowed = allowedValues(e, errors);
+    out.push(allowed ? { field, rule: e.keyword, allowed } : { field, rule: e.keyword });
   }
   return out;
 }

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, tempDir, type TestApp } from '../helpers/app.js';
+import { createTestApp, statusAndBody, tempDir, type TestApp } from '../helpers/app.js';
 import { makeAudio, makeHls, makeVideo } from '../helpers/media-fixtures.js';
 import { startStaticServer, type StaticServer } from '../helpers/static-server.js';
 import { writeFakeYtDlp } from '../helpers/fake-ytdlp.js';
@@ -93,12 +93,20 @@ describe('POST /clips/info', () => {
       ['https://www.youtube.com/playlist?list=PL1234567890', 422, 'PLAYLIST_URL'],
       ['https://www.youtube.com/@somechannel', 422, 'CHANNEL_URL'],
       ['https://www.youtube.com/shorts/abcdefghijk', 422, 'SHORTS_NOT_SUPPORTED'],
-      ['ftp://example.com/video.mp4', 422, 'INVALID_URL'],
-      ['not a url', 422, 'INVALID_URL'],
-      ['https://example.com/about', 422, 'INVALID_URL'],
     ];
     for (const [url, status, code] of cases) {
       expect(await info(t, ws.key, url), url).toMatchObject({ status, body: { code } });
+    }
+    // INVALID_URL says which rule refused the link.
+    const refused: Array<[string, string]> = [
+      ['ftp://example.com/video.mp4', 'scheme'],
+      ['not a url', 'malformed'],
+      ['https://user:pw@example.com/video.mp4', 'credentials'],
+      ['https://example.com/about', 'unsupported_host'],
+      ['https://www.youtube.com/feed/subscriptions', 'unsupported_link'],
+    ];
+    for (const [url, reason] of refused) {
+      expect(statusAndBody(await info(t, ws.key, url)), url).toEqual({ status: 422, body: { code: 'INVALID_URL', extra: { reason } } });
     }
     expect(await info(t, ws.key, 42)).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR' } });
   });
@@ -126,9 +134,11 @@ describe('POST /clips/info', () => {
 
   it('refuses loopback and a redirect to it unless the operator allows private sources', async () => {
     const ws = await strict.workspace();
-    expect(await info(strict, ws.key, `${srv.url}/talk.mp4`)).toMatchObject({ status: 422, body: { code: 'INVALID_URL' } });
+    // `extra.reason` names the rule: the private-address one, which the operator can lift.
+    const loopback = { status: 422, body: { code: 'INVALID_URL', extra: { reason: 'private_address' } } };
+    expect(statusAndBody(await info(strict, ws.key, `${srv.url}/talk.mp4`))).toEqual(loopback);
     // A server named by host name that redirects to 127.0.0.1.
-    expect(await info(strict, ws.key, `http://localhost:${srv.port}/to-loopback.mp4`)).toMatchObject({ status: 422, body: { code: 'INVALID_URL' } });
+    expect(statusAndBody(await info(strict, ws.key, `http://localhost:${srv.port}/to-loopback.mp4`))).toEqual(loopback);
   });
 
   it('allows 10 analyses per minute per key', async () => {

@@ -65,6 +65,27 @@ describe('error bodies', () => {
     expect(Object.keys(res.json())).toEqual(['code', 'extra']);
   });
 
+  it('a value outside a fixed set names the values the field takes in `allowed`', async () => {
+    const ws = await t.workspace();
+    const lang = await t.api(ws.key, 'POST', '/clips', { video_id: 'vid_x', source_language: 'fr' });
+    expect(lang.body).toEqual({ code: 'VALIDATION_ERROR', extra: { errors: [{ field: 'source_language', rule: 'const', allowed: ['auto', 'en', 'pt'] }] } });
+    const query = await t.api(ws.key, 'GET', '/clips/vid_x/submissions/sub_x/clips?sort=length&order=up');
+    expect(query.body).toEqual({
+      code: 'VALIDATION_ERROR',
+      extra: {
+        errors: [
+          { field: 'query.sort', rule: 'const', allowed: ['rating', 'start_time', 'created_at'] },
+          { field: 'query.order', rule: 'const', allowed: ['asc', 'desc'] },
+        ],
+      },
+    });
+    // A choice of literals or null lists null too; a rule that is not a choice carries no `allowed`.
+    const review = await t.api(ws.key, 'PATCH', '/clips/vid_x/submissions/sub_x/clips/clp_x', { review: 'maybe' });
+    expect(review.body).toEqual({ code: 'VALIDATION_ERROR', extra: { errors: [{ field: 'review', rule: 'const', allowed: ['kept', 'skipped', null] }] } });
+    const limit = await t.api(ws.key, 'GET', '/clips?limit=0');
+    expect(limit.body).toEqual({ code: 'VALIDATION_ERROR', extra: { errors: [{ field: 'query.limit', rule: 'minimum' }] } });
+  });
+
   it('a too-large body is 413 FILE_TOO_LARGE with the ceiling', async () => {
     const res = await t.app.inject({
       method: 'POST',

@@ -189,7 +189,7 @@ describe('POST /generations', () => {
 
   it('answers 400 VALIDATION_ERROR naming each field against the model’s inputs and options', async () => {
     const img = await uploadImage(t, ws.key, png);
-    const cases: Array<[Record<string, unknown>, Array<{ field: string; rule: string }>]> = [
+    const cases: Array<[Record<string, unknown>, Array<{ field: string; rule: string; allowed?: string[] }>]> = [
       [{ model_id: 'upscale-x4', credits: 2 }, [{ field: 'image_ids', rule: 'min_items' }]],
       [{ model_id: 'upscale-x4', prompt: 'sharper', image_ids: [img.id], credits: 2 }, [{ field: 'prompt', rule: 'not_accepted' }]],
       [
@@ -203,7 +203,7 @@ describe('POST /generations', () => {
         { model_id: 'camera-motion', image_ids: [img.id], options: { duration: 21, motion: 'spin', speed: 2 }, credits: 21 },
         [
           { field: 'options.duration', rule: 'maximum' },
-          { field: 'options.motion', rule: 'enum' },
+          { field: 'options.motion', rule: 'enum', allowed: ['push_in', 'zoom_in', 'zoom_out', 'pan_left', 'pan_right'] },
           { field: 'options.speed', rule: 'unknown' },
         ],
       ],

@@ -101,16 +101,16 @@ describe('POST /monitors', () => {
 
   it('refuses what is not a channel, feed or live playlist with 422 INVALID_URL, and a video monitor of a playlist with 400', async () => {
     const ws = await t.workspace();
-    for (const url of [
-      `${srv.url}/page.html`,
-      `${srv.url}/missing.xml`,
-      'https://www.youtube.com/watch?v=aaaaaaaaaaa',
-      'https://www.twitch.tv/videos/123',
-      'ftp://example.com/feed.xml',
-      'http://169.254.169.254/latest/feed.xml',
-    ]) {
+    for (const [url, extra] of [
+      [`${srv.url}/page.html`, { reason: 'unsupported_link' }],
+      [`${srv.url}/missing.xml`, { reason: 'http_status', status: 404 }],
+      ['https://www.youtube.com/watch?v=aaaaaaaaaaa', { reason: 'unsupported_link' }],
+      ['https://www.twitch.tv/videos/123', { reason: 'unsupported_link' }],
+      ['ftp://example.com/feed.xml', { reason: 'scheme' }],
+      ['http://169.254.169.254/latest/feed.xml', { reason: 'metadata_address' }],
+    ] as const) {
       const r = await t.api(ws.key, 'POST', '/monitors', { type: 'video', url });
-      expect({ url, status: r.status, body: r.body }).toEqual({ url, status: 422, body: { code: 'INVALID_URL' } });
+      expect({ url, status: r.status, body: r.body }).toEqual({ url, status: 422, body: { code: 'INVALID_URL', extra } });
     }
     const hls = await t.api(ws.key, 'POST', '/monitors', { type: 'video', url: `${srv.url}/live.m3u8` });
     expect(hls.status).toBe(400);
@@ -135,7 +135,7 @@ describe('POST /monitors', () => {
       const ws = await strict.workspace();
       const r = await strict.api(ws.key, 'POST', '/monitors', { type: 'live', url: `${srv.url}/live.m3u8` });
       expect(r.status).toBe(422);
-      expect(r.body).toEqual({ code: 'INVALID_URL' });
+      expect(r.body).toEqual({ code: 'INVALID_URL', extra: { reason: 'private_address' } });
       const yt = await strict.api(ws.key, 'POST', '/monitors', { type: 'video', url: 'https://www.youtube.com/@SomeChannel' });
       expect(yt.body).toEqual({ code: 'PLATFORM_UNAVAILABLE' });
     } finally {

@@ -206,8 +206,8 @@ describe('admin templates', () => {
   it('POST answers 400 VALIDATION_ERROR for bad body and config fields', async () => {
     const ws = await t.workspace();
     const url = `/workspaces/${ws.id}/templates`;
-    const cases: Array<[unknown, Array<{ field: string; rule: string }>]> = [
-      [{ kind: 'style', name: 'x', config: {} }, [{ field: 'kind', rule: 'const' }]],
+    const cases: Array<[unknown, Array<{ field: string; rule: string; allowed?: string[] }>]> = [
+      [{ kind: 'style', name: 'x', config: {} }, [{ field: 'kind', rule: 'const', allowed: ['template', 'strategy'] }]],
       [{ kind: 'template', name: '', config: {} }, [{ field: 'name', rule: 'minLength' }]],
       [{ kind: 'template', name: '   ', config: {} }, [{ field: 'name', rule: 'pattern' }]],
       [{ kind: 'template', name: 'x'.repeat(101), config: {} }, [{ field: 'name', rule: 'maxLength' }]],

@@ -45,6 +45,12 @@ async function uploadFile(key: string, file: string, contentType = 'video/mp4') 
   return up.body.video_id as string;
 }
 
+/** The videos of a workspace, uploads waiting for their bytes included. */
+async function videoCount(workspaceId: string): Promise<number> {
+  const rows = await t.c.database.sql.executeSql('select count(*)::int as n from videos where workspace_id = $1', [workspaceId]);
+  return Number(rows.rows[0].n);
+}
+
 describe('POST /videos/upload', () => {
   it('answers a signed upload URL valid one hour, no key needed to PUT', async () => {
     const ws = await t.workspace({ credits: 10 });
@@ -72,12 +78,47 @@ describe('POST /videos/upload', () => {
     }
   });
 
+  it('names the accepted extensions and content types in `allowed`, before any byte is sent', async () => {
+    const ws = await t.workspace();
+    const avi = await t.api(ws.key, 'POST', '/videos/upload', { file_name: 'talk.avi', file_size: 10, content_type: 'video/x-msvideo' });
+    expect(avi.body).toEqual({
+      code: 'VALIDATION_ERROR',
+      extra: { errors: [{ field: 'file_name', rule: 'extension', allowed: ['.mp4', '.mov', '.webm', '.mkv'] }] },
+    });
+    const type = await t.api(ws.key, 'POST', '/videos/upload', { file_name: 'talk.mov', file_size: 10, content_type: 'image/png' });
+    expect(type.body).toEqual({
+      code: 'VALIDATION_ERROR',
+      extra: { errors: [{ field: 'content_type', rule: 'media_type', allowed: ['video/quicktime', 'video/mp4'] }] },
+    });
+    expect(await videoCount(ws.id)).toBe(0);
+  });
+
+  it('refuses a declared duration under 1 minute or over the plan maximum at once, creating nothing', async () => {
+    await t.c.plans.create('ten-minutes', { max_video_duration: 600 });
+    const ws = await t.workspace({ plan: 'ten-minutes' });
+    const declare = (duration: number) =>
+      t.api(ws.key, 'POST', '/videos/upload', { file_name: 'talk.mp4', file_size: 1000, content_type: 'video/mp4', duration });
+    expect(statusAndBody(await declare(42.5))).toEqual({
+      status: 400,
+      body: { code: 'VIDEO_TOO_SHORT', extra: { duration: 42.5, min_duration: 60, max_duration: 600 } },
+    });
+    expect(statusAndBody(await declare(601))).toEqual({
+      status: 400,
+      body: { code: 'VIDEO_TOO_LONG', extra: { duration: 601, min_duration: 60, max_duration: 600 } },
+    });
+    expect(await videoCount(ws.id)).toBe(0);
+    // A duration within the limits is taken (the file is still measured at completion).
+    expect((await declare(75)).status).toBe(200);
+    expect(await videoCount(ws.id)).toBe(1);
+  });
+
   it('refuses a file above the plan maximum with 413 FILE_TOO_LARGE and the ceiling', async () => {
     await t.c.plans.create('small-uploads', { max_upload_size: 1000 });
     const ws = await t.workspace({ plan: 'small-uploads' });
     const res = await t.api(ws.key, 'POST', '/videos/upload', { file_name: 'a.mkv', file_size: 1001, content_type: 'video/x-matroska' });
     expect(res.status).toBe(413);
     expect(res.body).toEqual({ code: 'FILE_TOO_LARGE', extra: { max_size: 1000 } });
+    expect(await videoCount(ws.id)).toBe(0);
   });
 
   it('answers parts above the multipart threshold, and completion assembles them', async () => {
@@ -169,6 +210,7 @@ describe('POST /videos/upload/complete', () => {
     expect(short.body.code).toBe('VIDEO_TOO_SHORT');
     expect(short.body.extra.duration).toBeCloseTo(20, 0);
     expect(short.body.extra.max_duration).toBe(120);
+    expect(short.body.extra.min_duration).toBe(60);
     const video = await t.c.videos.get(ws.id, shortId);
     expect(await t.c.storage.head(video.storageKey!)).toBeNull();
 

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AsrError } from '../../src/ports/asr.js';
+import { WEBHOOK_EVENT_TYPES } from '../../src/domain/webhooks/events.js';
 import { createTestApp, tempDir, type TestApp } from '../helpers/app.js';
 import { makeSpeechWav } from '../helpers/speech-fixtures.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
@@ -61,7 +62,10 @@ describe('POST /webhooks', () => {
     const ws = await t.workspace();
     const unknown = await t.api(ws.key, 'POST', '/webhooks', { url: rx.url, events: ['render.completed', 'render.exploded'] });
     expect(unknown.status).toBe(400);
-    expect(unknown.body).toEqual({ code: 'VALIDATION_ERROR', extra: { errors: [{ field: 'events.1', rule: 'enum' }] } });
+    expect(unknown.body).toEqual({
+      code: 'VALIDATION_ERROR',
+      extra: { errors: [{ field: 'events.1', rule: 'enum', allowed: ['*', ...WEBHOOK_EVENT_TYPES] }] },
+    });
     for (const body of [{ url: rx.url, events: [] }, { events: ['*'] }, { url: rx.url, events: ['*'], secret: 'mine' }, { url: 42, events: ['*'] }]) {
       const res = await t.api(ws.key, 'POST', '/webhooks', body);
       expect(res.status, JSON.stringify(body)).toBe(400);

@@ -138,7 +138,7 @@ describe('HLS fetched in Node, remuxed from local files', () => {
     const io: HlsIo = {
       get: (url, headers) => safeFetch(url, { allowPrivate: true, headers }),
       retrying: (_what, step) => step(),
-      unreadable: refused,
+      unreadable: (message) => refused(message, 'not_media'),
     };
     const segs = fs
       .readdirSync(path.join(dir, 'media', 'ts'))

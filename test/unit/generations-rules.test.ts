@@ -23,7 +23,7 @@ describe('checkAsk', () => {
         { field: 'prompt', rule: 'not_accepted' },
         { field: 'image_ids', rule: 'min_items' },
         { field: 'options.duration', rule: 'minimum' },
-        { field: 'options.motion', rule: 'enum' },
+        { field: 'options.motion', rule: 'enum', allowed: ['push_in', 'zoom_in', 'zoom_out', 'pan_left', 'pan_right'] },
         { field: 'options.colour', rule: 'unknown' },
       ]);
     }

@@ -1,14 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../src/domain/errors.js';
 import { classifyLink, hasMediaExtension } from '../../src/domain/videos/link-classifier.js';
+import { URL_REFUSALS } from '../../src/domain/videos/url-refusals.js';
 
 function codeOf(url: string): string {
   try {
     classifyLink(url);
   } catch (err) {
     expect(err).toBeInstanceOf(DomainError);
-    expect((err as DomainError).extra).toBeUndefined();
-    return (err as DomainError).code;
+    const e = err as DomainError;
+    // INVALID_URL says which rule refused the link; the other codes need nothing more.
+    if (e.code === 'INVALID_URL') expect(URL_REFUSALS).toContain(e.extra?.reason);
+    else expect(e.extra).toBeUndefined();
+    return e.code;
   }
   return 'OK';
 }
@@ -214,6 +218,22 @@ const errorCases: Array<[string, string]> = [
 describe('classifyLink: refused links', () => {
   it.each(errorCases)('%s → %s', (url, code) => {
     expect(codeOf(url)).toBe(code);
+  });
+
+  it('names the rule that refused the link in extra.reason', () => {
+    const reasonOf = (url: string) => {
+      try {
+        classifyLink(url);
+      } catch (err) {
+        return (err as DomainError).extra;
+      }
+      return undefined;
+    };
+    expect(reasonOf('ftp://example.com/video.mp4')).toEqual({ reason: 'scheme' });
+    expect(reasonOf('not a url')).toEqual({ reason: 'malformed' });
+    expect(reasonOf('https://user:pass@example.com/video.mp4')).toEqual({ reason: 'credentials' });
+    expect(reasonOf('https://example.com/page.html')).toEqual({ reason: 'unsupported_host' });
+    expect(reasonOf('https://www.youtube.com/feed/subscriptions')).toEqual({ reason: 'unsupported_link' });
   });
 
   it('refuses values that are not strings', () => {

@@ -73,10 +73,14 @@ describe('upload rules', () => {
     expect(checkMediaDeclaration('talk.mp3', 'audio/mpeg')).toEqual([]);
     expect(checkMediaDeclaration('talk.opus', 'audio/ogg; codecs=opus')).toEqual([]);
     expect(checkMediaDeclaration('talk.mp4', 'video/mp4')).toEqual([]);
-    expect(checkMediaDeclaration('talk.wav', 'audio/mpeg')).toEqual([{ field: 'content_type', rule: 'media_type' }]);
-    expect(checkMediaDeclaration('talk.avi', 'video/x-msvideo')).toEqual([{ field: 'file_name', rule: 'extension' }]);
+    expect(checkMediaDeclaration('talk.wav', 'audio/mpeg')).toEqual([
+      { field: 'content_type', rule: 'media_type', allowed: ['audio/wav', 'audio/x-wav', 'audio/wave', 'audio/vnd.wave'] },
+    ]);
+    expect(checkMediaDeclaration('talk.avi', 'video/x-msvideo')).toEqual([
+      { field: 'file_name', rule: 'extension', allowed: ['.mp4', '.mov', '.webm', '.mkv', '.mp3', '.wav', '.m4a', '.aac', '.ogg', '.opus', '.flac'] },
+    ]);
     // Videos still take only video files.
-    expect(checkVideoDeclaration('talk.mp3', 'audio/mpeg')).toEqual([{ field: 'file_name', rule: 'extension' }]);
+    expect(checkVideoDeclaration('talk.mp3', 'audio/mpeg')).toEqual([{ field: 'file_name', rule: 'extension', allowed: ['.mp4', '.mov', '.webm', '.mkv'] }]);
   });
 
   it('FILE_TOO_LARGE carries the ceiling', () => {

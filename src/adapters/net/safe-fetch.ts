@@ -4,6 +4,7 @@ import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { Transform, type Readable } from 'node:stream';
 import { DomainError } from '../../domain/errors.js';
+import { invalidUrl, type UrlRefusal } from '../../domain/videos/url-refusals.js';
 import { classifyAddress, isAllowedAddress } from './ip-ranges.js';
 
 /**
@@ -76,10 +77,13 @@ const DEFAULT_BUFFER_CAP = 16 * 1024 * 1024;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const USER_AGENT = 'Cutroom/1.0 (+https://github.com/cutroom)';
 
-/** A DomainError('INVALID_URL') whose cause explains the refusal (logs and tests read it). */
-export function refused(reason: string): DomainError {
-  const err = new DomainError('INVALID_URL');
-  err.cause = new Error(reason);
+/**
+ * A DomainError('INVALID_URL') with `extra.reason` (what the caller can change, url-refusals.ts) whose
+ * cause explains the refusal in detail (logs and tests read it; never answered).
+ */
+export function refused(message: string, reason: UrlRefusal, detail: Record<string, unknown> = {}): DomainError {
+  const err = invalidUrl(reason, detail);
+  err.cause = new Error(message);
   return err;
 }
 
@@ -100,11 +104,11 @@ export function checkedUrl(raw: string | URL, base?: string): URL {
   try {
     url = new URL(raw, base);
   } catch {
-    throw refused(`malformed URL ${String(raw)}`);
+    throw refused(`malformed URL ${String(raw)}`, 'malformed');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw refused(`scheme ${url.protocol} not allowed`);
-  if (url.username || url.password) throw refused('credentials in URL');
-  if (!urlHost(url)) throw refused('empty host');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw refused(`scheme ${url.protocol} not allowed`, 'scheme');
+  if (url.username || url.password) throw refused('credentials in URL', 'credentials');
+  if (!urlHost(url)) throw refused('empty host', 'malformed');
   return url;
 }
 
@@ -118,19 +122,20 @@ export async function resolveAllowed(url: URL, opts: Pick<SafeFetchOptions, 'all
   if (classifyAddress(host) !== 'invalid') {
     addresses = [{ address: host, family: host.includes(':') ? 6 : 4 }];
   } else if (/^[0-9.]+$/.test(host) || /^0x/i.test(host)) {
-    throw refused(`non-canonical IP literal ${host}`);
+    throw refused(`non-canonical IP literal ${host}`, 'malformed');
   } else {
     try {
       addresses = await (opts.resolve ?? systemResolve)(host);
     } catch (err) {
-      throw refused(`cannot resolve ${host}: ${(err as Error).message}`);
+      throw refused(`cannot resolve ${host}: ${(err as Error).message}`, 'unresolvable');
     }
   }
-  if (addresses.length === 0) throw refused(`no address for ${host}`);
+  if (addresses.length === 0) throw refused(`no address for ${host}`, 'unresolvable');
   for (const a of addresses) {
     const trusted = classifyAddress(a.address) !== 'cloud-metadata' && opts.treatAsPublic?.(a.address, url) === true;
     if (!trusted && !isAllowedAddress(a.address, opts.allowPrivate ?? false)) {
-      throw refused(`address ${a.address} of ${host} is ${classifyAddress(a.address)}`);
+      const range = classifyAddress(a.address);
+      throw refused(`address ${a.address} of ${host} is ${range}`, range === 'cloud-metadata' ? 'metadata_address' : 'private_address');
     }
   }
   return addresses[0];
@@ -174,7 +179,7 @@ function requestOnce(
       servername: classifyAddress(host) === 'invalid' ? host : undefined,
     });
     let settled = false;
-    const timer = setTimeout(() => fail(refused(`no response from ${url.host} within ${timeoutMs} ms`)), timeoutMs);
+    const timer = setTimeout(() => fail(refused(`no response from ${url.host} within ${timeoutMs} ms`, 'unreachable')), timeoutMs);
     const onAbort = () => fail(signal?.reason ?? new Error('aborted'));
     signal?.addEventListener('abort', onAbort, { once: true });
     function cleanup() {
@@ -188,7 +193,7 @@ function requestOnce(
       req.destroy();
       reject(err);
     }
-    req.on('error', (err) => fail(err instanceof DomainError ? err : refused(`request to ${url.host} failed: ${err.message}`)));
+    req.on('error', (err) => fail(err instanceof DomainError ? err : refused(`request to ${url.host} failed: ${err.message}`, 'unreachable')));
     req.on('response', (res) => {
       if (settled) {
         res.destroy();
@@ -196,7 +201,7 @@ function requestOnce(
       }
       settled = true;
       cleanup();
-      res.socket?.setTimeout(timeoutMs, () => res.destroy(refused(`body of ${url.host} idle for ${timeoutMs} ms`)));
+      res.socket?.setTimeout(timeoutMs, () => res.destroy(refused(`body of ${url.host} idle for ${timeoutMs} ms`, 'unreachable')));
       const abortBody = () => res.destroy(signal?.reason ?? new Error('aborted'));
       signal?.addEventListener('abort', abortBody, { once: true });
       res.once('close', () => signal?.removeEventListener('abort', abortBody));
@@ -258,7 +263,7 @@ export async function safeFetch(rawUrl: string, opts: SafeFetchOptions = {}): Pr
     const location = res.headers.location;
     if (REDIRECTS.has(status) && location && opts.followRedirects !== false) {
       res.destroy();
-      if (redirects.length >= maxRedirects) throw refused(`more than ${maxRedirects} redirects`);
+      if (redirects.length >= maxRedirects) throw refused(`more than ${maxRedirects} redirects`, 'too_many_redirects');
       redirects.push(url.toString());
       const next = checkedUrl(location, url.toString());
       if (next.origin !== url.origin) {

@@ -66,15 +66,15 @@ export class DirectSourceResolver implements SourceResolver {
         peek = await readHead(res.body, SNIFF_BYTES);
       } catch (err) {
         if (err instanceof DomainError) throw err;
-        throw refused(`${res.url}: body interrupted: ${(err as Error).message}`);
+        throw refused(`${res.url}: body interrupted: ${(err as Error).message}`, 'unreachable');
       }
       if (isPlaylistHead(peek.head, peek.complete)) return await this.resolveHls(target, res, peek.head, opts);
       const contentType = String(res.headers['content-type'] ?? '');
       if (/^text\/(html|plain|xml)|^application\/(json|xml|xhtml)/i.test(contentType)) {
-        throw refused(`${res.url} answered ${contentType}, not media`);
+        throw refused(`${res.url} answered ${contentType}, not media`, 'not_media');
       }
       const format = sniffContainer(peek.head);
-      if (!format) throw refused(`${res.url} is not a media container the service reads`);
+      if (!format) throw refused(`${res.url} is not a media container the service reads`, 'not_media');
       const sizeBytes = totalSize(res);
       res.discard();
       const info = await this.probeUrl(res.url, format, opts);
@@ -129,7 +129,7 @@ export class DirectSourceResolver implements SourceResolver {
       } catch (err) {
         if (opts.signal?.aborted) throw err;
         const why = relay.failures.at(-1)?.message ?? (err as Error).message;
-        throw refused(`ffprobe could not read ${url}: ${why}`);
+        throw refused(`ffprobe could not read ${url}: ${why}`, 'not_media');
       }
     });
   }
@@ -157,7 +157,7 @@ function checkStatus(res: SafeResponse): void {
   if (res.status >= 200 && res.status < 300) return;
   if (res.status === 401 || res.status === 403) throw new DomainError('PRIVATE_VIDEO');
   if (res.status === 451) throw new DomainError('REGION_BLOCKED');
-  throw refused(`${res.url} answered HTTP ${res.status}`);
+  throw refused(`${res.url} answered HTTP ${res.status}`, 'http_status', { status: res.status });
 }
 
 function totalSize(res: SafeResponse): number | undefined {

@@ -50,13 +50,13 @@ function parse(text: string, url: string): HlsPlaylist {
   try {
     return parseHlsPlaylist(text, url);
   } catch (err) {
-    if (err instanceof HlsParseError) throw refused(`${url}: ${err.message}`);
+    if (err instanceof HlsParseError) throw refused(`${url}: ${err.message}`, 'not_media');
     throw err;
   }
 }
 
 async function readText(res: SafeResponse, max: number, head?: Buffer): Promise<string> {
-  return (await readCapped(res, max, () => refused(`playlist larger than ${max} bytes`), head)).toString('utf8');
+  return (await readCapped(res, max, () => refused(`playlist larger than ${max} bytes`, 'not_media'), head)).toString('utf8');
 }
 
 async function fetchMedia(uri: string, deps: HlsAnalysisDeps): Promise<Media> {
@@ -65,7 +65,7 @@ async function fetchMedia(uri: string, deps: HlsAnalysisDeps): Promise<Media> {
     deps.checkStatus(res);
     const text = await readText(res, deps.maxPlaylistBytes);
     const playlist = parse(text, res.url);
-    if (playlist.kind !== 'media') throw refused('master playlist points at another master playlist');
+    if (playlist.kind !== 'media') throw refused('master playlist points at another master playlist', 'not_media');
     return { url: res.url, text, playlist };
   } finally {
     res.discard();
@@ -93,7 +93,7 @@ export async function analyzeHls(first: SafeResponse, head: Buffer, deps: HlsAna
   if (!video.playlist.ended || (audio && !audio.playlist.ended)) {
     return { mediaUrl, isLive: true, duration: video.playlist.duration };
   }
-  if (video.playlist.segmentCount === 0) throw refused(`${video.url}: playlist without segments`);
+  if (video.playlist.segmentCount === 0) throw refused(`${video.url}: playlist without segments`, 'not_media');
 
   // Every host the playlists name must pass the address rules (the download fetches all of them).
   const origins = new Map<string, URL>();
@@ -119,17 +119,17 @@ async function probeFirstSegment(media: Media, file: string, deps: HlsAnalysisDe
   try {
     segments = parseHlsSegments(media.text, media.url).slice(0, 1);
   } catch (err) {
-    if (err instanceof HlsParseError) throw refused(`${media.url}: ${err.message}`);
+    if (err instanceof HlsParseError) throw refused(`${media.url}: ${err.message}`, 'not_media');
     throw err;
   }
-  if (segments.length === 0) throw refused(`${media.url}: playlist without segments`);
-  const budget = { used: 0, max: MAX_RECEIVED, tooLarge: () => refused(`more than ${MAX_RECEIVED} bytes received for the first segment`) };
+  if (segments.length === 0) throw refused(`${media.url}: playlist without segments`, 'not_media');
+  const budget = { used: 0, max: MAX_RECEIVED, tooLarge: () => refused(`more than ${MAX_RECEIVED} bytes received for the first segment`, 'not_media') };
   const local = await assembleSegments(segments, file, analysisIo(deps), { stopAfterBytes: PROBE_BYTES, budget });
   try {
     return await deps.probe.probe(local.path, { timeoutMs: deps.probeTimeoutMs, signal: deps.signal });
   } catch (err) {
     if (deps.signal?.aborted) throw err;
-    throw refused(`ffprobe could not read the first segment of ${media.url}: ${(err as Error).message}`);
+    throw refused(`ffprobe could not read the first segment of ${media.url}: ${(err as Error).message}`, 'not_media');
   }
 }
 
@@ -150,11 +150,11 @@ function analysisIo(deps: HlsAnalysisDeps): HlsIo {
       try {
         return await step();
       } catch (err) {
-        if (err instanceof TransientFetchError) throw refused(`${what}: ${err.message}`);
+        if (err instanceof TransientFetchError) throw refused(`${what}: ${err.message}`, 'unreachable');
         throw err;
       }
     },
-    unreadable: refused,
+    unreadable: (message) => refused(message, 'not_media'),
     signal: deps.signal,
   };
 }

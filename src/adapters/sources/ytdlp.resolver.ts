@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { DomainError } from '../../domain/errors.js';
+import { invalidUrl } from '../../domain/videos/url-refusals.js';
 import type { ErrorCode } from '../../domain/error-codes.js';
 import { isKnownPlatform } from '../../domain/videos/link-classifier.js';
 import type { ResolveOptions, ResolveTarget, SourceMetadata, SourceResolver, SourceWaiting } from '../../ports/source-resolver.js';
@@ -68,7 +69,7 @@ function bestSize(json: Json): { width: number; height: number } {
 
 /** Maps yt-dlp's info JSON to SourceMetadata. Pure; unit-tested. */
 export function mapYtDlpInfo(json: unknown, target: ResolveTarget): SourceMetadata {
-  if (!json || typeof json !== 'object') throw new DomainError('INVALID_URL');
+  if (!json || typeof json !== 'object') throw invalidUrl('no_video');
   const j = json as Json;
   if (j._type === 'playlist' || j._type === 'multi_video') throw new DomainError('PLAYLIST_URL');
   const liveStatus = text(j.live_status);
@@ -148,7 +149,7 @@ export function mapYtDlpError(stderr: string, now = new Date()): YtDlpFailure {
   ) {
     return error('PLATFORM_UNAVAILABLE');
   }
-  return error('INVALID_URL');
+  return { kind: 'error', error: invalidUrl('no_video') };
 }
 
 export function ytDlpArgs(url: string, opts: { timeoutMs?: number; extraArgs?: string[] } = {}): string[] {
@@ -196,7 +197,7 @@ export class YtDlpSourceResolver implements SourceResolver {
           try {
             json = JSON.parse(String(stdout).trim().split('\n').pop() ?? '');
           } catch {
-            const bad = new DomainError('INVALID_URL');
+            const bad = invalidUrl('no_video');
             bad.cause = new Error('yt-dlp printed no JSON');
             return reject(bad);
           }

@@ -1,4 +1,5 @@
 import { DomainError } from '../../domain/errors.js';
+import { invalidUrl, type UrlRefusal } from '../../domain/videos/url-refusals.js';
 import { platformChannel } from '../../domain/monitors/monitor.rules.js';
 import type { ChannelClassifier, ChannelRef } from '../../ports/channel-watcher.js';
 import { isPlaylistHead } from '../net/m3u8-syntax.js';
@@ -35,21 +36,22 @@ export class SafeChannelClassifier implements ChannelClassifier {
         treatAsPublic: this.o.treatAsPublic,
       });
     } catch (err) {
-      if (err instanceof DomainError && (err.code === 'INVALID_URL' || err.code === 'FILE_TOO_LARGE')) throw new DomainError('INVALID_URL');
+      if (err instanceof DomainError && err.code === 'INVALID_URL') throw invalidUrl((err.extra?.reason as UrlRefusal | undefined) ?? 'unreachable');
+      if (err instanceof DomainError && err.code === 'FILE_TOO_LARGE') throw invalidUrl('unsupported_link');
       throw err;
     }
     if (res.status < 200 || res.status >= 300) {
       res.discard();
-      throw new DomainError('INVALID_URL');
+      throw invalidUrl('http_status', { status: res.status });
     }
     let body: Buffer;
     try {
-      body = await readCapped(res, MAX_FEED_BYTES, () => new DomainError('INVALID_URL'));
-    } catch {
-      throw new DomainError('INVALID_URL');
+      body = await readCapped(res, MAX_FEED_BYTES, () => invalidUrl('unsupported_link'));
+    } catch (err) {
+      throw err instanceof DomainError && err.code === 'INVALID_URL' ? err : invalidUrl('unreachable');
     }
     if (isPlaylistHead(body.subarray(0, 1024), body.length <= 1024)) return { platform: 'hls', watchUrl: res.url };
     if (isFeed(body.toString('utf8'))) return { platform: 'feed', watchUrl: res.url };
-    throw new DomainError('INVALID_URL');
+    throw invalidUrl('unsupported_link');
   }
 }

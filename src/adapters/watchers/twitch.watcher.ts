@@ -1,4 +1,5 @@
 import { DomainError } from '../../domain/errors.js';
+import { invalidUrl } from '../../domain/videos/url-refusals.js';
 import type { ChannelEntry, ChannelRef, ChannelWatcher, LiveStatus } from '../../ports/channel-watcher.js';
 import { liveThroughYtDlp, type YtDlpChannelOptions } from './ytdlp-channel.js';
 
@@ -78,7 +79,7 @@ export class TwitchWatcher implements ChannelWatcher {
 
   private loginOf(ref: ChannelRef): string {
     const login = new URL(ref.watchUrl).pathname.split('/').filter(Boolean)[0];
-    if (!login) throw new DomainError('INVALID_URL');
+    if (!login) throw invalidUrl('unsupported_link');
     return login;
   }
 

@@ -160,7 +160,7 @@ export interface ModelPut {
   enabled?: boolean;
 }
 
-type FieldError = { field: string; rule: string };
+type FieldError = { field: string; rule: string; allowed?: readonly unknown[] };
 
 /**
  * The entry a PUT writes (pure; the key is sealed by the caller). VALIDATION_ERROR names each wrong field:
@@ -316,7 +316,7 @@ export function checkAsk(
       continue;
     }
     const why = optionValueError(spec, value);
-    if (why) errors.push({ field: `options.${name}`, rule: why });
+    if (why) errors.push({ field: `options.${name}`, rule: why, ...(why === 'enum' && spec.type === 'string' && spec.values ? { allowed: spec.values } : {}) });
     else options[name] = value;
   }
   for (const [name, spec] of Object.entries(specs)) {

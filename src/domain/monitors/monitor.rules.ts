@@ -1,6 +1,7 @@
 import { DomainError } from '../errors.js';
 import { creditsForSeconds } from '../credits/credits.rules.js';
 import { parseHttpUrl } from '../videos/link-classifier.js';
+import { invalidUrl } from '../videos/url-refusals.js';
 import type { ChannelRef } from '../../ports/channel-watcher.js';
 import type { BatchChunk } from './monitors.records.js';
 
@@ -117,7 +118,7 @@ const YT_HANDLE = /^@[A-Za-z0-9._-]{3,30}$/;
 const YT_NAME = /^[A-Za-z0-9._-]{1,100}$/;
 const TWITCH_LOGIN = /^[A-Za-z0-9_]{3,25}$/;
 
-const invalid = () => new DomainError('INVALID_URL');
+const invalid = () => invalidUrl('unsupported_link');
 
 /**
  * A URL on YouTube's or Twitch's hosts as a channel (pure): YouTube `/@handle`, `/channel/UC…`, `/c/name`,

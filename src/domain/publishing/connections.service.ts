@@ -3,7 +3,7 @@ import { newId } from '../../shared/ids.js';
 import { DomainError, validationError } from '../errors.js';
 import type { PageRequest } from '../pagination.js';
 import type { ConnectionRow, ConnectionsRepository, CredentialsSealer } from './connections.records.js';
-import { isPlainObject, isPublishPlatform } from './metadata.rules.js';
+import { PUBLISH_PLATFORMS, isPlainObject, isPublishPlatform } from './metadata.rules.js';
 
 export type { ConnectionRow } from './connections.records.js';
 
@@ -56,7 +56,7 @@ export class ConnectionsService {
 
   async create(workspaceId: string, input: CreateConnectionInput): Promise<ConnectionRow> {
     await this.checkWorkspace(workspaceId);
-    if (!isPublishPlatform(input.platform)) throw validationError([{ field: 'platform', rule: 'enum' }]);
+    if (!isPublishPlatform(input.platform)) throw validationError([{ field: 'platform', rule: 'enum', allowed: PUBLISH_PLATFORMS }]);
     const credentials = input.credentials ?? {};
     if (!isPlainObject(credentials)) throw validationError([{ field: 'credentials', rule: 'type' }]);
     const publisher = this.d.publishers.get(input.platform);

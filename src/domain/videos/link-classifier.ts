@@ -33,7 +33,7 @@ function pathSegments(pathname: string): string[] {
       try {
         return decodeURIComponent(s);
       } catch {
-        throw invalid();
+        throw invalid('malformed');
       }
     });
 }
@@ -51,19 +51,19 @@ export function hasMediaExtension(pathname: string): boolean {
 
 /** Parses `raw` as an absolute http(s) URL without credentials, or throws 422 INVALID_URL. */
 export function parseHttpUrl(raw: unknown): URL {
-  if (typeof raw !== 'string') throw invalid();
+  if (typeof raw !== 'string') throw invalid('malformed');
   const s = raw.trim();
-  if (s === '' || s.length > MAX_URL_LENGTH || /[\s\u0000-\u001f\u007f]/.test(s)) throw invalid();
+  if (s === '' || s.length > MAX_URL_LENGTH || /[\s\u0000-\u001f\u007f]/.test(s)) throw invalid('malformed');
   let url: URL;
   try {
     url = new URL(s);
   } catch {
-    throw invalid();
+    throw invalid('malformed');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalid();
-  if (url.username !== '' || url.password !== '') throw invalid();
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalid('scheme');
+  if (url.username !== '' || url.password !== '') throw invalid('credentials');
   const host = url.hostname.replace(/\.$/, '');
-  if (host === '' || host.startsWith('.') || host.includes('..')) throw invalid();
+  if (host === '' || host.startsWith('.') || host.includes('..')) throw invalid('malformed');
   return url;
 }
 
@@ -79,7 +79,7 @@ export function classifyLink(raw: string): LinkClassification {
     url.hash = '';
     return { kind: 'direct', url: url.toString() };
   }
-  throw invalid();
+  throw invalid('unsupported_host');
 }
 
 /** The platform names classifyLink can answer with `kind: 'platform'`. */

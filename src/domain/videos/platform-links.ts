@@ -1,4 +1,5 @@
 import { DomainError } from '../errors.js';
+import { invalidUrl, type UrlRefusal } from './url-refusals.js';
 
 /**
  * Per-platform URL rules used by classifyLink (src/domain/videos/link-classifier.ts): each rule reads
@@ -14,7 +15,8 @@ export type Platform = (typeof PLATFORMS)[number];
 export type Parts = { host: string; segs: string[]; q: URLSearchParams; url: URL };
 export type Rule = (p: Parts) => LinkClassification;
 
-export const invalid = () => new DomainError('INVALID_URL');
+/** 422 INVALID_URL: by default a page of a known platform that is not one video. */
+export const invalid = (reason: UrlRefusal = 'unsupported_link') => invalidUrl(reason);
 const playlist = () => new DomainError('PLAYLIST_URL');
 const channel = () => new DomainError('CHANNEL_URL');
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { DomainError } from '../errors.js';
+import { DomainError, type FieldFailure } from '../errors.js';
 
 /**
  * Pure rules of uploads (spec: POST /videos/upload, POST /transcriptions/upload, Limits): accepted
@@ -67,16 +67,19 @@ export function baseContentType(contentType: string): string {
   return contentType.split(';')[0].trim().toLowerCase();
 }
 
-/** The failed fields of an upload declaration against a table of accepted types, empty when it is acceptable. */
-export function checkDeclaration(fileName: string, contentType: string, accepted: Record<string, string[]>): Array<{ field: string; rule: string }> {
+/**
+ * The failed fields of an upload declaration against a table of accepted types, empty when it is
+ * acceptable; each with `allowed`: the accepted extensions, or the content types of the file's extension.
+ */
+export function checkDeclaration(fileName: string, contentType: string, accepted: Record<string, string[]>): FieldFailure[] {
   const allowed = accepted[extensionOf(fileName)];
-  if (!allowed) return [{ field: 'file_name', rule: 'extension' }];
-  if (!allowed.includes(baseContentType(contentType))) return [{ field: 'content_type', rule: 'media_type' }];
+  if (!allowed) return [{ field: 'file_name', rule: 'extension', allowed: Object.keys(accepted) }];
+  if (!allowed.includes(baseContentType(contentType))) return [{ field: 'content_type', rule: 'media_type', allowed }];
   return [];
 }
 
 /** The failed fields of a video upload declaration, empty when it is acceptable. */
-export function checkVideoDeclaration(fileName: string, contentType: string): Array<{ field: string; rule: string }> {
+export function checkVideoDeclaration(fileName: string, contentType: string): FieldFailure[] {
   return checkDeclaration(fileName, contentType, VIDEO_CONTENT_TYPES);
 }
 
@@ -89,8 +92,13 @@ export function mediaKindOf(fileName: string): MediaKind | undefined {
 }
 
 /** The failed fields of a transcription upload declaration (audio or video). */
-export function checkMediaDeclaration(fileName: string, contentType: string): Array<{ field: string; rule: string }> {
-  return checkDeclaration(fileName, contentType, mediaKindOf(fileName) === 'audio' ? AUDIO_CONTENT_TYPES : VIDEO_CONTENT_TYPES);
+export function checkMediaDeclaration(fileName: string, contentType: string): FieldFailure[] {
+  const kind = mediaKindOf(fileName);
+  return checkDeclaration(
+    fileName,
+    contentType,
+    kind === 'audio' ? AUDIO_CONTENT_TYPES : kind === 'video' ? VIDEO_CONTENT_TYPES : { ...VIDEO_CONTENT_TYPES, ...AUDIO_CONTENT_TYPES },
+  );
 }
 
 /** 413 FILE_TOO_LARGE with the real ceiling in `extra.max_size` when `size` is above `maxSize`. */

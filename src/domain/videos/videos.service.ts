@@ -45,9 +45,12 @@ export function analysisView(v: VideoRow, ctx: WorkspaceWithPlan) {
   };
 }
 
-/** The duration limits every submission and upload obeys; throws the code the caller maps. */
+/**
+ * The duration limits every submission and upload obeys; throws the code the caller maps, with the
+ * duration and both limits in `extra` (`min_duration`, `max_duration`, seconds).
+ */
 export function checkDuration(duration: number, plan: { maxVideoDuration: number }, codes: { short: ErrorCode; long: ErrorCode }) {
-  const extra = { duration, max_duration: plan.maxVideoDuration };
+  const extra = { duration, min_duration: MIN_VIDEO_SECONDS, max_duration: plan.maxVideoDuration };
   if (duration < MIN_VIDEO_SECONDS) throw new DomainError(codes.short, extra);
   if (duration > plan.maxVideoDuration) throw new DomainError(codes.long, extra);
 }
@@ -93,11 +96,17 @@ export class VideosService {
     return analysisView(row, ctx);
   }
 
-  /** POST /videos/upload: a video waiting for its bytes, and where to send them. */
-  async createUpload(ctx: WorkspaceWithPlan, input: { file_name: string; file_size: number; content_type: string }) {
+  /**
+   * POST /videos/upload: a video waiting for its bytes, and where to send them. What the declaration
+   * already shows cannot pass is refused before any byte is sent: an extension or content type that is
+   * not a video the service takes, a size over the plan's ceiling, and a `duration` the caller measured
+   * under the minimum or over the plan's maximum (the file is still measured at completion).
+   */
+  async createUpload(ctx: WorkspaceWithPlan, input: { file_name: string; file_size: number; content_type: string; duration?: number }) {
     const failed = checkVideoDeclaration(input.file_name, input.content_type);
     if (failed.length) throw validationError(failed);
     assertUploadSize(input.file_size, ctx.plan.maxUploadSize);
+    if (input.duration !== undefined) checkDuration(input.duration, ctx.plan, { short: 'VIDEO_TOO_SHORT', long: 'VIDEO_TOO_LONG' });
 
     const id = newId('vid');
     const ext = extensionOf(input.file_name);

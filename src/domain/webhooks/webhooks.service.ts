@@ -68,7 +68,7 @@ export class WebhooksService implements EventPublisher {
   /** A new endpoint and its signing secret (answered once, stored sealed). */
   async create(workspaceId: string, input: { url: string; events: string[] }): Promise<WebhookEndpointView & { secret: string }> {
     const bad = input.events.findIndex((e) => e !== ALL_EVENTS && !WEBHOOK_EVENT_TYPES.includes(e));
-    if (bad >= 0) throw validationError([{ field: `events.${bad}`, rule: 'enum' }]);
+    if (bad >= 0) throw validationError([{ field: `events.${bad}`, rule: 'enum', allowed: [ALL_EVENTS, ...WEBHOOK_EVENT_TYPES] }]);
     if ((await this.d.repo.countEndpoints(workspaceId)) >= MAX_ENDPOINTS_PER_WORKSPACE) {
       throw new DomainError('WEBHOOK_LIMIT_REACHED', { max_webhooks: MAX_ENDPOINTS_PER_WORKSPACE });
     }

@@ -43,7 +43,8 @@ export function clipRoutes(app: Api, deps: ClipRoutesDeps) {
           'Free, at most 10 per minute per key (on top of the general limit). Answers the title, duration and `credits_cost` of clipping the whole video; ' +
           'its `id` is the `video_id` of POST /clips. 422 for a valid link to a video that cannot be clipped: LIVE_STREAM (still on air), PLAYLIST_URL, ' +
           'CHANNEL_URL, SHORTS_NOT_SUPPORTED (already a vertical short), AUDIO_ONLY (no video track), INVALID_DURATION (under 1 minute or over the plan’s ' +
-          'maximum), INVALID_URL (unsupported platform or wrong address); 403 PRIVATE_VIDEO, AGE_RESTRICTED, REGION_BLOCKED; 400 PLATFORM_UNAVAILABLE ' +
+          'maximum), INVALID_URL (unsupported platform or wrong address; `extra.reason` names the rule, such as `private_address` for a loopback or private host, ' +
+          '`scheme`, `unsupported_host`); 403 PRIVATE_VIDEO, AGE_RESTRICTED, REGION_BLOCKED; 400 PLATFORM_UNAVAILABLE ' +
           'when the platform cannot be reached now.',
         body: Type.Object(
           { url: Type.String({ minLength: 1, maxLength: 2048, description: 'A public video link: a platform page, a direct media file or an HLS playlist.' }) },

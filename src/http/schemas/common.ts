@@ -8,7 +8,14 @@ export const ErrorBody = Type.Object(
     extra: Type.Optional(
       Type.Object(
         {},
-        { additionalProperties: true, description: 'Present only when something can be acted on; its fields depend on the code (docs/api-decisions.md).' },
+        {
+          additionalProperties: true,
+          description:
+            'Present only when something can be acted on; its fields depend on the code (docs/api-decisions.md, "Error extras"). ' +
+            'VALIDATION_ERROR: `errors`, a list of `{ field, rule, allowed? }` (`allowed`: the values a field with a fixed set takes); ' +
+            'VIDEO_TOO_SHORT / VIDEO_TOO_LONG: `duration`, `min_duration`, `max_duration` (seconds); ' +
+            'INVALID_URL: `reason`, the rule that refused the link (`private_address`, `scheme`, `unsupported_host`, …); FILE_TOO_LARGE: `max_size`.',
+        },
       ),
     ),
   },

@@ -25,6 +25,14 @@ export const UploadRequestSchema = Type.Object(
       maxLength: 255,
       description: 'Matches the extension: video/mp4, video/quicktime, video/webm, video/x-matroska.',
     }),
+    duration: Type.Optional(
+      Type.Number({
+        exclusiveMinimum: 0,
+        maximum: 1e9,
+        description:
+          'Seconds, as the caller measured the file (optional): under 1 minute or over the plan’s maximum is refused at once (400 VIDEO_TOO_SHORT / VIDEO_TOO_LONG) instead of after the upload. The service still measures the file at completion.',
+      }),
+    ),
   },
   { additionalProperties: false, examples: [{ file_name: 'keynote.mp4', file_size: 48213004, content_type: 'video/mp4' }] },
 );

@@ -211,16 +211,20 @@ describe('personas from chips', () => {
     const png2 = await download(t, second.image_url);
     expect(png2.equals(png)).toBe(false);
 
-    // A note: the embedded engine reads the trait words it names.
-    const noted = await t.api(ws.key, 'POST', `/personas/${created.body.id}/regenerate`, { note: 'Make the hair black and remove the glasses' });
+    // A note in plain words: the embedded engine reads the traits it names, comparatives and negations included.
+    const note = 'Make the hair black, a bit older, and remove the glasses';
+    const before = (await t.api(ws.key, 'GET', `/personas/${created.body.id}`)).body.chips;
+    const noted = await t.api(ws.key, 'POST', `/personas/${created.body.id}/regenerate`, { note });
     expect(noted.status).toBe(202);
-    expect(noted.body.chips).toMatchObject({ hair_color: 'black', accessory: 'none' });
+    expect(noted.body.chips).toEqual({ ...before, hair_color: 'black', accessory: 'none', age: before.age === 'adult' ? 'middle_aged' : noted.body.chips.age });
+    expect(noted.body.chips.age).not.toBe(before.age);
     const third = await waitPersona(ws.key, created.body.id);
-    expect(third.versions[2]).toMatchObject({ note: 'Make the hair black and remove the glasses' });
+    expect(third.versions[2]).toMatchObject({ note });
     expect(await balance(ws.key)).toBe(7);
     const unread = await t.api(ws.key, 'POST', `/personas/${created.body.id}/regenerate`, { note: 'more mysterious please' });
     expect(unread.status).toBe(400);
     expect(unread.body.code).toBe('NOTE_NOT_UNDERSTOOD');
+    expect(unread.body.extra.examples).toEqual(expect.arrayContaining(['shorter hair', 'add glasses', 'smiling']));
     expect((await t.api(ws.key, 'POST', `/personas/${created.body.id}/regenerate`, { note: 'two\nlines' })).status).toBe(400);
     expect((await t.api(ws.key, 'POST', `/personas/${created.body.id}/regenerate`, { note: 'x'.repeat(201) })).status).toBe(400);
     expect((await t.api(ws.key, 'POST', `/personas/${created.body.id}/regenerate`, {})).status).toBe(400);
@@ -389,7 +393,10 @@ describe('own-face photos', () => {
     expect(png.readUInt32BE(20)).toBe(768);
     // Only face_photo_groups traits apply: a note about the hair is not understood by this engine.
     const unread = await t.api(ws.key, 'POST', `/personas/${created.body.id}/regenerate`, { note: 'blonde hair' });
-    expect(unread.body).toMatchObject({ code: 'NOTE_NOT_UNDERSTOOD', extra: { traits: ['vibe'] } });
+    expect(unread.body).toMatchObject({
+      code: 'NOTE_NOT_UNDERSTOOD',
+      extra: { traits: ['vibe'], examples: expect.arrayContaining(['smiling', 'more serious']) },
+    });
     const calm = await t.api(ws.key, 'POST', `/personas/${created.body.id}/regenerate`, { note: 'calm' });
     expect(calm.status).toBe(202);
     expect(calm.body.chips.vibe).toBe('calm');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { TRAITS, TRAIT_KEYS, applyNote, checkNote, defaultChips, resolveChips } from '../../src/domain/personas/persona-catalog.js';
+import { TRAITS, TRAIT_KEYS, checkNote, defaultChips, resolveChips } from '../../src/domain/personas/persona-catalog.js';
+import { readNote } from '../../src/domain/personas/persona-notes.js';
 import { PRESETS } from '../../src/domain/personas/persona-presets.js';
 import { DEFAULT_PERSONA_PRICES, mergePrices, parsePrices } from '../../src/domain/personas/persona-prices.js';
 import { nearestAspect } from '../../src/domain/personas/personas.processor.js';
@@ -50,12 +51,12 @@ describe('persona catalog', () => {
 
   it('reads trait words out of a note, longest names first, removals included, within the traits given', () => {
     const base = defaultChips();
-    expect(applyNote(base, 'Dark brown hair please').chips.hair_color).toBe('dark_brown');
-    expect(applyNote(base, 'red hair, glasses and a mole').chips).toMatchObject({ hair_color: 'red', accessory: 'glasses', mark: 'mole' });
-    expect(applyNote({ ...base, accessory: 'glasses' }, 'remove the glasses').chips.accessory).toBe('none');
-    expect(applyNote({ ...base, facial_hair: 'goatee' }, 'shave off the beard').chips.facial_hair).toBe('none');
-    expect(applyNote(base, 'something mysterious').changed).toEqual([]);
-    expect(applyNote(base, 'blonde and calm', ['vibe'])).toEqual({ chips: { ...base, vibe: 'calm' }, changed: ['vibe'] });
+    expect(readNote(base, 'Dark brown hair please').chips.hair_color).toBe('dark_brown');
+    expect(readNote(base, 'red hair, glasses and a mole').chips).toMatchObject({ hair_color: 'red', accessory: 'glasses', mark: 'mole' });
+    expect(readNote({ ...base, accessory: 'glasses' }, 'remove the glasses').chips.accessory).toBe('none');
+    expect(readNote({ ...base, facial_hair: 'goatee' }, 'shave off the beard').chips.facial_hair).toBe('none');
+    expect(readNote(base, 'something mysterious').changed).toEqual([]);
+    expect(readNote(base, 'blonde and calm', ['vibe'])).toEqual({ chips: { ...base, vibe: 'calm' }, changed: ['vibe'], named: ['vibe'] });
   });
 
   it('checks notes and feedback', () => {

@@ -13,7 +13,6 @@ import {
   SOURCE_LIMITS,
   TRAITS,
   TRAIT_KEYS,
-  applyNote,
   checkNote,
   defaultChips,
   isCompleteChips,
@@ -22,6 +21,7 @@ import {
   type TraitKey,
 } from './persona-catalog.js';
 import { PRESETS, findPreset, type Preset } from './persona-presets.js';
+import { noteExamples, readNote } from './persona-notes.js';
 import type { PersonaPrices } from './persona-prices.js';
 import { measuredPrice } from '../credits/priced-charge.js';
 import type { FaceRow, PersonaRow, PersonasRepository, PersonaVideoRow, VersionRow } from './personas.records.js';
@@ -269,8 +269,9 @@ export class PersonasService {
       if (!engine.readsNotes) {
         // The embedded engines read trait words out of the note; a note naming none is refused before any charge.
         const only = current.faceIds.length ? ((engine.appliedTraits ?? []) as TraitKey[]) : undefined;
-        const read = applyNote(base, note, only);
-        if (read.changed.length === 0) throw new DomainError('NOTE_NOT_UNDERSTOOD', { engine: engine.name, traits: only ?? [...TRAIT_KEYS] });
+        const read = readNote(base, note, only);
+        if (read.named.length === 0)
+          throw new DomainError('NOTE_NOT_UNDERSTOOD', { engine: engine.name, traits: only ?? [...TRAIT_KEYS], examples: noteExamples(only) });
         chips = read.chips;
       }
     }

@@ -220,8 +220,8 @@ export function personaRoutes(app: Api, deps: PersonaRoutesDeps) {
         tags,
         summary: 'Make a new portrait',
         description:
-          '`{ chips }` (changed traits; the others stay) or `{ note }` (one line, ≤ 200 characters). Works on saved personas. An engine that does not read free text (`reads_notes: false`) reads the trait words ' +
-          'of the note (option labels such as “red”, “glasses”); a note naming none → 400 NOTE_NOT_UNDERSTOOD, before any charge. 409 PERSONA_IMAGE_PROCESSING while a portrait is being made. ' +
+          '`{ chips }` (changed traits; the others stay) or `{ note }` (one line, ≤ 200 characters). Works on saved personas. An engine that does not read free text (`reads_notes: false`) reads the note as people write it ' +
+          '(“shorter hair”, “make her older”, “add glasses”, “no beard”, “curly red hair”; docs/personas.md); a note naming no trait → 400 NOTE_NOT_UNDERSTOOD with `extra.examples`, before any charge. 409 PERSONA_IMAGE_PROCESSING while a portrait is being made. ' +
           PORTRAIT_CHARGE,
         params: PersonaPath,
         body: RegenerateSchema,

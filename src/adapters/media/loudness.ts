@@ -22,6 +22,8 @@ export interface LoudnessOptions {
   range?: InputRange;
   durationSeconds?: number;
   onProgress?: (p: FfmpegProgress) => void;
+  /** Each 100 ms block as it is measured (the analysis finds voice stretches in them). */
+  onBlock?: (b: LoudnessBlock) => void;
   signal?: AbortSignal;
   timeoutMs?: number;
 }
@@ -96,7 +98,10 @@ export async function measureLoudness(input: string, opts: LoudnessOptions = {})
     timeoutMs: opts.timeoutMs,
     onStderrLine: (line) => {
       const b = parseEbur128Line(line);
-      if (b) blocks.push(b);
+      if (b) {
+        blocks.push(b);
+        opts.onBlock?.(b);
+      }
     },
   });
   return loudnessPerSecond(blocks, opts.durationSeconds);

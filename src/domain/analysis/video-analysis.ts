@@ -1,6 +1,7 @@
 import { DomainError } from '../errors.js';
 import type { FaceBox, FaceDetector, RgbFrame } from '../../ports/face-detector.js';
 import type { MediaInfo } from '../../ports/media.js';
+import { lumaPlane, mouthChange, voiceSpans, withActiveSpeaker, type VoiceSpan } from '../reframe/active-speaker.js';
 import { computeCropPath, type Keyframe } from '../reframe/crop-path.js';
 import { screenStats } from '../reframe/shots.js';
 
@@ -8,7 +9,17 @@ import { screenStats } from '../reframe/shots.js';
  * The `video_analysis` stage: what renders need to reframe, and signals the highlight scorer uses.
  * Scene cuts and loudness come from ffmpeg filters; faces from a FaceDetector on frames sampled at
  * `fps`; the 9:16 crop path is computed from both. The result is plain JSON, stored with the video.
+ *
+ * Mouths: the sampler decodes MOUTH_FRAMES frames per face sample (5 a second at `fps` 1) in the same
+ * ffmpeg pass; the detector runs on the first of them only (the sample), and every frame measures
+ * how much the mouth region of each face of the latest sample changed since the frame before
+ * (active-speaker.ts `mouthChange`). A box's `mouth` is the mean over its sample's frames. With the
+ * voice stretches heard (from the loudness pass' 100 ms blocks), the crop path follows the active
+ * speaker when several faces are seen.
  */
+
+/** Frames decoded per face sample for the mouth measurement (the detector runs on one of them). */
+export const MOUTH_FRAMES = 5;
 
 export const SILENCE_LUFS = -70;
 
@@ -31,11 +42,12 @@ export interface ScenePassOptions {
 export interface VideoAnalysisDeps {
   probe(input: string, opts?: { signal?: AbortSignal }): Promise<Pick<MediaInfo, 'duration' | 'width' | 'height' | 'hasVideo' | 'hasAudio'>>;
   detectSceneCuts(input: string, opts: StageOptions): Promise<number[]>;
-  measureLoudness(input: string, opts: StageOptions): Promise<number[]>;
+  /** `onBlock` gets each 100 ms block of momentary loudness (voice stretches are found in them). */
+  measureLoudness(input: string, opts: StageOptions & { onBlock?: (b: { t: number; momentary: number }) => void }): Promise<number[]>;
   /** With `scenes`, the same pass also finds scene cuts and hands them to `onCuts` when it ends. */
   sampleFrames(
     input: string,
-    opts: StageOptions & { fps: number; sourceWidth: number; sourceHeight: number; scenes?: ScenePassOptions },
+    opts: StageOptions & { fps: number; sourceWidth: number; sourceHeight: number; scenes?: ScenePassOptions; prefetch?: number },
   ): AsyncIterable<RgbFrame & { t: number }>;
   faceDetector: FaceDetector;
 }
@@ -64,9 +76,12 @@ export interface AnalyzeOptions {
   range?: { start: number; end: number };
 }
 
+/** A face box with its mouth activity: mean brightness change of the mouth region between frames, 0..1 (absent on older analyses). */
+export type MouthFaceBox = FaceBox & { mouth?: number };
+
 export interface FaceTrackSample {
   t: number;
-  boxes: FaceBox[];
+  boxes: MouthFaceBox[];
   /** The frame's flatness and its motion since the previous sample (screenStats, src/domain/reframe/shots.ts); absent on older analyses. */
   flat?: number;
   motion?: number;
@@ -84,6 +99,8 @@ export interface VideoAnalysis {
   loudness: number[];
   /** Face boxes per sample (normalised 0..1), one entry per sampled frame, faces or not. */
   faces: FaceTrackSample[];
+  /** Stretches where a voice is heard (seconds), from the loudness blocks; absent on older analyses. */
+  speech?: VoiceSpan[];
   /** Crop keyframes for 9:16 in source pixels (see src/domain/reframe/crop-path.ts). */
   cropPath9x16: Keyframe[];
   /** Samples per second used for faces. */
@@ -123,17 +140,60 @@ async function detectFaces(
 ): Promise<FaceTrackSample[]> {
   const expected = Math.max(1, Math.ceil(info.duration * fps));
   const out: FaceTrackSample[] = [];
-  const frames = deps.sampleFrames(input, { fps, sourceWidth: info.width, sourceHeight: info.height, durationSeconds: info.duration, range, signal, scenes });
+  // Frames per sample for the mouths: 5, fewer above 6 samples a second (at most 30 frames a second).
+  const per = Math.max(1, Math.min(MOUTH_FRAMES, Math.floor(30 / fps)));
+  const frames = deps.sampleFrames(input, {
+    fps: fps * per,
+    sourceWidth: info.width,
+    sourceHeight: info.height,
+    durationSeconds: info.duration,
+    range,
+    signal,
+    scenes,
+    // As many seconds decoded ahead of the detector as before the mouth frames.
+    prefetch: 4 * per,
+  });
   let grid: Float32Array | undefined;
+  let prevLuma: Uint8Array | undefined;
+  let sums: number[] = [];
+  let counts: number[] = [];
+  const closeMouths = () => {
+    const last = out[out.length - 1];
+    if (!last) return;
+    last.boxes.forEach((b, i) => {
+      if (counts[i] > 0) b.mouth = sums[i] / counts[i];
+    });
+  };
+  let index = 0;
   for await (const frame of frames) {
     signal.throwIfAborted();
     // Measured before the detector, which may take the frame's pixels.
-    const stats = screenStats(frame, grid);
-    grid = stats.grid;
-    const boxes = await deps.faceDetector.detect(frame);
-    out.push({ t: frame.t, boxes, flat: stats.flat, ...(stats.motion !== undefined ? { motion: stats.motion } : {}) });
-    report(out.length / expected);
+    const luma = lumaPlane(frame);
+    if (index % per === 0) {
+      closeMouths();
+      const stats = screenStats(frame, grid);
+      grid = stats.grid;
+      const t = Math.round((index / per / fps) * 1000) / 1000;
+      const boxes: MouthFaceBox[] = await deps.faceDetector.detect(frame);
+      out.push({ t, boxes, flat: stats.flat, ...(stats.motion !== undefined ? { motion: stats.motion } : {}) });
+      sums = boxes.map(() => 0);
+      counts = boxes.map(() => 0);
+      report(out.length / expected);
+    }
+    const boxes = out[out.length - 1]?.boxes ?? [];
+    if (prevLuma) {
+      boxes.forEach((b, i) => {
+        const m = mouthChange(luma, prevLuma!, frame.width, frame.height, b);
+        if (m !== undefined) {
+          sums[i] += m;
+          counts[i]++;
+        }
+      });
+    }
+    prevLuma = luma;
+    index++;
   }
+  closeMouths();
   return out;
 }
 
@@ -167,8 +227,9 @@ export async function analyzeVideo(input: string, deps: VideoAnalysisDeps, opts:
     report('scenes', 1);
   };
   let loudness: number[] = [];
+  const blocks: Array<{ t: number; momentary: number }> = [];
   const measureLoudness = async () => {
-    if (info.hasAudio) loudness = await deps.measureLoudness(input, stage('loudness'));
+    if (info.hasAudio) loudness = await deps.measureLoudness(input, { ...stage('loudness'), onBlock: (b) => blocks.push({ t: b.t, momentary: b.momentary }) });
     report('loudness', 1);
   };
   let samples: FaceTrackSample[] = [];
@@ -212,7 +273,10 @@ export async function analyzeVideo(input: string, deps: VideoAnalysisDeps, opts:
 
   const end = duration > 0 ? duration : samples.length ? samples[samples.length - 1].t + 1 / fps : 0;
   if (loudness.length === 0) loudness = new Array<number>(Math.ceil(end - 1e-6)).fill(SILENCE_LUFS);
-  const cropPath9x16 = computeCropPath(samples, { width: info.width, height: info.height }, { aspect: '9:16', sceneCuts, duration: end });
+  const speech = voiceSpans(blocks);
+  // With mouths measured and a voice heard, the camera follows the active speaker.
+  const subjects = withActiveSpeaker(samples, speech, { sceneCuts, duration: end });
+  const cropPath9x16 = computeCropPath(subjects, { width: info.width, height: info.height }, { aspect: '9:16', sceneCuts, duration: end });
   return {
     duration: end,
     width: info.width,
@@ -220,6 +284,7 @@ export async function analyzeVideo(input: string, deps: VideoAnalysisDeps, opts:
     sceneCuts,
     loudness,
     faces: samples,
+    speech,
     cropPath9x16,
     fps,
     detector: deps.faceDetector.name,
@@ -229,7 +294,7 @@ export async function analyzeVideo(input: string, deps: VideoAnalysisDeps, opts:
 /**
  * The face samples as they are stored with a submission's analysis (pure): times to milliseconds, box
  * positions and sizes to thousandths of the frame (2 px of a 1920-pixel frame), scores and flatness to
- * hundredths, motion to thousandths;
+ * hundredths, motion and mouth activity to thousandths;
  * boxes without area or score are dropped. Samples without faces stay (they say nobody was there).
  */
 export function compactFaces(samples: readonly FaceTrackSample[]): FaceTrackSample[] {
@@ -240,7 +305,14 @@ export function compactFaces(samples: readonly FaceTrackSample[]): FaceTrackSamp
     ...(s.motion !== undefined ? { motion: r(s.motion, 1000) } : {}),
     boxes: s.boxes
       .filter((b) => b.width > 0 && b.height > 0 && b.score > 0)
-      .map((b) => ({ x: r(b.x, 1000), y: r(b.y, 1000), width: r(b.width, 1000), height: r(b.height, 1000), score: r(b.score, 100) })),
+      .map((b) => ({
+        x: r(b.x, 1000),
+        y: r(b.y, 1000),
+        width: r(b.width, 1000),
+        height: r(b.height, 1000),
+        score: r(b.score, 100),
+        ...(b.mouth !== undefined ? { mouth: r(b.mouth, 1000) } : {}),
+      })),
   }));
 }
 
@@ -266,6 +338,7 @@ export function toSourceTimeline(a: VideoAnalysis, range: { start: number; end: 
     sceneCuts: a.sceneCuts.map(shift),
     loudness: [...new Array<number>(Math.round(at)).fill(SILENCE_LUFS), ...a.loudness],
     faces: a.faces.map((f) => ({ ...f, t: shift(f.t) })),
+    ...(a.speech ? { speech: a.speech.map((v) => ({ ...v, start: shift(v.start), end: shift(v.end) })) } : {}),
     cropPath9x16: a.cropPath9x16.map((k) => ({ ...k, t: shift(k.t) })),
   };
 }

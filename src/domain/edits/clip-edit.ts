@@ -1,5 +1,6 @@
 import type { Keyframe } from '../reframe/crop-keyframes.js';
 import { sliceKeyframes } from '../reframe/crop-keyframes.js';
+import { talksInTurns, withActiveSpeaker, type VoiceSpan } from '../reframe/active-speaker.js';
 import { clipShots, type ShotSample } from '../reframe/shots.js';
 import { computeSplitPaths } from '../reframe/split-path.js';
 import { computeScreenFacePath } from '../reframe/screen-path.js';
@@ -34,13 +35,19 @@ export interface ClipEditInput {
 export interface SourceFaces {
   samples: readonly ShotSample[];
   sceneCuts: readonly number[];
+  /** The voice stretches heard (source seconds), on analyses that measure mouths: `auto` finds who talks in turns with them. */
+  speech?: readonly VoiceSpan[];
 }
 
 /** A stored analysis' face samples and scene cuts (for `split`), or undefined on rows stored before the samples were kept. */
 export function sourceFaces(analysis: unknown): SourceFaces | undefined {
-  const a = analysis as { faces?: unknown; sceneCuts?: unknown } | null | undefined;
+  const a = analysis as { faces?: unknown; sceneCuts?: unknown; speech?: unknown } | null | undefined;
   if (!a || !Array.isArray(a.faces)) return undefined;
-  return { samples: a.faces as ShotSample[], sceneCuts: Array.isArray(a.sceneCuts) ? (a.sceneCuts as number[]) : [] };
+  return {
+    samples: a.faces as ShotSample[],
+    sceneCuts: Array.isArray(a.sceneCuts) ? (a.sceneCuts as number[]) : [],
+    ...(Array.isArray(a.speech) ? { speech: a.speech as VoiceSpan[] } : {}),
+  };
 }
 
 /** The layout fields computed from the analysis (see Edit['layout']). */
@@ -54,12 +61,25 @@ export interface AnalysisLayout {
 /**
  * The shots of an `auto` edit over `[start, end]` (clipShots), each with its layout's paths: a split
  * shot without two faces' halves becomes `speaker`; a screen shot without a face keeps no path (the
- * screen on a blurred fill).
+ * screen on a blurred fill). Two faces that talk in turns (the mouths measured by the analysis, with
+ * the voice heard: active-speaker.ts) get the active `speaker` when `twoFaces` prefers it (the
+ * default), else `split`; two faces without that signal (older analyses, nobody heard, one face
+ * talking all along) stay `split`.
  */
-export function autoShots(faces: SourceFaces, source: { width: number; height: number }, range: { start: number; end: number }): EditShot[] {
+export function autoShots(
+  faces: SourceFaces,
+  source: { width: number; height: number },
+  range: { start: number; end: number },
+  twoFaces: 'speaker' | 'split' = 'speaker',
+): EditShot[] {
+  let subjects: ReturnType<typeof withActiveSpeaker> | undefined;
   return clipShots(faces.samples, faces.sceneCuts, range).map((s): EditShot => {
     const shot = { start: s.start, end: s.end };
     const opts = { sceneCuts: faces.sceneCuts, aspect: 9 / 16 };
+    if (s.layout === 'split' && twoFaces === 'speaker' && faces.speech) {
+      subjects ??= withActiveSpeaker(faces.samples, faces.speech, { sceneCuts: faces.sceneCuts });
+      if (talksInTurns(subjects, shot)) return { ...shot, reframe: 'speaker' };
+    }
     if (s.layout === 'split') {
       const splitPaths = computeSplitPaths(faces.samples, source, shot, opts);
       return splitPaths ? { ...shot, reframe: 'split', splitPaths } : { ...shot, reframe: 'speaker' };

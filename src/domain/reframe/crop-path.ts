@@ -16,6 +16,9 @@ export { cropAt, cropAxisExpression, cropFilter, sliceKeyframes, type Keyframe }
  * 4. The wanted position is looked ahead by `lead` (the analysis is offline), passed through a
  *    dead zone (small moves are ignored) and a critically damped spring, clamped to the frame,
  *    and simplified to keyframes that stay within `tolerancePx` of the simulated motion.
+ * 5. Active speaker: samples that say who holds the floor (`speaker`, `speakerSince`: see
+ *    active-speaker.ts) choose the subject instead of the weights. A change of floor is an ease of
+ *    `switchEase` seconds that starts at the change (never looked ahead of it), then the spring goes on.
  */
 
 export type AspectName = '9:16' | '1:1' | '16:9';
@@ -24,6 +27,10 @@ export interface FaceSample {
   t: number;
   /** Boxes normalised to the frame (0..1), as the FaceDetector port returns them. */
   boxes: ReadonlyArray<{ x: number; y: number; width: number; height: number; score: number }>;
+  /** Who holds the floor (an index into `boxes`), when the active speaker is known (active-speaker.ts). */
+  speaker?: number;
+  /** On the first sample of a new floor holder: the time of the change (it may fall just before or after `t`). */
+  speakerSince?: number;
 }
 
 export interface CropPathOptions {
@@ -50,6 +57,8 @@ export interface CropPathOptions {
   verticalAnchor?: number;
   /** Size of the crop as a share of the largest crop of the aspect (0.2..1): below 1 the crop is tighter and moves on both axes. Default 1. */
   cropScale?: number;
+  /** Length of the ease to a new active speaker, seconds. Default 0.5. */
+  switchEase?: number;
   /** Simulation step, seconds. Default 0.1. */
   step?: number;
   tolerancePx?: number;
@@ -83,17 +92,27 @@ export function cropSize(sourceWidth: number, sourceHeight: number, aspect: Crop
   return { w: floorEven(sourceWidth), h: Math.max(2, floorEven(sourceWidth / r)) };
 }
 
-/** Picks the main subject sample by sample inside one shot; returns the wanted centre per sample. */
+interface Wanted {
+  points: Array<{ t: number; cx: number; cy: number }>;
+  /** Times of the changes of active speaker, ascending. */
+  switches: number[];
+}
+
+/**
+ * Picks the main subject sample by sample inside one shot; returns the wanted centre per sample, with
+ * a step (two points) at each change of active speaker.
+ */
 function wantedCentres(
   samples: readonly FaceSample[],
   o: Required<Pick<CropPathOptions, 'holdSeconds' | 'lostSeconds' | 'switchRatio' | 'switchSeconds'>>,
-): Array<{ t: number; cx: number; cy: number }> {
+): Wanted {
   const tracks: Track[] = [];
   let main: Track | null = null;
   let challenger: Track | null = null;
   let challengerSince = 0;
   let prevT: number | null = null;
   const out: Array<{ t: number; cx: number; cy: number }> = [];
+  const switches: number[] = [];
   for (const s of samples) {
     const dt = prevT === null ? 1 : Math.max(1e-3, s.t - prevT);
     prevT = s.t;
@@ -138,7 +157,15 @@ function wantedCentres(
 
     const visible = tracks.filter((tr) => tr.lastSeen === s.t);
     const best = visible.reduce<Track | null>((a, b) => (!a || b.weight > a.weight ? b : a), null);
-    if (!main) {
+    // The active speaker, when known, is the subject; a change of subject then is a step at the change.
+    const di = s.speaker !== undefined ? keptIndex(s, s.speaker) : -1;
+    const speaker = di >= 0 ? [...seen].find(([, d]) => d === di)?.[0] : undefined;
+    let switchAt: number | undefined;
+    if (speaker) {
+      if (main && main !== speaker && out.length > 0) switchAt = Math.max(out[out.length - 1].t + 1e-3, s.speakerSince ?? s.t);
+      main = speaker;
+      challenger = null;
+    } else if (!main) {
       main = best;
     } else if (best && best !== main) {
       if (s.t - main.lastSeen >= o.lostSeconds) {
@@ -159,9 +186,22 @@ function wantedCentres(
 
     // Hold on the subject's last position for a while, then drift to the centre.
     const wanted = main && s.t - main.lastSeen <= o.holdSeconds ? { cx: main.cx, cy: main.cy } : { cx: 0.5, cy: 0.5 };
-    out.push({ t: s.t, ...wanted });
+    if (switchAt !== undefined) {
+      const held = out[out.length - 1];
+      if (switchAt > s.t) out.push({ t: s.t, cx: held.cx, cy: held.cy });
+      out.push({ t: switchAt, cx: held.cx, cy: held.cy }, { t: switchAt + 1e-3, ...wanted });
+      switches.push(switchAt);
+    }
+    if (!(switchAt !== undefined && switchAt >= s.t)) out.push({ t: s.t, ...wanted });
   }
-  return out;
+  return { points: out, switches };
+}
+
+/** The index among a sample's kept detections (boxes with area and score) of its box `i`, or -1. */
+function keptIndex(s: FaceSample, i: number): number {
+  const b = s.boxes[i];
+  if (!b || !(b.width > 0 && b.height > 0 && b.score > 0)) return -1;
+  return s.boxes.slice(0, i).filter((x) => x.width > 0 && x.height > 0 && x.score > 0).length;
 }
 
 /** Linear interpolation of the wanted centres, held at both ends. */
@@ -239,6 +279,7 @@ export function computeCropPath(samples: readonly FaceSample[], source: { width:
     switchRatio: 1.4,
     switchSeconds: 2,
     verticalAnchor: 0.4,
+    switchEase: 0.5,
     step: 0.1,
     tolerancePx: 2,
     ...options,
@@ -264,26 +305,54 @@ export function computeCropPath(samples: readonly FaceSample[], source: { width:
     const a = bounds[k];
     const b = bounds[k + 1];
     const shot = sorted.filter((s) => s.t >= a && (s.t < b || (k === bounds.length - 2 && s.t <= b)));
-    const wanted = wantedCentres(shot, o);
-    let pos = toPos(wantedAt(wanted, a + o.lead));
+    const { points: wanted, switches } = wantedCentres(shot, o);
+    // The wanted position is never looked ahead past the next change of speaker (the ease starts there).
+    const lookAhead = (t: number) => {
+      const next = switches.find((x) => x > t + 1e-6);
+      return Math.min(t + o.lead, b, next ?? Infinity);
+    };
+    let pos = toPos(wantedAt(wanted, lookAhead(a)));
     const goal = { ...pos };
     let vel = { x: 0, y: 0 };
+    let ease: { start: number; from: { x: number; y: number }; to: { x: number; y: number } } | null = null;
+    let pending = 0;
     const frames: Keyframe[] = [];
     const steps = Math.max(1, Math.ceil((b - a) / o.step - 1e-9));
-    for (let i = 0; i <= steps; i++) {
-      const t = i === steps ? b : a + i * o.step;
+    // The grid, with the start and end of each ease added.
+    const times = new Set<number>();
+    const at6 = (v: number) => Math.round(v * 1e6) / 1e6;
+    for (let i = 0; i <= steps; i++) times.add(at6(i === steps ? b : a + i * o.step));
+    for (const x of switches) if (x > a && x < b) [x, x + o.switchEase].filter((v) => v < b).forEach((v) => times.add(at6(v)));
+    const grid = [...times].sort((p, q) => p - q);
+    grid.forEach((t, i) => {
       if (i > 0) {
-        const want = toPos(wantedAt(wanted, Math.min(t + o.lead, b)));
-        if (Math.abs(want.x - goal.x) > o.deadZone * w) goal.x = want.x;
-        if (Math.abs(want.y - goal.y) > o.deadZone * h) goal.y = want.y;
-        const dt = t - (a + (i - 1) * o.step);
-        const [nx, vx] = springStep(pos.x, vel.x, goal.x, o.smoothTime, o.maxSpeed * w, dt);
-        const [ny, vy] = springStep(pos.y, vel.y, goal.y, o.smoothTime, o.maxSpeed * h, dt);
-        pos = { x: Math.min(maxX, Math.max(0, nx)), y: Math.min(maxY, Math.max(0, ny)) };
-        vel = { x: vx, y: vy };
+        const dt = t - grid[i - 1];
+        if (pending < switches.length && switches[pending] <= t + 1e-9) {
+          const at = switches[pending++];
+          ease = { start: at, from: { ...pos }, to: toPos(wantedAt(wanted, Math.min(at + 2e-3, b))) };
+        }
+        if (ease && t < ease.start + o.switchEase - 1e-9) {
+          const f = Math.min(1, Math.max(0, (t - ease.start) / o.switchEase));
+          const k = f * f * (3 - 2 * f);
+          pos = { x: ease.from.x + (ease.to.x - ease.from.x) * k, y: ease.from.y + (ease.to.y - ease.from.y) * k };
+          Object.assign(goal, ease.to);
+          vel = { x: 0, y: 0 };
+        } else {
+          if (ease) {
+            pos = { ...ease.to };
+            ease = null;
+          }
+          const want = toPos(wantedAt(wanted, lookAhead(t)));
+          if (Math.abs(want.x - goal.x) > o.deadZone * w) goal.x = want.x;
+          if (Math.abs(want.y - goal.y) > o.deadZone * h) goal.y = want.y;
+          const [nx, vx] = springStep(pos.x, vel.x, goal.x, o.smoothTime, o.maxSpeed * w, dt);
+          const [ny, vy] = springStep(pos.y, vel.y, goal.y, o.smoothTime, o.maxSpeed * h, dt);
+          pos = { x: Math.min(maxX, Math.max(0, nx)), y: Math.min(maxY, Math.max(0, ny)) };
+          vel = { x: vx, y: vy };
+        }
       }
       frames.push({ t: Math.round(t * 1000) / 1000, x: floorEven(pos.x + 1), y: floorEven(pos.y + 1), w, h });
-    }
+    });
     out.push(...simplify(frames, o.tolerancePx));
   }
   return out;

@@ -116,6 +116,30 @@ function checkCues(cues: Array<{ start: number; end: number; text: string }>) {
   }
 }
 
+/**
+ * The words: in time order, each inside a cue whose text holds it (with its speaker when labelled),
+ * every cue's words spelling its text, a confidence 0..1 (pocketsphinx reports one) and nothing more.
+ */
+function checkWords(cues: Array<{ start: number; end: number; text: string; speaker?: string }>, words: any[], labelled: boolean) {
+  expect(words.length).toBeGreaterThan(0);
+  let w = 0;
+  for (const c of cues) {
+    const inside: any[] = [];
+    while (w < words.length && words[w].start < c.end - 1e-9) inside.push(words[w++]);
+    expect(inside.map((x) => x.text).join(' '), JSON.stringify(c)).toBe(c.text.replace(/\n/g, ' '));
+    for (const x of inside) {
+      expect(x.start).toBeGreaterThanOrEqual(c.start - 1e-9);
+      expect(x.end).toBeLessThanOrEqual(c.end + 1e-9);
+      expect(x.end).toBeGreaterThanOrEqual(x.start);
+      expect(x.confidence).toBeGreaterThanOrEqual(0);
+      expect(x.confidence).toBeLessThanOrEqual(1);
+      expect(Object.keys(x).sort()).toEqual(labelled ? ['confidence', 'end', 'speaker', 'start', 'text'] : ['confidence', 'end', 'start', 'text']);
+      if (labelled) expect(x.speaker).toBe(c.speaker);
+    }
+  }
+  expect(w).toBe(words.length);
+}
+
 describe('POST /transcriptions/upload', () => {
   it('answers media_id, kind, a signed URL valid one hour; audio and video extensions', async () => {
     const ws = await t.workspace();
@@ -254,6 +278,9 @@ describe('transcription of a conversation', () => {
     checkCues(r.body.cues);
     for (const c of r.body.cues) expect(Object.keys(c).sort()).toEqual(['end', 'start', 'text']);
     first.cues = r.body.cues;
+    first.words = r.body.words;
+    checkWords(r.body.cues, r.body.words, false);
+    expect(r.body.text).toBe(r.body.cues.map((c: any) => c.text.replace(/\n/g, ' ')).join(' '));
   });
 
   it('downloads SRT (default), WebVTT and TXT files with their type and file name', async () => {
@@ -293,6 +320,7 @@ describe('transcription of a conversation', () => {
     expect(copy.body).toMatchObject({ status: 'ready', credits_charged: 0, from_cache: true, media_id: again, file_name: 'copy of meeting.wav' });
     const transcript = await t.api(ws.key, 'GET', `/transcriptions/${copy.body.id}/transcript`);
     expect(transcript.body.cues).toEqual(first.cues);
+    expect(transcript.body.words).toEqual(first.words);
     expect(await balance(ws.key)).toBe(17);
   });
 
@@ -309,6 +337,7 @@ describe('transcription of a conversation', () => {
     checkCues(transcript.body.cues);
     for (const c of transcript.body.cues) expect(c.speaker).toMatch(/^[A-F]$/);
     expect(new Set(transcript.body.cues.map((c: any) => c.speaker))).toEqual(new Set(['A', 'B']));
+    checkWords(transcript.body.cues, transcript.body.words, true);
 
     const srt = await t.api(ws.key, 'GET', `/transcriptions/${labelled.id}/download`);
     expect(srt.body).toMatch(/^[AB]: /m);
@@ -326,6 +355,11 @@ describe('transcription of a conversation', () => {
     expect(withLabels.status).toBe(200);
     expect(withLabels.body).toMatchObject({ status: 'ready', credits_charged: 0, from_cache: true, speaker_labels: true });
     expect((await t.api(ws.key, 'GET', `/transcriptions/${withLabels.body.id}/transcript`)).body.cues).toEqual(transcript.body.cues);
+    // A request without labels served from the labelled result shows no speakers on cues or words.
+    const unlabelled = await t.api(ws.key, 'POST', '/transcriptions', { media_id: mediaId, speaker_labels: false });
+    const plainWords = (await t.api(ws.key, 'GET', `/transcriptions/${unlabelled.body.id}/transcript`)).body.words;
+    expect(plainWords.length).toBe(transcript.body.words.length);
+    for (const w of plainWords) expect(w.speaker).toBeUndefined();
     expect(await balance(ws.key)).toBe(12);
   }, 600_000);
 
@@ -403,7 +437,7 @@ describe('no speech', () => {
       expect(r.status, file).toBe(200);
       expect(r.body).toMatchObject({ status: 'no_speech', credits_charged: 0, from_cache: false });
       const transcript = await t.api(ws.key, 'GET', `/transcriptions/${r.body.id}/transcript`);
-      expect(transcript.body).toEqual({ language: 'und', speaker_labels: true, cues: [] });
+      expect(transcript.body).toEqual({ language: 'und', speaker_labels: true, cues: [], words: [], text: '' });
       const srt = await t.api(ws.key, 'GET', `/transcriptions/${r.body.id}/download`);
       expect(srt.status).toBe(200);
       expect(srt.body).toBe('');
@@ -531,7 +565,13 @@ describe('no speech found by the job', () => {
     }
     const done = await poll(ws.key, id);
     expect(done).toMatchObject({ status: 'no_speech', credits_charged: 0, error_code: null });
-    expect((await t.api(ws.key, 'GET', `/transcriptions/${id}/transcript`)).body).toEqual({ language: 'und', speaker_labels: false, cues: [] });
+    expect((await t.api(ws.key, 'GET', `/transcriptions/${id}/transcript`)).body).toEqual({
+      language: 'und',
+      speaker_labels: false,
+      cues: [],
+      words: [],
+      text: '',
+    });
     const books = [
       { kind: 'charge', amount: -1, balance_after: 3, waived: false, job_type: 'transcription', job_id: id },
       { kind: 'refund', amount: 1, balance_after: 4, waived: false, job_type: 'transcription', job_id: id },

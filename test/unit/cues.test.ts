@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { breakLines, buildCues, toTranscript, type Cue, type TimedWord } from '../../src/domain/transcripts/cues.js';
+import { breakLines, buildCues, toTranscript, transcriptWords, type Cue, type TimedWord } from '../../src/domain/transcripts/cues.js';
 
 /** Words at a steady pace (0.3 s each, 0.05 s apart) from `start`, optionally all for one speaker. */
 function say(text: string, start = 0, speaker?: string, step = 0.35): TimedWord[] {
@@ -148,9 +148,45 @@ describe('breakLines', () => {
 });
 
 describe('toTranscript', () => {
-  const cues: Cue[] = [{ start: 0, end: 1, text: 'Hi.', speaker: 'A' }];
-  it('keeps speakers only when labels were requested', () => {
-    expect(toTranscript('en', true, cues)).toEqual({ language: 'en', speaker_labels: true, cues: [{ start: 0, end: 1, text: 'Hi.', speaker: 'A' }] });
-    expect(toTranscript('en', false, cues)).toEqual({ language: 'en', speaker_labels: false, cues: [{ start: 0, end: 1, text: 'Hi.' }] });
+  const cues: Cue[] = [
+    { start: 0, end: 1, text: 'Hi.', speaker: 'A' },
+    { start: 1.2, end: 2.5, text: 'Hello there,\nfriend.', speaker: 'B' },
+  ];
+  const words = transcriptWords([
+    { start: 0.1, end: 0.5, text: 'Hi', speaker: 'A', confidence: 0.912 },
+    { start: 0.5, end: 0.5, text: '.', speaker: 'A' },
+    { start: 1.2, end: 1.5, text: ' Hello ', speaker: 'B' },
+    { start: 1.55, end: 1.9, text: 'there,', speaker: 'B', confidence: 1.4 },
+    { start: 2, end: 2.45, text: 'friend.', speaker: 'B', confidence: -1 },
+  ]);
+  it('keeps speakers only when labels were requested, on cues and words', () => {
+    expect(toTranscript('en', true, cues.slice(0, 1))).toEqual({
+      language: 'en',
+      speaker_labels: true,
+      cues: [{ start: 0, end: 1, text: 'Hi.', speaker: 'A' }],
+      words: [],
+      text: 'Hi.',
+    });
+    expect(toTranscript('en', false, cues.slice(0, 1))).toEqual({
+      language: 'en',
+      speaker_labels: false,
+      cues: [{ start: 0, end: 1, text: 'Hi.' }],
+      words: [],
+      text: 'Hi.',
+    });
+    expect(toTranscript('en', true, cues, words).words[0]).toEqual({ text: 'Hi.', start: 0.1, end: 0.5, confidence: 0.91, speaker: 'A' });
+    expect(toTranscript('en', false, cues, words).words[0]).toEqual({ text: 'Hi.', start: 0.1, end: 0.5, confidence: 0.91 });
+  });
+  it('shows the words as the cues do: trimmed, punctuation glued on, confidence 0..1 or null; the whole text', () => {
+    expect(words.map((w) => [w.text, w.confidence])).toEqual([
+      ['Hi.', 0.91],
+      ['Hello', null],
+      ['there,', 1],
+      ['friend.', 0],
+    ]);
+    expect(toTranscript('en', true, cues, words).text).toBe('Hi. Hello there, friend.');
+    // Built from the same words, every word lies inside its cue.
+    const built = buildCues(words.map((w) => ({ ...w, confidence: w.confidence ?? undefined })));
+    for (const w of words) expect(built.some((c) => w.start >= c.start && w.end <= c.end && c.text.replace(/\n/g, ' ').includes(w.text))).toBe(true);
   });
 });

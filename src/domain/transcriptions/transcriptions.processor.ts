@@ -7,7 +7,7 @@ import type { Diarizer } from '../../ports/diarizer.js';
 import type { LocalFiles } from '../../ports/local-files.js';
 import type { Storage } from '../../ports/storage.js';
 import type { Vad } from '../../ports/vad.js';
-import { buildCues, type Cue } from '../transcripts/cues.js';
+import { buildCues, transcriptWords, type Cue, type TranscriptWord } from '../transcripts/cues.js';
 import { assignSpeakers } from '../transcripts/speakers.js';
 import type { TranscriptionRow, TranscriptionsRepository } from './transcriptions.records.js';
 import type { TranscriptionsService } from './transcriptions.service.js';
@@ -27,7 +27,7 @@ export interface TranscriptionProcessorDeps {
   diarizer: Diarizer;
 }
 
-type Outcome = { kind: 'no_speech' } | { kind: 'ready'; language: string; cues: Cue[] };
+type Outcome = { kind: 'no_speech' } | { kind: 'ready'; language: string; cues: Cue[]; words: TranscriptWord[] };
 
 /**
  * Job `transcription.process`: WAV of the measured duration → voice detection → ASR → (speaker labels:
@@ -50,7 +50,7 @@ export class TranscriptionProcessor {
       const out: Outcome =
         seconds > 0 ? await this.d.storage.withLocalFile(m.storageKey, (file) => this.transcribe(row, file, seconds)) : { kind: 'no_speech' };
       if (out.kind === 'no_speech') await this.d.transcriptions.finishWithoutResult(row, 'no_speech');
-      else await this.d.transcriptions.finishReady(row, out.language, out.cues);
+      else await this.d.transcriptions.finishReady(row, out.language, out.cues, out.words);
     } catch (err) {
       await retryOrFail(err, attempt, {
         fail: async () => {
@@ -71,9 +71,14 @@ export class TranscriptionProcessor {
       const asked = row.sourceLanguage === 'auto' ? undefined : row.sourceLanguage;
       const result = await this.d.asr.transcribe(wav, { language: asked });
       if (result.words.length === 0) return { kind: 'no_speech' };
-      const words = result.words.map((w) => ({ start: w.start, end: w.end, text: w.text }));
+      const words = result.words.map((w) => ({
+        start: w.start,
+        end: w.end,
+        text: w.text,
+        ...(w.confidence !== undefined ? { confidence: w.confidence } : {}),
+      }));
       const labelled = row.speakerLabels ? assignSpeakers(words, await this.d.diarizer.diarize(wav, speech)) : words;
-      return { kind: 'ready', language: result.language || asked || 'en', cues: buildCues(labelled) };
+      return { kind: 'ready', language: result.language || asked || 'en', cues: buildCues(labelled), words: transcriptWords(labelled) };
     });
   }
 }

@@ -46,6 +46,8 @@ export interface TranscriptionRow {
   cachedFrom: string | null;
   /** The cues as stored (Cue[] of src/domain/transcripts/cues.ts once ready, [] for no_speech). */
   cues: unknown;
+  /** The words as stored (TranscriptWord[] of src/domain/transcripts/cues.ts once ready); null on rows made before words were kept. */
+  words: unknown;
   deletedAt: Date | null;
   createdAt: Date;
   finishedAt: Date | null;
@@ -55,11 +57,11 @@ export type NewTranscription = Pick<
   TranscriptionRow,
   'id' | 'workspaceId' | 'mediaId' | 'contentHash' | 'fileName' | 'speakerLabels' | 'sourceLanguage' | 'status'
 > &
-  Partial<Pick<TranscriptionRow, 'language' | 'cues' | 'cachedFrom' | 'creditsCharged' | 'finishedAt'>>;
+  Partial<Pick<TranscriptionRow, 'language' | 'cues' | 'words' | 'cachedFrom' | 'creditsCharged' | 'finishedAt'>>;
 
 /** What a transcription records when it leaves `processing`. */
 export type TranscriptionEnd = Pick<TranscriptionRow, 'status' | 'language' | 'cues' | 'errorCode' | 'finishedAt'> &
-  Partial<Pick<TranscriptionRow, 'creditsCharged'>>;
+  Partial<Pick<TranscriptionRow, 'creditsCharged' | 'words'>>;
 
 /** What the cache rules read of an earlier transcription of the same bytes (cues not loaded). */
 export type CacheCandidateRow = Pick<
@@ -82,8 +84,8 @@ export interface TranscriptionsRepository {
   lockWorkspace(tx: Tx, workspaceId: string): Promise<void>;
   /** The workspace's transcriptions of the bytes with `contentHash` that did not fail, deleted ones included. */
   cacheCandidates(workspaceId: string, contentHash: string, tx?: Tx): Promise<CacheCandidateRow[]>;
-  /** The cues of a transcription (undefined when there is none). */
-  cuesOf(tx: Tx, id: string): Promise<unknown>;
+  /** The cues and words of a transcription (undefined when there is none). */
+  resultOf(tx: Tx, id: string): Promise<{ cues: unknown; words: unknown } | undefined>;
   insert(tx: Tx, row: NewTranscription): Promise<TranscriptionRow>;
   /** Brings a deleted transcription back into the listings. */
   undelete(tx: Tx, id: string): Promise<TranscriptionRow>;

@@ -10,7 +10,7 @@ import type { Storage } from '../../ports/storage.js';
 import type { MediaInfo, MediaProbe } from '../../ports/media.js';
 import type { TransactionRunner, Tx } from '../../ports/transactions.js';
 import { noEvents, type EventPublisher } from '../webhooks/events.js';
-import { toTranscript, type Cue, type Transcript } from '../transcripts/cues.js';
+import { toTranscript, type Cue, type Transcript, type TranscriptWord } from '../transcripts/cues.js';
 import { formatTranscript, TRANSCRIPT_FORMATS, transcriptFileName, type TranscriptFormat } from '../transcripts/formats.js';
 import {
   MEDIA_UPLOAD_CONTAINERS,
@@ -91,7 +91,7 @@ export function normalizeSourceLanguage(lang: string | undefined): string {
   return l.split(/[-_]/)[0];
 }
 
-const stripSpeakers = (cues: Cue[]): Cue[] => cues.map(({ speaker: _speaker, ...c }) => c);
+const stripSpeakers = <T extends { speaker?: string }>(items: T[]): Array<Omit<T, 'speaker'>> => items.map(({ speaker: _speaker, ...c }) => c);
 
 /**
  * Standalone transcription: media uploads, POST /transcriptions with the workspace cache (same bytes,
@@ -232,13 +232,14 @@ export class TranscriptionsService {
       }
       if (hit || !speech) {
         const ready = hit?.status === 'ready';
-        const cues = ready ? await this.d.repo.cuesOf(tx, hit!.id) : undefined;
+        const result = ready ? await this.d.repo.resultOf(tx, hit!.id) : undefined;
         const row = await this.d.repo.insert(tx, {
           id: newId('trn'),
           ...base,
           status: ready ? 'ready' : 'no_speech',
           language: ready ? hit!.language : sourceLanguage === 'auto' ? null : sourceLanguage,
-          cues: ready ? (ask.speakerLabels ? cues : stripSpeakers((cues ?? []) as Cue[])) : [],
+          cues: ready ? (ask.speakerLabels ? result?.cues : stripSpeakers((result?.cues ?? []) as Cue[])) : [],
+          words: ready && Array.isArray(result?.words) ? (ask.speakerLabels ? result.words : stripSpeakers(result.words as TranscriptWord[])) : null,
           cachedFrom: hit ? (hit.cachedFrom ?? hit.id) : null,
           creditsCharged: 0,
           finishedAt: now,
@@ -302,18 +303,19 @@ export class TranscriptionsService {
   }
 
   /** The cues of a finished transcription: 409 TRANSCRIPTION_NOT_READY while processing, 409 TRANSCRIPTION_FAILED when failed. */
-  private finished(r: TranscriptionRow): { language: string; cues: Cue[] } {
+  private finished(r: TranscriptionRow): { language: string; cues: Cue[]; words: TranscriptWord[] } {
     if (r.status === 'processing') throw new DomainError('TRANSCRIPTION_NOT_READY', { status: r.status });
     if (r.status === 'failed') throw new DomainError('TRANSCRIPTION_FAILED', { error_code: r.errorCode });
-    if (r.status === 'no_speech') return { language: r.language ?? noSpeechLanguage(r.sourceLanguage), cues: [] };
-    return { language: r.language ?? noSpeechLanguage(r.sourceLanguage), cues: (r.cues ?? []) as Cue[] };
+    const language = r.language ?? noSpeechLanguage(r.sourceLanguage);
+    if (r.status === 'no_speech') return { language, cues: [], words: [] };
+    return { language, cues: (r.cues ?? []) as Cue[], words: Array.isArray(r.words) ? (r.words as TranscriptWord[]) : [] };
   }
 
   /** GET /transcriptions/{id}/transcript. */
   async transcript(workspaceId: string, id: string): Promise<Transcript> {
     const r = await this.getRow(workspaceId, id);
     const f = this.finished(r);
-    return toTranscript(f.language, r.speakerLabels, f.cues);
+    return toTranscript(f.language, r.speakerLabels, f.cues, f.words);
   }
 
   /** GET /transcriptions/{id}/download: the file's text, Content-Type and file name. */
@@ -337,9 +339,9 @@ export class TranscriptionsService {
   }
 
   /** processing -> ready with the cues (no-op when it already left processing). */
-  async finishReady(r: Pick<TranscriptionRow, 'id' | 'workspaceId'>, language: string, cues: Cue[]): Promise<void> {
+  async finishReady(r: Pick<TranscriptionRow, 'id' | 'workspaceId'>, language: string, cues: Cue[], words: TranscriptWord[] = []): Promise<void> {
     await this.d.transactions.run(async (tx) => {
-      if (!(await this.d.repo.finish(r.id, { status: 'ready', language, cues, errorCode: null, finishedAt: new Date() }, tx))) return;
+      if (!(await this.d.repo.finish(r.id, { status: 'ready', language, cues, words, errorCode: null, finishedAt: new Date() }, tx))) return;
       await this.events.publish(r.workspaceId, 'transcription.ready', { id: r.id, status: 'ready', language, error_code: null }, tx);
     });
   }

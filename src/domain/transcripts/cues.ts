@@ -16,6 +16,18 @@ export interface TimedWord {
   end: number;
   text: string;
   speaker?: string;
+  /** 0..1 when the recogniser reports one. */
+  confidence?: number;
+}
+
+/** A word of the API's transcript: punctuation glued to the word before, as the cues show it. */
+export interface TranscriptWord {
+  text: string;
+  start: number;
+  end: number;
+  /** The recogniser's confidence, 0..1; null when it reports none. */
+  confidence: number | null;
+  speaker?: string;
 }
 
 export interface Cue {
@@ -31,6 +43,10 @@ export interface Transcript {
   language: string;
   speaker_labels: boolean;
   cues: Cue[];
+  /** Every word with its times (inside its cue), confidence and speaker (with labels); [] for transcriptions made before words were kept. */
+  words: TranscriptWord[];
+  /** The whole text: the cues' lines joined with spaces. */
+  text: string;
 }
 
 export interface CueOptions {
@@ -60,6 +76,7 @@ interface Word {
   end: number;
   text: string;
   speaker?: string;
+  confidence?: number;
 }
 
 /** Trims, drops empty words, glues punctuation-only tokens to the word before, sorts by time. */
@@ -79,7 +96,13 @@ function normalise(words: TimedWord[]): Word[] {
       prev.end = Math.max(prev.end, end);
       continue;
     }
-    out.push({ start, end, text: w.text, ...(w.speaker !== undefined ? { speaker: w.speaker } : {}) });
+    out.push({
+      start,
+      end,
+      text: w.text,
+      ...(w.speaker !== undefined ? { speaker: w.speaker } : {}),
+      ...(w.confidence !== undefined ? { confidence: w.confidence } : {}),
+    });
   }
   return out;
 }
@@ -217,16 +240,29 @@ export function buildCues(words: TimedWord[], opts: CueOptions = {}): Cue[] {
   return out;
 }
 
+/**
+ * The words a transcript shows (pure): trimmed, punctuation glued to the word before and in time
+ * order exactly as the cues are built from them (so each lies inside its cue), times to milliseconds,
+ * confidence to hundredths (null when the recogniser gives none).
+ */
+export function transcriptWords(words: TimedWord[]): TranscriptWord[] {
+  return normalise(words).map((w) => ({
+    text: w.text,
+    start: round3(w.start),
+    end: round3(w.end),
+    confidence: w.confidence !== undefined && Number.isFinite(w.confidence) ? Math.round(Math.min(1, Math.max(0, w.confidence)) * 100) / 100 : null,
+    ...(w.speaker !== undefined ? { speaker: w.speaker } : {}),
+  }));
+}
+
 /** The transcript object of the API: `speaker` only when labels were asked for (pure). */
-export function toTranscript(language: string, speakerLabels: boolean, cues: Cue[]): Transcript {
+export function toTranscript(language: string, speakerLabels: boolean, cues: Cue[], words: readonly TranscriptWord[] = []): Transcript {
+  const speaker = (s: string | undefined) => (speakerLabels && s !== undefined ? { speaker: s } : {});
   return {
     language,
     speaker_labels: speakerLabels,
-    cues: cues.map((c) => ({
-      start: c.start,
-      end: c.end,
-      text: c.text,
-      ...(speakerLabels && c.speaker !== undefined ? { speaker: c.speaker } : {}),
-    })),
+    cues: cues.map((c) => ({ start: c.start, end: c.end, text: c.text, ...speaker(c.speaker) })),
+    words: words.map((w) => ({ text: w.text, start: w.start, end: w.end, confidence: w.confidence, ...speaker(w.speaker) })),
+    text: cues.map((c) => c.text.replace(/\n/g, ' ')).join(' '),
   };
 }

@@ -87,6 +87,21 @@ export const TranscriptSchema = Type.Object(
         speaker: Type.Optional(Type.String({ description: 'A, B, … when speaker labels were asked.' })),
       }),
     ),
+    words: Type.Array(
+      Type.Object({
+        text: Type.String({ description: 'The word as the cues show it, punctuation after it included.' }),
+        start: Type.Number({ description: 'Seconds from the start of the media; inside the word’s cue.' }),
+        end: Type.Number(),
+        confidence: Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()], {
+          description: 'The recogniser’s confidence in the word, 0 to 1; null when the engine reports none.',
+        }),
+        speaker: Type.Optional(Type.String({ description: 'A, B, … when speaker labels were asked.' })),
+      }),
+      {
+        description: 'Every recognised word in time order (beyond the spec, additive). Empty for no speech and for transcriptions made before words were kept.',
+      },
+    ),
+    text: Type.String({ description: 'The whole text: the cues’ lines joined with spaces (beyond the spec, additive).' }),
   },
   { $id: 'Transcript' },
 );

@@ -65,9 +65,12 @@ export class DrizzleTranscriptionsRepository implements TranscriptionsRepository
       .where(and(eq(transcriptions.workspaceId, workspaceId), eq(transcriptions.contentHash, contentHash), ne(transcriptions.status, 'failed')));
   }
 
-  async cuesOf(tx: Tx, id: string): Promise<unknown> {
-    const [row] = await executor(this.db, tx).select({ cues: transcriptions.cues }).from(transcriptions).where(eq(transcriptions.id, id));
-    return row?.cues;
+  async resultOf(tx: Tx, id: string): Promise<{ cues: unknown; words: unknown } | undefined> {
+    const [row] = await executor(this.db, tx)
+      .select({ cues: transcriptions.cues, words: transcriptions.words })
+      .from(transcriptions)
+      .where(eq(transcriptions.id, id));
+    return row;
   }
 
   async insert(tx: Tx, row: NewTranscription): Promise<TranscriptionRow> {

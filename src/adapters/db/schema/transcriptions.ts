@@ -56,6 +56,8 @@ export const transcriptions = pgTable(
     errorCode: text('error_code'),
     cachedFrom: text('cached_from'),
     cues: jsonb('cues').$type<unknown>(),
+    /** The recognised words (TranscriptWord[] of src/domain/transcripts/cues.ts); null on rows made before words were kept. */
+    words: jsonb('words').$type<unknown>(),
     deletedAt: timestamptz('deleted_at'),
     createdAt: createdAt(),
     finishedAt: timestamptz('finished_at'),

@@ -28,9 +28,11 @@ export type {
   DeriveEditRequest,
 } from './core.js';
 export { CutroomConfigError, CutroomError } from './errors.js';
+export { ERROR_REASONS, errorReason, formatBytes, formatSeconds } from './reasons.js';
 export { backoffMs, retryAfterMs } from './retry.js';
 export type { RetryOptions, Sleep } from './retry.js';
-export type { UploadProgress, UploadVideoOptions } from './upload.js';
+export type { UploadKind, UploadProgress, UploadVideoOptions } from './upload.js';
+export { acceptedExtensions } from './upload.js';
 export type { components, operations, paths } from './schema.js';
 
 /** The client for web pages: uploads send a File or Blob part by part, each part sent again alone after a failure. */

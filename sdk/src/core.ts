@@ -137,7 +137,12 @@ export class CutroomCore {
   protected async uploadVideoFrom<B>(source: UploadSource<B>, put: PutPart<B>, opts: UploadVideoOptions): Promise<VideoAnalysis> {
     const upload = await ok(
       this.api.POST('/api/v1/videos/upload', {
-        body: { file_name: source.fileName, file_size: source.size, content_type: source.contentType },
+        body: {
+          file_name: source.fileName,
+          file_size: source.size,
+          content_type: source.contentType,
+          ...(opts.duration === undefined ? {} : { duration: opts.duration }),
+        },
         signal: opts.signal,
       }),
     );

@@ -1,3 +1,6 @@
+import { errorReason } from './reasons.js';
+import { retryAfterMs } from './retry.js';
+
 /**
  * The one error the SDK throws for what the service refused or reported: an error answer of the API
  * (`status` is its HTTP status, `code` and `extra` its body), or a job that ended badly while a
@@ -14,13 +17,31 @@ export class CutroomError extends Error {
   readonly extra: Record<string, unknown> | undefined;
   /** `X-Request-Id` of the answer: quote it when reporting a problem. */
   readonly requestId: string | undefined;
+  /** The answer's `Retry-After` in seconds (429 RATE_LIMIT_EXCEEDED), when it had one. */
+  readonly retryAfterSeconds: number | undefined;
 
-  constructor(init: { status: number | null; code: string; extra?: Record<string, unknown>; requestId?: string; cause?: unknown }) {
+  constructor(init: { status: number | null; code: string; extra?: Record<string, unknown>; requestId?: string; retryAfterSeconds?: number; cause?: unknown }) {
     super(init.status === null ? init.code : `${init.code} (HTTP ${init.status})`, init.cause === undefined ? undefined : { cause: init.cause });
     this.status = init.status;
     this.code = init.code;
     this.extra = init.extra;
     this.requestId = init.requestId;
+    this.retryAfterSeconds = init.retryAfterSeconds;
+  }
+
+  /**
+   * The error in one plain sentence that uses `extra` (the allowed values of a field, the minimum
+   * duration, why a link was refused, the seconds to wait…): the SDK's table, `errorReason`.
+   */
+  get reason(): string {
+    const extra = this.retryAfterSeconds === undefined ? (this.extra ?? {}) : { retry_after: this.retryAfterSeconds, ...this.extra };
+    return errorReason(this.code, extra);
+  }
+
+  /** The sentence with what identifies the error: `<reason> (<CODE>, HTTP <status>, request <id>)`. */
+  describe(): string {
+    const ids = [this.code, ...(this.status === null ? [] : [`HTTP ${this.status}`]), ...(this.requestId ? [`request ${this.requestId}`] : [])];
+    return `${this.reason} (${ids.join(', ')})`;
   }
 
   /** The error of an answer that is not a success. A body that is not the API's `{ code, extra }` (a proxy's page) gives `HTTP_<status>`. */
@@ -33,12 +54,14 @@ export class CutroomError extends Error {
       body = undefined;
     }
     const requestId = response.headers.get('x-request-id') ?? undefined;
+    const wait = retryAfterMs(response.headers.get('retry-after'));
     const { code, extra } = (body ?? {}) as { code?: unknown; extra?: unknown };
     return new CutroomError({
       status: response.status,
       code: typeof code === 'string' ? code : `HTTP_${response.status}`,
       extra: extra && typeof extra === 'object' ? (extra as Record<string, unknown>) : undefined,
       requestId,
+      ...(wait === undefined ? {} : { retryAfterSeconds: Math.ceil(wait / 1000) }),
     });
   }
 }

@@ -19,9 +19,11 @@ export type {
   DeriveEditRequest,
 } from './client.js';
 export { CutroomConfigError, CutroomError } from './errors.js';
+export { ERROR_REASONS, errorReason, formatBytes, formatSeconds } from './reasons.js';
 export { backoffMs, retryAfterMs } from './retry.js';
 export type { RetryOptions, Sleep } from './retry.js';
-export type { UploadProgress, UploadVideoOptions } from './upload.js';
+export type { UploadKind, UploadProgress, UploadVideoOptions } from './upload.js';
+export { acceptedExtensions } from './upload.js';
 export { verifyWebhook } from './webhooks.js';
 export type { VerifyWebhookOptions, WebhookHeaders } from './webhooks.js';
 export type { components, operations, paths } from './schema.js';

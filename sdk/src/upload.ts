@@ -41,6 +41,12 @@ export interface UploadVideoOptions {
   size?: number;
   /** Default: from the extension (`video/mp4`, `video/quicktime`, `video/webm`, `video/x-matroska`). */
   contentType?: string;
+  /**
+   * Videos: the file's length in seconds, when the caller measured it (ffprobe). Declared to POST /videos/upload,
+   * which refuses one under a minute or over the plan's maximum (VIDEO_TOO_SHORT / VIDEO_TOO_LONG) before any
+   * byte is sent; the service still measures the file itself.
+   */
+  duration?: number;
   /** Called as bytes leave, across every part. */
   onProgress?: (progress: UploadProgress) => void;
   signal?: AbortSignal;
@@ -67,6 +73,11 @@ export type PutPart<B> = (url: string, body: B, length: number, contentType: str
 function extensionOf(fileName: string): string {
   const dot = fileName.lastIndexOf('.');
   return dot > 0 ? fileName.slice(dot).toLowerCase() : '';
+}
+
+/** The extensions an upload of `kind` may have (`.mp4`, …), as the service accepts them. */
+export function acceptedExtensions(kind: UploadKind): string[] {
+  return Object.keys(kind === 'video' ? VIDEO_TYPES : { ...VIDEO_TYPES, ...AUDIO_TYPES });
 }
 
 export function contentTypeOf(fileName: string, kind: UploadKind): string {

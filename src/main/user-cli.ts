@@ -39,7 +39,8 @@ Environment:
 
 Exit status:
   0  done
-  1  the API refused a request (its error code is printed)
+  1  the API refused a request, or would (a local video under a minute, measured
+     with ffprobe when it is on the PATH): the reason, its error code, the request id
   2  usage or configuration error (bad arguments, CUTROOM_API_KEY unset)
   3  the service could not be reached or did not answer like Cutroom
   4  a job ended badly (submission, render or transcription failed, render file expired)
@@ -186,21 +187,30 @@ function program(io: UserIo, run: (action: (ctx: CliContext) => Promise<void>, j
   return root;
 }
 
-/** The exit status and message of an error (USER_EXIT). */
+/**
+ * The exit status and message of an error (USER_EXIT). The API's refusals and failed jobs are printed in
+ * the words of the SDK's table of reasons: `<sentence> (<CODE>, HTTP <status>, request <id>)`, or for a job
+ * `<sentence> (<CODE>, <job id>: <error_code>)`; --json prints the body with the same `reason`.
+ */
 export function failureOf(err: unknown): { exitCode: number; message: string; body?: Record<string, unknown> } {
-  if (err instanceof CliFailure) return { exitCode: err.exitCode, message: err.message };
+  if (err instanceof CliFailure) return { exitCode: err.exitCode, message: err.message, ...(err.body ? { body: err.body } : {}) };
   if (err instanceof CutroomError) {
-    const body = { code: err.code, status: err.status, ...(err.extra ? { extra: err.extra } : {}), ...(err.requestId ? { request_id: err.requestId } : {}) };
-    const extra = err.extra ? ` ${JSON.stringify(err.extra)}` : '';
+    const body = {
+      code: err.code,
+      status: err.status,
+      reason: err.reason,
+      ...(err.extra ? { extra: err.extra } : {}),
+      ...(err.requestId ? { request_id: err.requestId } : {}),
+    };
     if (err.status === null) {
       const local = err.code === 'UPLOAD_STREAM_TOO_SHORT';
-      const what =
-        err.extra && typeof err.extra.id === 'string' ? ` (${err.extra.id}${typeof err.extra.error_code === 'string' ? `: ${err.extra.error_code}` : ''})` : '';
-      return { exitCode: local ? USER_EXIT.file : USER_EXIT.jobFailed, message: `${err.code}${what}`, body };
+      const job =
+        err.extra && typeof err.extra.id === 'string' ? `, ${err.extra.id}${typeof err.extra.error_code === 'string' ? `: ${err.extra.error_code}` : ''}` : '';
+      return { exitCode: local ? USER_EXIT.file : USER_EXIT.jobFailed, message: `${err.reason} (${err.code}${job})`, body };
     }
     if (err.code.startsWith('HTTP_'))
       return { exitCode: USER_EXIT.connection, message: `the service answered HTTP ${err.status}, not like Cutroom (is CUTROOM_URL right?)`, body };
-    return { exitCode: USER_EXIT.apiError, message: `${err.code} (HTTP ${err.status})${extra}`, body };
+    return { exitCode: USER_EXIT.apiError, message: err.describe(), body };
   }
   const code = (err as NodeJS.ErrnoException)?.code;
   if (typeof code === 'string' && ['ENOENT', 'EACCES', 'EISDIR', 'ENOTDIR', 'EEXIST', 'ENOSPC', 'EROFS', 'EPERM'].includes(code)) {
@@ -210,7 +220,6 @@ export function failureOf(err: unknown): { exitCode: number; message: string; bo
     const cause = (err as { cause?: { message?: string } }).cause?.message;
     return { exitCode: USER_EXIT.connection, message: `cannot reach the service: ${cause ?? err.message}` };
   }
-  if (err instanceof TypeError && /the service takes/.test(err.message)) return { exitCode: USER_EXIT.usage, message: err.message };
   return { exitCode: USER_EXIT.connection, message: err instanceof Error ? err.message : String(err) };
 }
 

@@ -178,7 +178,9 @@ describe('cutroom edits', () => {
       ]) {
         const r = await cli(args, env);
         expect(r.status, args.join(' ')).toBe(USER_EXIT.apiError);
-        expect(r.stderr, args.join(' ')).toContain(`cutroom: EDITS_NOT_FOUND (HTTP 404) {"invalid_edits":["${id}"]}`);
+        expect(r.stderr, args.join(' ')).toMatch(
+          new RegExp(`^cutroom: No such edit in this workspace: ${id}\\. \\(EDITS_NOT_FOUND, HTTP 404, request \\S+\\)$`, 'm'),
+        );
       }
     }
     const json = await cli(['edits', 'get', 'edit_nope', '--json'], env);
@@ -199,7 +201,7 @@ describe('cutroom clips review', () => {
     const other = await setup();
     const foreign = await cli(['clips', 'review', ...ids, 'kept'], other.env);
     expect(foreign.status).toBe(USER_EXIT.apiError);
-    expect(foreign.stderr).toMatch(/^cutroom: \w+_NOT_FOUND \(HTTP 404\)/m);
+    expect(foreign.stderr).toMatch(/^cutroom: .+ \(\w+_NOT_FOUND, HTTP 404, request \S+\)$/m);
   });
 });
 
@@ -215,6 +217,6 @@ describe('cutroom renders create', () => {
     expect(final.status, final.stderr).toBe(USER_EXIT.ok);
     expect(final.stdout).toMatch(/^quality {4}final$/m);
     const missing = await cli(['renders', 'create', 'edit_nope', '--preview'], env);
-    expect(missing).toMatchObject({ status: USER_EXIT.apiError, stderr: expect.stringContaining('EDITS_NOT_FOUND (HTTP 404)') });
+    expect(missing).toMatchObject({ status: USER_EXIT.apiError, stderr: expect.stringContaining('(EDITS_NOT_FOUND, HTTP 404, request ') });
   });
 });

@@ -116,7 +116,8 @@ describe('against the service', () => {
 
   it('exit 1 with the API’s code for a refusal (bad key, unknown render), the error body with --json', async () => {
     const bad = await cli(['balance'], { CUTROOM_URL: base, CUTROOM_API_KEY: 'key_x.y' });
-    expect(bad).toMatchObject({ status: USER_EXIT.apiError, stderr: expect.stringContaining('UNAUTHORIZED (HTTP 401)') });
+    expect(bad.status).toBe(USER_EXIT.apiError);
+    expect(bad.stderr).toMatch(/^cutroom: The API key was not accepted: it is missing, wrong, revoked or expired\. \(UNAUTHORIZED, HTTP 401, request \S+\)$/m);
     const ws = await t.workspace();
     const env = { CUTROOM_URL: base, CUTROOM_API_KEY: ws.key };
     const missing = await cli(['renders', 'get', 'rnd_nope'], env);
@@ -134,7 +135,9 @@ describe('against the service', () => {
     expect(r.stderr).toMatch(/^upload short\.mp4: 0% \(0 B of .+\)$/m);
     expect(r.stderr).toMatch(/^upload short\.mp4: 100% /m);
     expect(r.stderr).toMatch(/^video vid_\w+: 1:01, 2 credits$/m);
-    expect(r.stderr).toContain('cutroom: INSUFFICIENT_CREDITS (HTTP 402) {"credits_needed":2,"current_balance":0');
+    expect(r.stderr).toContain(
+      'cutroom: Not enough credits: this needs 2 and the balance is 0. Top up, or clip a shorter stretch. (INSUFFICIENT_CREDITS, HTTP 402, request ',
+    );
     expect(r.stderr).not.toMatch(/\u001b\[/);
     expect((await t.api(ws.key, 'GET', '/clips')).body.submissions).toEqual([]);
 
@@ -156,10 +159,12 @@ describe('against the service', () => {
     const ws = await t.workspace({ credits: 0 });
     const env = { CUTROOM_URL: base, CUTROOM_API_KEY: ws.key };
     const whole = await cli(['clip', video], env);
-    expect(whole.stderr).toContain('INSUFFICIENT_CREDITS (HTTP 402) {"credits_needed":4,');
+    expect(whole.stderr).toContain('Not enough credits: this needs 4 and the balance is 0.');
     const stretch = await cli(['clip', video, '--timeframe', '1:00-2:00'], env);
     expect(stretch.status).toBe(USER_EXIT.apiError);
-    expect(stretch.stderr).toContain('INSUFFICIENT_CREDITS (HTTP 402) {"credits_needed":1,');
+    expect(stretch.stderr).toContain(
+      'Not enough credits: this needs 1 and the balance is 0. Top up, or clip a shorter stretch. (INSUFFICIENT_CREDITS, HTTP 402',
+    );
     const template = await cli(['clip', video, '--timeframe', '60-120', '--template', 'tpl_nope', '--json'], env);
     expect(template.status).toBe(USER_EXIT.apiError);
     expect(JSON.parse(template.stdout).error).toMatchObject({ code: 'TEMPLATE_NOT_FOUND', status: 404 });
@@ -258,7 +263,9 @@ describe('against the service', () => {
     try {
       const r = await cli(['transcribe', wav, '--json'], { CUTROOM_URL: base, CUTROOM_API_KEY: ws.key });
       expect(r.status, r.stderr).toBe(USER_EXIT.jobFailed);
-      expect(r.stderr).toMatch(/^cutroom: TRANSCRIPTION_FAILED \(trn_\w+: ASR_ENGINE_FAILED\)$/m);
+      expect(r.stderr).toMatch(
+        /^cutroom: The transcription failed\. Any credits charged were refunded\. \(TRANSCRIPTION_FAILED, trn_\w+: ASR_ENGINE_FAILED\)$/m,
+      );
       expect(JSON.parse(r.stdout).error).toMatchObject({
         code: 'TRANSCRIPTION_FAILED',
         status: null,
@@ -298,6 +305,7 @@ describe('against the service', () => {
     const file = path.join(dir, 'notes.txt');
     fs.writeFileSync(file, 'hello');
     const r = await cli(['clip', file], { CUTROOM_URL: base, CUTROOM_API_KEY: ws.key });
-    expect(r).toMatchObject({ status: USER_EXIT.usage, stderr: expect.stringContaining('the service takes .mp4') });
+    expect(r.status).toBe(USER_EXIT.usage);
+    expect(r.stderr).toBe('cutroom: “file_name” must end in .mp4, .mov, .webm or .mkv. (VALIDATION_ERROR, notes.txt, before uploading)\n');
   });
 });

@@ -2,14 +2,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { ok, type Cutroom, type Render, type Schemas, type Submission } from '@cutroom/sdk';
+import { acceptedExtensions, errorReason, ok, type Cutroom, type Render, type Schemas, type Submission, type UploadKind } from '@cutroom/sdk';
 import { CliFailure, USER_EXIT } from './failure.js';
+import { probeDuration } from './probe.js';
 import { table, type OutStream, type Progress } from './progress.js';
 
-/** What a command runs with: the SDK client, the streams, JSON or text, the progress display. */
+/** What a command runs with: the SDK client, the streams and environment, JSON or text, the progress display. */
 export interface CliContext {
   cutroom: Cutroom;
-  io: { stdout: OutStream; stderr: OutStream };
+  io: { stdout: OutStream; stderr: OutStream; env: Readonly<Record<string, string | undefined>> };
   json: boolean;
   progress: Progress;
 }
@@ -46,6 +47,44 @@ function inputFile(file: string): number {
   }
   if (!stat.isFile()) throw new CliFailure(`${file} is not a file`, USER_EXIT.file);
   return stat.size;
+}
+
+/** Spec, Limits: the shortest video the service clips, in seconds. */
+const MIN_VIDEO_SECONDS = 60;
+
+/**
+ * A refusal the CLI makes itself before any byte is sent, because the service would make it after the
+ * upload: in the words of the SDK's table, `<reason> (<CODE>, <how it was known>)`; --json prints the body.
+ */
+function refuseLocally(code: string, extra: Record<string, unknown>, how: string, exitCode: number): CliFailure {
+  const reason = errorReason(code, extra);
+  return new CliFailure(`${reason} (${code}, ${how})`, exitCode, { code, status: null, reason, extra });
+}
+
+/** A file whose extension the service never takes: refused before any request (exit 2). */
+function checkExtension(file: string, kind: UploadKind): void {
+  const allowed = acceptedExtensions(kind);
+  if (allowed.includes(path.extname(file).toLowerCase())) return;
+  throw refuseLocally(
+    'VALIDATION_ERROR',
+    { errors: [{ field: 'file_name', rule: 'extension', allowed }] },
+    `${path.basename(file)}, before uploading`,
+    USER_EXIT.usage,
+  );
+}
+
+/**
+ * The duration of a local video measured with ffprobe (when it is on the PATH), refused at once when it
+ * is under the minimum; answered so that POST /videos/upload refuses one over the plan's maximum before
+ * any byte is sent. Undefined when ffprobe is absent or cannot read the file: the service decides.
+ */
+async function checkDuration(ctx: CliContext, file: string): Promise<number | undefined> {
+  const duration = await probeDuration(file, ctx.io.env);
+  if (duration !== undefined && duration < MIN_VIDEO_SECONDS) {
+    const extra = { duration: Math.round(duration * 1000) / 1000, min_duration: MIN_VIDEO_SECONDS };
+    throw refuseLocally('VIDEO_TOO_SHORT', extra, 'measured by ffprobe before uploading', USER_EXIT.apiError);
+  }
+  return duration;
 }
 
 function outputDir(dir: string): string {
@@ -121,8 +160,10 @@ export async function clipCommand(ctx: CliContext, source: string, opts: ClipOpt
     videoId = video.id;
   } else {
     const size = inputFile(source);
+    checkExtension(source, 'video');
+    const duration = await checkDuration(ctx, source);
     const bar = progress.bar(`upload ${path.basename(source)}`, size, { bytes: true });
-    const video = await cutroom.uploadVideo(source, { onProgress: (p) => bar.update(p.sentBytes) });
+    const video = await cutroom.uploadVideo(source, { onProgress: (p) => bar.update(p.sentBytes), ...(duration === undefined ? {} : { duration }) });
     bar.done();
     progress.line(`video ${video.id}: ${clock(video.duration)}, ${credits(video.credits_cost)}`);
     videoId = video.id;
@@ -202,6 +243,7 @@ export interface TranscribeOptions {
 export async function transcribeCommand(ctx: CliContext, file: string, opts: TranscribeOptions): Promise<void> {
   const { cutroom, progress } = ctx;
   const size = inputFile(file);
+  checkExtension(file, 'media');
   const bar = progress.bar(`upload ${path.basename(file)}`, size, { bytes: true });
   const media = await cutroom.uploadMedia(file, { onProgress: (p) => bar.update(p.sentBytes) });
   bar.done();
@@ -212,7 +254,15 @@ export async function transcribeCommand(ctx: CliContext, file: string, opts: Tra
   );
   progress.line(`transcription ${started.id}: ${started.status} (${credits(started.credits_charged)} charged${started.from_cache ? ', from cache' : ''})`);
   const done = started.status === 'processing' ? await cutroom.waitForTranscription(started.id) : started;
-  if (done.status === 'failed') throw new CliFailure(`TRANSCRIPTION_FAILED (${done.id}: ${done.error_code})`, USER_EXIT.jobFailed);
+  if (done.status === 'failed') {
+    const reason = errorReason('TRANSCRIPTION_FAILED', done);
+    throw new CliFailure(`${reason} (TRANSCRIPTION_FAILED, ${done.id}: ${done.error_code})`, USER_EXIT.jobFailed, {
+      code: 'TRANSCRIPTION_FAILED',
+      status: null,
+      reason,
+      extra: done,
+    });
+  }
   if (done !== started) progress.line(`transcription ${done.id}: ${done.status}`);
   const text = (await ok(
     cutroom.api.GET('/api/v1/transcriptions/{transcriptionId}/download', {

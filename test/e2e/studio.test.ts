@@ -197,6 +197,8 @@ describe('Cutroom Studio in a browser', () => {
     await refusal.waitFor({ timeout: 60_000 });
     const words = await refusal.textContent();
     expect(words).toMatch(/^[A-Z][a-z]+( [\w’,.:-]+){3,}/); // a sentence, the code only in brackets after it
+    // The SDK's reason for INVALID_URL's `extra.reason` (`unsupported_host`): what to give instead.
+    expect(words).toMatch(/the link is not a media file .*\(INVALID_URL\)$/);
     await expect(link.getAttribute('aria-describedby')).resolves.toBe('video-link-error');
     await check('new-clips-link-error');
 

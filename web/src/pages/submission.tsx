@@ -87,7 +87,7 @@ function Progress({ sub }: { sub: Submission }) {
       <h2 id="progress">{stageName(sub.status)}</h2>
       <StageBar status={sub.status} />
       <p class="muted small" aria-live="polite">
-        {sub.waiting_reason ? `Waiting for the source: ${codeInWords(sub.waiting_reason)}. ` : ''}
+        {sub.waiting_reason ? `Waiting for the source. ${codeInWords(sub.waiting_reason)} ` : ''}
         {sub.queue_position != null && sub.queue_position > 0 ? `Number ${sub.queue_position} in line. ` : ''}
         {sub.estimated_time != null ? `About ${length(sub.estimated_time)} left. ` : ''}
         This page updates by itself.

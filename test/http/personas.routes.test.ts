@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, tempDir, type TestApp } from '../helpers/app.js';
+import { createTestApp, statusAndBody, tempDir, type TestApp } from '../helpers/app.js';
 import { download, multipart } from '../helpers/generation-fixtures.js';
 import { makeVideo } from '../helpers/media-fixtures.js';
 import { facePhoto, noFacePhoto, talkingHeadVideo, twoFacesPhoto } from '../helpers/persona-fixtures.js';
@@ -611,7 +611,11 @@ describe('sources, quotes and persona videos', () => {
     expect(await balance(ws.key)).toBe(5);
     expect((await t.api(ws.key, 'GET', `/personas/${persona.id}/videos`)).body.videos).toEqual([]);
     // Source upload errors.
-    expect((await t.api(ws.key, 'POST', '/personas/sources/upload', { file_name: 'talk.mp3', file_size: 100, content_type: 'audio/mpeg' })).status).toBe(400);
+    const audio = await t.api(ws.key, 'POST', '/personas/sources/upload', { file_name: 'talk.mp3', file_size: 100, content_type: 'audio/mpeg' });
+    expect(statusAndBody(audio)).toEqual({
+      status: 400,
+      body: { code: 'VALIDATION_ERROR', extra: { errors: [{ field: 'file_name', rule: 'extension', allowed: ['.mp4', '.mov', '.webm', '.mkv'] }] } },
+    });
     const huge = await t.api(ws.key, 'POST', '/personas/sources/upload', { file_name: 'talk.mp4', file_size: 10 * 1024 ** 3, content_type: 'video/mp4' });
     expect(huge.status).toBe(413);
     expect(huge.body.extra.max_size).toBeGreaterThan(0);

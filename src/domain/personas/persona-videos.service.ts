@@ -8,7 +8,7 @@ import type { MediaInfo } from '../../ports/media.js';
 import type { JobQueue } from '../../ports/queue.js';
 import type { Storage } from '../../ports/storage.js';
 import type { TransactionRunner } from '../../ports/transactions.js';
-import { assertUploadSize, mediaKindOf, VIDEO_UPLOAD_CONTAINERS } from '../videos/upload.rules.js';
+import { assertUploadSize, mediaKindOf, VIDEO_CONTENT_TYPES, VIDEO_UPLOAD_CONTAINERS } from '../videos/upload.rules.js';
 import { QUALITIES, REPLACE_MODES, SOURCE_LIMITS, type Quality, type ReplaceMode } from './persona-catalog.js';
 import type { PersonaPrices } from './persona-prices.js';
 import { measuredPrice } from '../credits/priced-charge.js';
@@ -80,7 +80,7 @@ export class PersonaVideosService {
 
   /** POST /personas/sources/upload: a video (.mp4 .mov .webm .mkv) to upload with one signed PUT. */
   async createSourceUpload(ctx: WorkspaceWithPlan, input: { file_name: string; file_size: number; content_type: string }) {
-    if (mediaKindOf(input.file_name) !== 'video') throw validationError([{ field: 'file_name', rule: 'extension' }]);
+    if (mediaKindOf(input.file_name) !== 'video') throw validationError([{ field: 'file_name', rule: 'extension', allowed: Object.keys(VIDEO_CONTENT_TYPES) }]);
     assertUploadSize(input.file_size, Math.min(this.d.maxSourceBytes, ctx.plan.maxUploadSize));
     const out = await this.d.media.createUpload(ctx, input);
     return { media_id: out.media_id, upload_url: out.upload_url, expires_in: out.expires_in };

@@ -9,6 +9,7 @@ import { FfmpegError, runFfmpeg as runFfmpegAdapter } from '../../src/adapters/m
 import { probe } from '../../src/adapters/media/ffprobe.js';
 import { sampleFrames } from '../../src/adapters/media/frame-sampler.js';
 import { measureLoudness } from '../../src/adapters/media/loudness.js';
+import { measurePitch } from '../../src/adapters/media/pitch.js';
 import { detectSceneCuts } from '../../src/adapters/media/scene-detect.js';
 import { createComputePool } from '../../src/adapters/workers/compute.pool.js';
 import { analyzeVideo, type VideoAnalysis, type VideoAnalysisDeps } from '../../src/domain/analysis/video-analysis.js';
@@ -106,7 +107,7 @@ afterAll(() => {
 });
 
 function deps(): VideoAnalysisDeps {
-  return { probe, detectSceneCuts, measureLoudness, sampleFrames, faceDetector: detector };
+  return { probe, detectSceneCuts, measureLoudness, measurePitch, sampleFrames, faceDetector: detector };
 }
 
 describe('ffmpeg runner', () => {
@@ -187,6 +188,9 @@ describe.each(ENGINES)('face detector $where', ({ start }) => {
       expect(Math.abs(r.sceneCuts[0] - 3)).toBeLessThanOrEqual(0.1);
       expect(Math.abs(r.sceneCuts[1] - 5)).toBeLessThanOrEqual(0.1);
       expect(r.loudness).toHaveLength(8);
+      // The pitch pass runs beside loudness: one value a second (Hz, 0 unvoiced).
+      expect(r.pitch).toHaveLength(8);
+      for (const v of r.pitch!) expect(v).toBeGreaterThanOrEqual(0);
       expect(Math.min(r.loudness[5], r.loudness[6])).toBeGreaterThan(Math.max(r.loudness[1], r.loudness[2], r.loudness[3]) + 15);
       expect(r.faces).toHaveLength(16);
       for (const cut of r.sceneCuts) expect(r.cropPath9x16.filter((k) => k.t === cut)).toHaveLength(2);

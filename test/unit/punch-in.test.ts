@@ -41,6 +41,35 @@ describe('punchIns', () => {
     expect(punchIns(words, new Array<number>(30).fill(-70), { start: 0, end: 30 })).toEqual([]);
     expect(punchIns(words, new Array<number>(30).fill(-20), { start: 0, end: 30 })).toEqual([]);
   });
+  it('also zooms on a pitch peak at ordinary loudness, never on a raised but quiet second', () => {
+    const even = new Array<number>(30).fill(-20);
+    const pitch = Array.from({ length: 30 }, (_, s) => (s === 10 ? 190 : s === 20 ? 200 : s < 28 ? 120 : 0));
+    expect(punchIns(words, even, { start: 0, end: 30 })).toEqual([]);
+    expect(punchIns(words, even, { start: 0, end: 30 }, [], pitch)).toEqual([
+      { start: 9.8, end: 11 },
+      { start: 19.8, end: 21 },
+    ]);
+    // Two semitones up is no peak; a raised second 5 LU quieter than the rest is a murmur.
+    expect(
+      punchIns(
+        words,
+        even,
+        { start: 0, end: 30 },
+        [],
+        pitch.map((v, s) => (s === 10 ? 134 : v)),
+      ),
+    ).toEqual([{ start: 19.8, end: 21 }]);
+    expect(
+      punchIns(
+        words,
+        even.map((v, s) => (s === 20 ? -25 : v)),
+        { start: 0, end: 30 },
+        [],
+        pitch,
+      ),
+    ).toEqual([{ start: 9.8, end: 11 }]);
+  });
+
   it('eases the zoom in and out (smoothstep) to PUNCH_IN_ZOOM', () => {
     const p = [{ start: 2, end: 3 }];
     expect(punchInZoom(p, 1.9)).toBe(1);
@@ -215,7 +244,7 @@ describe('a template with zoom subtle', () => {
       snap: false,
     });
     expect(cut.layout.punchIn).toBeUndefined();
-    const applied = rebuildEdit(cut, subtle, undefined, undefined, loudness);
+    const applied = rebuildEdit(cut, subtle, undefined, undefined, { loudness });
     expect(applied.layout).toMatchObject({
       punchIn: 'subtle',
       punchIns: [
@@ -225,7 +254,7 @@ describe('a template with zoom subtle', () => {
     });
     expect(validateEdit(applied)).toEqual([]);
     const own = derive({ zoom: 'subtle' });
-    expect(rebuildEdit(own, { ...subtle, layout: { ...subtle.layout, zoom: 'none' } }, undefined, undefined, loudness).layout.punchIns).toEqual(
+    expect(rebuildEdit(own, { ...subtle, layout: { ...subtle.layout, zoom: 'none' } }, undefined, undefined, { loudness }).layout.punchIns).toEqual(
       own.layout.punchIns,
     );
     // POST /edits with the template's id: the same.

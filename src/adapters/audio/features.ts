@@ -251,6 +251,14 @@ export function decimate2(samples: Float32Array): Float32Array {
 }
 
 /**
+ * F0 (Hz, 0 when unvoiced) of `count` frames of `samples`, frame f centred at sample
+ * `f * hop + win / 2` (see pitchTrack). Pure.
+ */
+export function pitchFrames(samples: Float32Array, sampleRate: number, count: number, hop: number, win: number, minF0 = 60, maxF0 = 400): Float32Array {
+  return pitchTrack(samples, sampleRate, count, hop, win, minF0, maxF0);
+}
+
+/**
  * F0 per hop from the autocorrelation of a 40 ms Hann-windowed frame divided by the window's own
  * autocorrelation (Boersma's correction), on the signal decimated to <= 8 kHz. The peak is the
  * shortest lag within 10 % of the highest one in [1/maxF0, 1/minF0] (avoids octave drops), refined

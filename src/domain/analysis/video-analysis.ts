@@ -44,6 +44,8 @@ export interface VideoAnalysisDeps {
   detectSceneCuts(input: string, opts: StageOptions): Promise<number[]>;
   /** `onBlock` gets each 100 ms block of momentary loudness (voice stretches are found in them). */
   measureLoudness(input: string, opts: StageOptions & { onBlock?: (b: { t: number; momentary: number }) => void }): Promise<number[]>;
+  /** The voice's pitch per second (Hz, 0 unvoiced; src/adapters/media/pitch.ts); absent: not measured. */
+  measurePitch?(input: string, opts: StageOptions): Promise<number[]>;
   /** With `scenes`, the same pass also finds scene cuts and hands them to `onCuts` when it ends. */
   sampleFrames(
     input: string,
@@ -101,6 +103,8 @@ export interface VideoAnalysis {
   faces: FaceTrackSample[];
   /** Stretches where a voice is heard (seconds), from the loudness blocks; absent on older analyses. */
   speech?: VoiceSpan[];
+  /** The voice's pitch per second (Hz, index = second, 0 unvoiced), what punch-ins read for emphasis; absent on older analyses. */
+  pitch?: number[];
   /** Crop keyframes for 9:16 in source pixels (see src/domain/reframe/crop-path.ts). */
   cropPath9x16: Keyframe[];
   /** Samples per second used for faces. */
@@ -227,9 +231,11 @@ export async function analyzeVideo(input: string, deps: VideoAnalysisDeps, opts:
     report('scenes', 1);
   };
   let loudness: number[] = [];
+  let pitch: number[] | undefined;
   const blocks: Array<{ t: number; momentary: number }> = [];
   const measureLoudness = async () => {
     if (info.hasAudio) loudness = await deps.measureLoudness(input, { ...stage('loudness'), onBlock: (b) => blocks.push({ t: b.t, momentary: b.momentary }) });
+    if (info.hasAudio && deps.measurePitch) pitch = await deps.measurePitch(input, { range, durationSeconds: duration, signal });
     report('loudness', 1);
   };
   let samples: FaceTrackSample[] = [];
@@ -285,6 +291,7 @@ export async function analyzeVideo(input: string, deps: VideoAnalysisDeps, opts:
     loudness,
     faces: samples,
     speech,
+    ...(pitch ? { pitch } : {}),
     cropPath9x16,
     fps,
     detector: deps.faceDetector.name,
@@ -337,6 +344,7 @@ export function toSourceTimeline(a: VideoAnalysis, range: { start: number; end: 
     duration: shift(a.duration),
     sceneCuts: a.sceneCuts.map(shift),
     loudness: [...new Array<number>(Math.round(at)).fill(SILENCE_LUFS), ...a.loudness],
+    ...(a.pitch ? { pitch: [...new Array<number>(Math.round(at)).fill(0), ...a.pitch] } : {}),
     faces: a.faces.map((f) => ({ ...f, t: shift(f.t) })),
     ...(a.speech ? { speech: a.speech.map((v) => ({ ...v, start: shift(v.start), end: shift(v.end) })) } : {}),
     cropPath9x16: a.cropPath9x16.map((k) => ({ ...k, t: shift(k.t) })),

@@ -59,7 +59,8 @@ export class ClipEditsService {
     if (sub.status !== 'completed') throw new DomainError('SUBMISSION_NOT_COMPLETED', { status: sub.status });
     const sourcePath = (sub.analysis as { cropPath9x16?: Keyframe[] } | null)?.cropPath9x16;
     const faces = sourceFaces(sub.analysis);
-    const loudness = (sub.analysis as { loudness?: number[] } | null)?.loudness;
+    const { loudness, pitch } = (sub.analysis as { loudness?: number[]; pitch?: number[] } | null) ?? {};
+    const audio = { loudness: loudness ?? [], pitch };
 
     return this.d.tx.run(async (tx) => {
       // One application at a time per submission.
@@ -72,7 +73,7 @@ export class ClipEditsService {
       for (const clip of rows) {
         const prevRow = clip.editId ? byId.get(clip.editId) : undefined;
         if (!prevRow) throw new DomainError('SUBMISSION_NOT_COMPLETED', { status: sub.status });
-        const next = rebuildEdit(prevRow.spec as Edit, template, sourcePath, faces, loudness);
+        const next = rebuildEdit(prevRow.spec as Edit, template, sourcePath, faces, audio);
         const hash = editHash(next);
         let editId = prevRow.id;
         if (hash !== prevRow.hash || prevRow.templateId !== template.id) {
@@ -104,7 +105,13 @@ export class ClipEditsService {
  * submission kept it, else from the previous edit (an older clip-time path shifted back to source time);
  * a `split` template's halves from the analysis' face samples (`faces`), when kept.
  */
-export function rebuildEdit(prev: Edit, template: EditTemplate, sourceCropPath?: readonly Keyframe[], faces?: SourceFaces, loudness?: readonly number[]): Edit {
+export function rebuildEdit(
+  prev: Edit,
+  template: EditTemplate,
+  sourceCropPath?: readonly Keyframe[],
+  faces?: SourceFaces,
+  audio?: { loudness: readonly number[]; pitch?: readonly number[] },
+): Edit {
   const cropPath = sourceCropPath && sourceCropPath.length > 0 ? sourceCropPath : sourceTimeCropPath(prev);
   const edit = buildClipEdit({
     source: { ...prev.source },
@@ -125,7 +132,7 @@ export function rebuildEdit(prev: Edit, template: EditTemplate, sourceCropPath?:
     const kept = (prev.layout.punchIns ?? []).filter((p) => !changes.some((c) => c > p.start - PUNCH_IN_CLEAR && c < p.end + PUNCH_IN_CLEAR));
     punch = { punchIn: prev.layout.punchIn, ...(kept.length ? { punchIns: kept } : {}) };
   } else if (template.layout.zoom === 'subtle') {
-    punch = templatePunchIn(prev.captions?.words ?? [], loudness ?? [], prev.segments ?? { start: prev.in, end: prev.out }, edit.layout.shots);
+    punch = templatePunchIn(prev.captions?.words ?? [], audio ?? { loudness: [] }, prev.segments ?? { start: prev.in, end: prev.out }, edit.layout.shots);
   }
   if (!prev.title && !prev.segments && zoom === undefined && !punch.punchIn) return edit;
   const layout = {

@@ -73,6 +73,8 @@ export interface ClipSource {
   faces?: SourceFaces;
   /** The source's loudness per second (LUFS), when the submission's analysis kept it. */
   loudness?: readonly number[];
+  /** The voice's pitch per second (Hz), when the submission's analysis measured it. */
+  pitch?: readonly number[];
 }
 
 /** An edit with what it belongs to: its clip's video (null for an edit of no clip). */

@@ -29,6 +29,8 @@ export interface ClipEditInput {
   watermark: boolean;
   /** The source's loudness per second (LUFS, the analysis'): a template with `zoom: subtle` punches in on the loud words. */
   loudness?: readonly number[];
+  /** The source's pitch per second (Hz, the analysis'): pitch peaks are emphasis too. */
+  pitch?: readonly number[];
 }
 
 /** The face samples of a source's analysis (source seconds), with its size and scene cuts. */
@@ -132,7 +134,10 @@ export function buildClipEdit(input: ClipEditInput): Edit {
     ...analysisLayout(template.layout.reframe, template.layout.aspect, input.source, { start, end }, input.cropPath9x16, input.faces),
   };
   if (template.layout.zoom === 'subtle')
-    Object.assign(layout, templatePunchIn(words, input.loudness ?? [], { start, end }, layout.shots as EditShot[] | undefined));
+    Object.assign(
+      layout,
+      templatePunchIn(words, { loudness: input.loudness ?? [], pitch: input.pitch }, { start, end }, layout.shots as EditShot[] | undefined),
+    );
   return makeEdit({
     source: input.source,
     in: start,
@@ -150,15 +155,16 @@ export function buildClipEdit(input: ClipEditInput): Edit {
  */
 export function templatePunchIn(
   words: ReadonlyArray<{ start: number; end: number }>,
-  loudness: readonly number[],
+  audio: { loudness: readonly number[]; pitch?: readonly number[] },
   range: { start: number; end: number } | ReadonlyArray<{ start: number; end: number }>,
   shots: readonly EditShot[] | undefined,
 ): { punchIn: 'subtle'; punchIns?: ReturnType<typeof punchIns> } {
   const ps = punchIns(
     words,
-    loudness,
+    audio.loudness,
     range,
     (shots ?? []).slice(1).map((s) => s.start),
+    audio.pitch,
   );
   return { punchIn: 'subtle', ...(ps.length > 0 ? { punchIns: ps } : {}) };
 }

@@ -176,6 +176,8 @@ export interface DeriveInput {
   sourceFaces?: SourceFaces;
   /** The source's loudness per second (LUFS, the same analysis): the `subtle` punch-in finds emphasised words with it. */
   sourceLoudness?: readonly number[];
+  /** The source's pitch per second (Hz, the same analysis): pitch peaks are emphasis too. */
+  sourcePitch?: readonly number[];
 }
 
 /** The pause length `remove_silences` asks for, or null when it asks for none. */
@@ -314,7 +316,7 @@ export function deriveEdit(input: DeriveInput): { spec: Edit; words: EditWord[] 
   if (change.zoom === 'subtle' || (change.zoom === undefined && (base.layout.punchIn === 'subtle' || templateSubtle))) {
     layout.punchIn = 'subtle';
     const changes = ((layout.shots as EditShot[] | undefined) ?? []).slice(1).map((s) => s.start);
-    const ps = punchIns(shown, input.sourceLoudness ?? [], segments, changes);
+    const ps = punchIns(shown, input.sourceLoudness ?? [], segments, changes, input.sourcePitch);
     if (ps.length > 0) layout.punchIns = ps;
   }
   let title: { text: string; style: TitleStyle } | undefined;

@@ -110,6 +110,7 @@ export class EditsService {
       sourceCropPath: source?.cropPath9x16,
       sourceFaces: source?.faces,
       sourceLoudness: source?.loudness,
+      sourcePitch: source?.pitch,
     };
     // remove_silences listens to the stretches every other change keeps (a bad request is refused first, without reading audio).
     const speech = change.remove_silences ? await this.speechOf(spec, keptStretches(derive).segments) : undefined;

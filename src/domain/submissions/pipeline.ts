@@ -300,6 +300,7 @@ export class SubmissionPipeline {
           template,
           watermark: plan.forceWatermark,
           loudness: analysis.loudness,
+          pitch: analysis.pitch,
         });
         const editId = newId('edit');
         await this.d.transactions.run(async (tx) => {

@@ -81,13 +81,14 @@ export class DrizzleClipsRepository implements ClipsRepository, EditsReader {
     const words = (row.transcript as { words?: ClipSource['words'] } | null)?.words ?? [];
     const cropPath9x16 = (row.analysis as { cropPath9x16?: ClipSource['cropPath9x16'] } | null)?.cropPath9x16;
     const faces = sourceFaces(row.analysis);
-    const loudness = (row.analysis as { loudness?: unknown } | null)?.loudness;
+    const { loudness, pitch } = (row.analysis as { loudness?: unknown; pitch?: unknown } | null) ?? {};
     return {
       submissionId: row.submissionId,
       words,
       ...(cropPath9x16?.length ? { cropPath9x16 } : {}),
       ...(faces ? { faces } : {}),
       ...(Array.isArray(loudness) ? { loudness: loudness as number[] } : {}),
+      ...(Array.isArray(pitch) ? { pitch: pitch as number[] } : {}),
     };
   }
 

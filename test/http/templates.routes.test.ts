@@ -57,7 +57,13 @@ describe('GET /templates', () => {
           uppercase: first.captions.uppercase,
         },
         title: expect.objectContaining({ font_family: first.title.fontFamily, outline_width: first.title.outlineWidth, seconds: first.title.seconds }),
-        layout: first.layout,
+        layout: {
+          aspect: first.layout.aspect,
+          reframe: first.layout.reframe,
+          resolution: first.layout.resolution,
+          zoom: first.layout.zoom,
+          two_faces: first.layout.twoFaces,
+        },
       },
     });
     expect(new Date(pop.created_at).toISOString()).toBe(pop.created_at);
@@ -175,7 +181,7 @@ describe('admin templates', () => {
       name: 'Square',
       config: {
         captions: { font_family: 'Inter SemiBold', words_per_line: 6, uppercase: false },
-        layout: { aspect: '1:1', reframe: 'center', resolution: '720p', zoom: 'subtle' },
+        layout: { aspect: '1:1', reframe: 'center', resolution: '720p', zoom: 'subtle', two_faces: 'split' },
       },
     });
     expect(r.status).toBe(201);
@@ -187,7 +193,7 @@ describe('admin templates', () => {
       uppercase: false,
       font_size: BUILTIN_TEMPLATES[0].captions.fontSize,
     });
-    expect(r.body.config.layout).toEqual({ aspect: '1:1', reframe: 'center', resolution: '720p', zoom: 'subtle' });
+    expect(r.body.config.layout).toEqual({ aspect: '1:1', reframe: 'center', resolution: '720p', zoom: 'subtle', two_faces: 'split' });
     expect(Date.now() - new Date(r.body.created_at).getTime()).toBeLessThan(60_000);
   });
 

@@ -9,7 +9,10 @@ import {
   type VoiceSpan,
 } from '../../src/domain/reframe/active-speaker.js';
 import { computeCropPath, cropAt } from '../../src/domain/reframe/crop-path.js';
-import { autoShots } from '../../src/domain/edits/clip-edit.js';
+import { autoShots, buildClipEdit } from '../../src/domain/edits/clip-edit.js';
+import { getBuiltinTemplate } from '../../src/domain/edits/caption-styles.js';
+import { deriveEdit } from '../../src/domain/edits/edit-changes.js';
+import { validateEdit } from '../../src/domain/edits/edit.js';
 
 const SRC = { width: 1920, height: 1080 };
 const W = 606;
@@ -169,5 +172,43 @@ describe('auto with two faces', () => {
     // One face talking all along, the other listening: split.
     const one = talk([0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
     expect(autoShots({ samples: one.samples, sceneCuts: [], speech: one.voice }, SRC, { start: 0, end: 9 }).map((s) => s.reframe)).toEqual(['split']);
+  });
+});
+
+describe('a template’s two_faces', () => {
+  it('chooses split or the active speaker for a new clip, kept in the edit and by later versions', () => {
+    const { samples, voice } = talk([0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0]);
+    const tpl = getBuiltinTemplate('bold-pop')!;
+    const source = { key: 'k', duration: 15, ...SRC };
+    const faces = { samples, sceneCuts: [], speech: voice };
+    const make = (twoFaces: 'speaker' | 'split') =>
+      buildClipEdit({
+        source,
+        start: 0,
+        end: 14,
+        words: [],
+        faces,
+        template: { captions: tpl.captions, layout: { ...tpl.layout, twoFaces } },
+        watermark: false,
+      });
+    const speaker = make('speaker');
+    const split = make('split');
+    expect(speaker.layout.shots?.map((s) => s.reframe)).toEqual(['speaker']);
+    expect(speaker.layout.twoFaces).toBeUndefined();
+    expect(split.layout.shots?.map((s) => s.reframe)).toEqual(['split']);
+    expect(split.layout.twoFaces).toBe('split');
+    expect(validateEdit(split)).toEqual([]);
+    expect(validateEdit({ ...speaker, layout: { ...speaker.layout, reframe: 'speaker', shots: undefined, twoFaces: 'split' } })).toContainEqual({
+      field: 'layout.twoFaces',
+      rule: 'split, only with reframe auto',
+    });
+    // A later version keeps the choice; applying a template that prefers the speaker changes it.
+    const words = [{ index: 0, start: 1, end: 1.4, text: 'hello', speaker: null }];
+    const derive = (base: typeof split, template = tpl, applyTemplate = false) =>
+      deriveEdit({ base, words, change: { trim: { start: 0, end: 12 }, snap: false }, template, applyTemplate, maxSeconds: 180, sourceFaces: faces }).spec;
+    expect(derive(split).layout.shots?.map((s) => s.reframe)).toEqual(['split']);
+    expect(derive(split, { ...tpl, layout: { ...tpl.layout, reframe: 'auto', twoFaces: 'speaker' } }, true).layout.shots?.map((s) => s.reframe)).toEqual([
+      'speaker',
+    ]);
   });
 });

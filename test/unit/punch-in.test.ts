@@ -206,9 +206,11 @@ describe('a template with zoom subtle', () => {
   it('is a template layout field: `none` by default, `subtle`, nothing else', () => {
     expect(checkTemplateConfig({})).toMatchObject({ ok: true, config: { layout: { zoom: 'none' } } });
     expect(checkTemplateConfig({ layout: { zoom: 'subtle' } })).toMatchObject({ ok: true, config: { layout: { zoom: 'subtle' } } });
-    const bad = checkTemplateConfig({ layout: { zoom: 1.2 } });
+    const bad = checkTemplateConfig({ layout: { zoom: 1.2, two_faces: 'both' } });
     expect(bad.ok).toBe(false);
-    expect(!bad.ok && bad.errors.map((e) => e.field)).toEqual(['config.layout.zoom']);
+    expect(!bad.ok && bad.errors.map((e) => e.field)).toEqual(['config.layout.zoom', 'config.layout.two_faces']);
+    expect(checkTemplateConfig({ layout: { two_faces: 'split' } })).toMatchObject({ ok: true, config: { layout: { twoFaces: 'split' } } });
+    expect(checkTemplateConfig({ layout: { twoFaces: 'split' } }).ok).toBe(false);
   });
 
   it('punches in on a new clip’s loud words; `none` (or no loudness) adds nothing', () => {

@@ -66,7 +66,7 @@ describe('key case', () => {
       expect.arrayContaining(['font_family', 'font_size', 'highlight_color', 'words_per_line', 'max_lines', 'uppercase']),
     );
     expect(Object.keys(view.captions).some((k) => /[A-Z]/.test(k))).toBe(false);
-    expect(view.layout).toEqual({ aspect: '9:16', reframe: 'auto', resolution: '1080p', zoom: 'none' });
+    expect(view.layout).toEqual({ aspect: '9:16', reframe: 'auto', resolution: '1080p', zoom: 'none', two_faces: 'speaker' });
   });
 });
 
@@ -107,7 +107,7 @@ describe('checkTemplateConfig', () => {
     });
     expect(r.config.captions.outlineWidth).toBe(BUILTIN_TEMPLATES[0].captions.outlineWidth);
     expect(r.config.title).toMatchObject({ seconds: null, color: '#123456' });
-    expect(r.config.layout).toEqual({ aspect: '1:1', reframe: 'fit', resolution: '720p', zoom: 'none' });
+    expect(r.config.layout).toEqual({ aspect: '1:1', reframe: 'fit', resolution: '720p', zoom: 'none', twoFaces: 'speaker' });
   });
 
   it('names every bad field in snake_case with the rule', () => {

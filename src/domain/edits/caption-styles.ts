@@ -75,6 +75,9 @@ export type Resolution = '720p' | '1080p';
 /** A template's punch-in: `subtle` adds short eased zooms on emphasised words (src/domain/reframe/punch-in.ts), `none` adds none. */
 export type TemplateZoom = 'none' | 'subtle';
 export const TEMPLATE_ZOOMS: readonly TemplateZoom[] = ['none', 'subtle'];
+/** What `auto` gives a shot of two faces talking in turns: the active `speaker` or `split`. */
+export type TwoFaces = 'speaker' | 'split';
+export const TWO_FACES: readonly TwoFaces[] = ['speaker', 'split'];
 
 export interface CaptionTemplate {
   id: string;
@@ -82,7 +85,7 @@ export interface CaptionTemplate {
   description: string;
   captions: CaptionStyle;
   title: TitleStyle;
-  layout: { aspect: Aspect; reframe: ReframeMode; resolution: Resolution; zoom: TemplateZoom };
+  layout: { aspect: Aspect; reframe: ReframeMode; resolution: Resolution; zoom: TemplateZoom; twoFaces: TwoFaces };
 }
 
 const DEFAULT_TITLE: TitleStyle = {
@@ -121,7 +124,7 @@ export const BUILTIN_TEMPLATES: readonly CaptionTemplate[] = deepFreeze([
       uppercase: true,
     },
     title: { ...DEFAULT_TITLE, fontFamily: 'Anton', uppercase: true, box: null, color: '#FFFFFF', outlineColor: '#000000', outlineWidth: 6, fontSize: 84 },
-    layout: { aspect: '9:16', reframe: 'auto', resolution: '1080p', zoom: 'none' },
+    layout: { aspect: '9:16', reframe: 'auto', resolution: '1080p', zoom: 'none', twoFaces: 'speaker' },
   },
   {
     id: 'clean',
@@ -145,7 +148,7 @@ export const BUILTIN_TEMPLATES: readonly CaptionTemplate[] = deepFreeze([
       uppercase: false,
     },
     title: { ...DEFAULT_TITLE, fontFamily: 'Inter ExtraBold' },
-    layout: { aspect: '9:16', reframe: 'auto', resolution: '1080p', zoom: 'none' },
+    layout: { aspect: '9:16', reframe: 'auto', resolution: '1080p', zoom: 'none', twoFaces: 'speaker' },
   },
   {
     id: 'karaoke',
@@ -169,7 +172,7 @@ export const BUILTIN_TEMPLATES: readonly CaptionTemplate[] = deepFreeze([
       uppercase: false,
     },
     title: { ...DEFAULT_TITLE },
-    layout: { aspect: '9:16', reframe: 'fit', resolution: '1080p', zoom: 'none' },
+    layout: { aspect: '9:16', reframe: 'fit', resolution: '1080p', zoom: 'none', twoFaces: 'speaker' },
   },
 ]);
 

@@ -6,13 +6,13 @@ import { computeSplitPaths } from '../reframe/split-path.js';
 import { computeScreenFacePath } from '../reframe/screen-path.js';
 import { makeEdit, type CaptionWord, type Edit, type EditShot } from './edit.js';
 import { punchIns } from '../reframe/punch-in.js';
-import type { Aspect, CaptionStyle, ReframeMode, Resolution, TemplateZoom } from './caption-styles.js';
+import type { Aspect, CaptionStyle, ReframeMode, Resolution, TemplateZoom, TwoFaces } from './caption-styles.js';
 
 /** What a template contributes to a clip's edit. */
 export interface EditTemplate {
   captions: CaptionStyle;
   /** `zoom` absent: `none` (templates stored before it existed). */
-  layout: { aspect: Aspect; reframe: ReframeMode; resolution: Resolution; zoom?: TemplateZoom };
+  layout: { aspect: Aspect; reframe: ReframeMode; resolution: Resolution; zoom?: TemplateZoom; twoFaces?: TwoFaces };
 }
 
 export interface ClipEditInput {
@@ -107,6 +107,7 @@ export function analysisLayout(
   range: { start: number; end: number },
   cropPath9x16: readonly Keyframe[] | undefined,
   faces: SourceFaces | undefined,
+  twoFaces: TwoFaces = 'speaker',
 ): AnalysisLayout {
   if (aspect !== '9:16') return {};
   if (reframe === 'screen') {
@@ -116,7 +117,7 @@ export function analysisLayout(
   if (reframe !== 'speaker' && reframe !== 'split' && reframe !== 'auto') return {};
   const out: AnalysisLayout = {};
   if (cropPath9x16 && cropPath9x16.length > 0) out.cropPath = cropPathSlice(cropPath9x16, range.start, range.end);
-  if (reframe === 'auto' && faces) out.shots = autoShots(faces, source, range);
+  if (reframe === 'auto' && faces) out.shots = autoShots(faces, source, range, twoFaces);
   if (reframe === 'split' && faces) {
     const split = computeSplitPaths(faces.samples, source, range, { sceneCuts: faces.sceneCuts, aspect: 9 / 16 });
     if (split) out.splitPaths = split;
@@ -131,7 +132,9 @@ export function buildClipEdit(input: ClipEditInput): Edit {
   const layout: Record<string, unknown> = {
     aspect: template.layout.aspect,
     reframe: template.layout.reframe,
-    ...analysisLayout(template.layout.reframe, template.layout.aspect, input.source, { start, end }, input.cropPath9x16, input.faces),
+    ...analysisLayout(template.layout.reframe, template.layout.aspect, input.source, { start, end }, input.cropPath9x16, input.faces, template.layout.twoFaces),
+    // Kept only when it is not the default, so edits of templates without it hash as before.
+    ...(template.layout.reframe === 'auto' && template.layout.twoFaces === 'split' ? { twoFaces: 'split' } : {}),
   };
   if (template.layout.zoom === 'subtle')
     Object.assign(

@@ -1,7 +1,7 @@
 import { validationError } from '../errors.js';
 import type { Keyframe } from '../reframe/crop-keyframes.js';
 import { analysisLayout, cropPathSlice, sourceTimeCropPath, type SourceFaces } from './clip-edit.js';
-import type { Aspect, CaptionStyle, FieldError, ReframeMode, Resolution, TemplateZoom, TitleStyle } from './caption-styles.js';
+import type { Aspect, CaptionStyle, FieldError, ReframeMode, Resolution, TemplateZoom, TitleStyle, TwoFaces } from './caption-styles.js';
 import { makeEdit, MIN_SEGMENT_SECONDS, ZOOM_MAX, ZOOM_MIN, type Edit, type EditShot } from './edit.js';
 import { punchIns } from '../reframe/punch-in.js';
 import { DEFAULT_MIN_SILENCE_SECONDS, MAX_SILENCE_SECONDS, MIN_SILENCE_SECONDS, silenceCuts } from './edit-silences.js';
@@ -151,7 +151,7 @@ export interface EditChange {
 export interface DeriveTemplate {
   captions: CaptionStyle;
   title: TitleStyle;
-  layout: { aspect: Aspect; reframe: ReframeMode; resolution: Resolution; zoom?: TemplateZoom };
+  layout: { aspect: Aspect; reframe: ReframeMode; resolution: Resolution; zoom?: TemplateZoom; twoFaces?: TwoFaces };
 }
 
 export interface DeriveInput {
@@ -282,7 +282,9 @@ export function deriveEdit(input: DeriveInput): { spec: Edit; words: EditWord[] 
   // Layout, captions, title.
   const aspect = change.aspect_ratio ?? (input.applyTemplate ? template.layout.aspect : base.layout.aspect);
   const reframe = change.reframe ?? (input.applyTemplate ? template.layout.reframe : base.layout.reframe);
-  const layout: Record<string, unknown> = { aspect, reframe };
+  // The template's choice for two faces when it is applied now, else the base's (kept only with `auto`).
+  const twoFaces: TwoFaces = (input.applyTemplate ? template.layout.twoFaces : base.layout.twoFaces) ?? 'speaker';
+  const layout: Record<string, unknown> = { aspect, reframe, ...(reframe === 'auto' && twoFaces === 'split' ? { twoFaces } : {}) };
   if (aspect === '9:16' && (reframe === 'speaker' || reframe === 'split' || reframe === 'auto')) {
     // The source's path covers stretches past the base's; without it, the base's own path.
     const range = { start: segments[0].start, end: segments[segments.length - 1].end };
@@ -293,7 +295,7 @@ export function deriveEdit(input: DeriveInput): { spec: Edit; words: EditWord[] 
         : undefined;
     if (path?.length) layout.cropPath = path;
     // A split's halves from the source's face samples (none kept: it renders as speaker).
-    const more = analysisLayout(reframe, aspect, base.source, range, undefined, input.sourceFaces);
+    const more = analysisLayout(reframe, aspect, base.source, range, undefined, input.sourceFaces, twoFaces);
     if (more.splitPaths) layout.splitPaths = more.splitPaths;
     if (more.shots) layout.shots = more.shots;
   }

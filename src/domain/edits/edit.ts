@@ -63,6 +63,8 @@ export interface Edit {
      * Absent: `auto` renders as `speaker`.
      */
     readonly shots?: readonly Readonly<EditShot>[];
+    /** `auto` only: two faces talking in turns get `split` rather than the active `speaker` (a template's `two_faces`). Absent: `speaker`. */
+    readonly twoFaces?: 'split';
     /**
      * `subtle`: short eased zooms (src/domain/reframe/punch-in.ts) at `punchIns` (source seconds, ascending),
      * on top of any `zoom`. Absent: none, so edits without one hash as before.
@@ -299,6 +301,8 @@ export function validateEdit(input: unknown, opts: { fonts?: readonly string[] }
       else layout.splitPaths.forEach((p, i) => checkCropPath(errs, p, size, layout.aspect, `layout.splitPaths[${i}]`, 2));
     }
     if (layout.shots !== undefined) checkShots(errs, layout, input, size);
+    if (layout.twoFaces !== undefined && (layout.twoFaces !== 'split' || layout.reframe !== 'auto'))
+      errs.push({ field: 'layout.twoFaces', rule: 'split, only with reframe auto' });
     if (layout.punchIn !== undefined && layout.punchIn !== 'subtle') errs.push({ field: 'layout.punchIn', rule: 'subtle' });
     if (layout.punchIns !== undefined) checkPunchIns(errs, layout, input);
     if (layout.screenPath !== undefined) {

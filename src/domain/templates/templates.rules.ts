@@ -15,7 +15,9 @@ import {
   type Resolution,
   type TemplateZoom,
   type TitleStyle,
+  type TwoFaces,
   TEMPLATE_ZOOMS,
+  TWO_FACES,
 } from '../edits/caption-styles.js';
 
 /**
@@ -36,6 +38,8 @@ export interface TemplateLayout {
   resolution: Resolution;
   /** Punch-in on the template's clips: `subtle` (eased zooms on emphasised words) or `none`. */
   zoom: TemplateZoom;
+  /** What `auto` gives two faces talking in turns: the active `speaker` (default) or `split`. */
+  twoFaces: TwoFaces;
 }
 
 /** How clips look: the render module's caption and title styles plus the output layout. */
@@ -154,7 +158,7 @@ export type ConfigCheck<T> = { ok: true; config: T } | { ok: false; errors: Fiel
 
 /**
  * Checks a custom template config in the API's snake_case form:
- * `{ captions?: {...}, title?: {...}, layout?: { aspect?, reframe?, resolution?, zoom? } }`. Every field is
+ * `{ captions?: {...}, title?: {...}, layout?: { aspect?, reframe?, resolution?, zoom?, two_faces? } }`. Every field is
  * optional and takes the default template's value when absent; a given `box` replaces the default
  * box whole. Field names in errors are prefixed with `prefix` (default `config.`).
  */
@@ -180,11 +184,16 @@ export function checkTemplateConfig(input: unknown, prefix = 'config.'): ConfigC
       layout = undefined;
     } else {
       layout = { ...layout, ...input.layout };
-      checkKnown(errs, input.layout, ['aspect', 'reframe', 'resolution', 'zoom'], `${prefix}layout.`);
+      checkKnown(errs, input.layout, ['aspect', 'reframe', 'resolution', 'zoom', 'two_faces'], `${prefix}layout.`);
       checkEnum(errs, layout, 'aspect', ASPECTS, `${prefix}layout.`);
       checkEnum(errs, layout, 'reframe', REFRAME_MODES, `${prefix}layout.`);
       checkEnum(errs, layout, 'resolution', RESOLUTIONS, `${prefix}layout.`);
       checkEnum(errs, layout, 'zoom', TEMPLATE_ZOOMS, `${prefix}layout.`);
+      if (layout.two_faces !== undefined) {
+        checkEnum(errs, layout, 'two_faces', TWO_FACES, `${prefix}layout.`);
+        layout.twoFaces = layout.two_faces;
+        delete layout.two_faces;
+      }
     }
   }
   if (errs.length > 0) return { ok: false, errors: dedupe(errs) };

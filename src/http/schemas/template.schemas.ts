@@ -75,6 +75,10 @@ export const TemplateLayoutSchema = Type.Object(
     aspect: Type.Union([Type.Literal('9:16'), Type.Literal('1:1'), Type.Literal('16:9')]),
     reframe: ReframeSchema,
     resolution: Type.Union([Type.Literal('720p'), Type.Literal('1080p')]),
+    two_faces: Type.Union([Type.Literal('speaker'), Type.Literal('split')], {
+      description:
+        'What `reframe: auto` gives a shot of two faces talking in turns: `speaker` (default) follows whoever is talking (mouth movement matched to the voice heard), `split` stacks both faces. Two faces without a voice heard, or one doing all the talking, are `split` either way.',
+    }),
     zoom: Type.Union([Type.Literal('none'), Type.Literal('subtle')], {
       description:
         'Punch-in on the clips made with the template: `subtle` eases a 1.12× zoom in on emphasised words (louder and higher than the speech around them), at most one every 4 s and none within 1 s of a layout change; `none` adds none. Default `none`.',

@@ -16,8 +16,9 @@ import { pollSubmission, readyVideo } from '../helpers/videos.js';
  * espeak-ng and recognised by pocketsphinx. A prompt naming one topic in other words than the speech
  * uses ("medication", "infirmary": the speech says "medicine", "hospital") puts the top-rated clip inside that stretch, through the
  * whole pipeline with the LLM scorer (a local chat-completions server that prefers every other clip)
- * and with the embedded engine on the same transcript; with keywords, every clip says one.
- * Kept short (about a minute per topic) to stay cheap.
+ * and with the embedded engine on the same transcript; with keywords, every clip says one. Each topic
+ * lasts a little over two minutes, long enough for clips at the very end of one topic to reach into
+ * the next were it not for the engine's topic boundaries (docs/highlights.md): no clip crosses one.
  */
 
 const TOPICS: Record<'cooking' | 'hospital' | 'football', string[]> = {
@@ -36,6 +37,22 @@ const TOPICS: Record<'cooking' | 'hospital' | 'football', string[]> = {
     'baking bread is slow but it is worth the wait',
     'i keep the flour in a big jar in the kitchen',
     'fresh bread from the oven is the best breakfast',
+    'i cut the warm bread in the kitchen with a long knife',
+    'a little sugar in the flour helps the bread dough rise',
+    'the bread dough rises slowly in the warm kitchen',
+    'i knead the bread dough with flour for ten minutes',
+    'soft dough sticks to the kitchen table so i add more flour',
+    'the bread crust turns brown in the hot oven',
+    'a loaf of rye bread from the oven is dark and heavy',
+    'white bread made with white flour is soft inside',
+    'i put seeds on the bread before it goes in the oven',
+    'the bread must cool on the kitchen table before we cut it',
+    'my neighbour likes my fresh bread with cheese',
+    'the kitchen gets warm when the oven bakes bread all day',
+    'i wash the flour bowls in the kitchen after baking bread',
+    'old bread makes good toast in the oven the next morning',
+    'my grandmother baked bread in a stone oven in her kitchen',
+    'a good baker bakes fresh bread early every morning',
   ],
   hospital: [
     'last winter i spent two weeks in the hospital',
@@ -52,6 +69,22 @@ const TOPICS: Record<'cooking' | 'hospital' | 'football', string[]> = {
     'i am very thankful to the doctor and the nurses',
     'the hospital saved my life that winter',
     'now i visit the doctor once a month',
+    'the ambulance took me to the hospital at night',
+    'the hospital nurse checked my heart every hour',
+    'the hospital gave me a bed near the window',
+    'the doctor listened to my heart in the hospital',
+    'the hospital food was plain but the nurses were kind',
+    'a nurse brought me my medicine after breakfast',
+    'the doctor wrote the name of my heart medicine on a card',
+    'my wife visited me in the hospital every evening',
+    'the patient in the next hospital bed was an old farmer',
+    'the nurses worked long hours in the hospital',
+    'the doctor ordered a blood test for my heart',
+    'the medicine made me sleepy in the afternoon',
+    'a heart surgeon came to the hospital to see me',
+    'the hospital had a small garden for the patients and nurses',
+    'a nurse showed me how to take my medicine at home',
+    'i left the hospital with a bag of medicine',
   ],
   football: [
     'our football team won the match on saturday',
@@ -68,6 +101,22 @@ const TOPICS: Record<'cooking' | 'hospital' | 'football', string[]> = {
     'after the game the players thanked the fans',
     'our football team has won six matches this year',
     'i never miss a match of my football team',
+    'the football stadium was full of fans for the match',
+    'the referee started the football match at three',
+    'our captain won the ball and passed it to the players',
+    'our striker ran past two players and scored a goal',
+    'the football fans jumped and sang after the goal',
+    'the other team kicked the ball over our goal',
+    'the coach changed two players of the team in the second half',
+    'a player hurt his knee and left the football match',
+    'the referee gave the other team a penalty',
+    'our goal keeper saved the penalty and the fans sang',
+    'the players of our team passed the ball very fast',
+    'in the last minute our team scored a third goal',
+    'our football team won the match by three goals to one',
+    'the players and the fans thanked the coach after the match',
+    'next week our football team plays a match in the city',
+    'the whole town talks about our football team every monday',
   ],
 };
 
@@ -137,7 +186,7 @@ const inside = (c: { start_time: number; end_time: number }, s: { start: number;
 
 describe('picks steered by a prompt and keywords', () => {
   it('a prompt in other words than the speech (a synonym) puts the top clip in its topic, on both engines; keywords are said in every clip', async () => {
-    expect(stretches.hospital.end - stretches.hospital.start).toBeGreaterThan(45);
+    for (const s of Object.values(stretches)) expect(s.end - s.start).toBeGreaterThan(120);
     const ws = await t.workspace({ credits: 20 });
     const videoId = await readyVideo(t, ws.id, video);
     // The speech says "medicine" and "hospital", never "medication" or "infirmary" (WordNet synonyms). ("physician" → "doctor" would
@@ -186,6 +235,9 @@ describe('picks steered by a prompt and keywords', () => {
     expect(saying.length).toBeGreaterThanOrEqual(2);
     expect(keyed.length).toBe(Math.max(3, saying.length));
     for (const c of keyed) expect(c.matched!.length > 0).toBe(/\b(oven|goals?)\b/i.test(c.text));
+    // No clip of the embedded engine crosses from one topic into the next.
+    const inTopic = (c: { start: number; end: number }) => Object.values(stretches).some((s) => inside({ start_time: c.start, end_time: c.end }, s));
+    for (const c of [...embedded, ...keyed]) expect(inTopic(c), JSON.stringify(c)).toBe(true);
   }, 1_200_000);
 
   it('a strategy’s keywords steer a submission through the pipeline: every clip says one, except those making up three', async () => {

@@ -5,6 +5,7 @@ import type { Sentence } from './sentences.js';
  * sliding over the whole transcript. A window starts at its first sentence's first word and ends at its
  * last sentence's last word, with a little lead-in/tail taken from the surrounding silence; a run that is
  * a bit short may grow into the silence around it (never into a neighbouring sentence) to reach the minimum.
+ * A window never spans a topic boundary (`boundaries`, from topics.ts).
  */
 
 export interface CandidateWindow {
@@ -25,6 +26,8 @@ export interface CandidateOptions {
   tail?: number;
   /** Distance kept from a neighbouring sentence's words when growing into silence (s). Default 0.1. */
   margin?: number;
+  /** Topic boundaries (sentence indexes: a new topic starts at that sentence): no window spans one (topics.ts). */
+  boundaries?: readonly number[];
 }
 
 const EPS = 1e-9;
@@ -75,12 +78,14 @@ export function placeWindow(sentences: readonly Sentence[], first: number, last:
   return { first, last, start: s, end: e };
 }
 
-/** All candidate windows, in order of first sentence then length. */
+/** All candidate windows, in order of first sentence then length; none spans a topic boundary. */
 export function buildCandidates(sentences: readonly Sentence[], opts: CandidateOptions): CandidateWindow[] {
   const out: CandidateWindow[] = [];
+  const boundaries = new Set(opts.boundaries ?? []);
   for (let i = 0; i < sentences.length; i++) {
     for (let j = i; j < sentences.length; j++) {
       if (sentences[j].end - sentences[i].start > opts.maxSeconds + EPS) break;
+      if (j > i && boundaries.has(j)) break;
       const w = placeWindow(sentences, i, j, opts);
       if (w) out.push(w);
     }

@@ -26,6 +26,7 @@ import {
   speechDensitySignal,
   type SentenceFeatures,
 } from './signals.js';
+import { innerShift, pausesBefore, shiftFactor, spacedBoundaries, topicShifts, type TopicShifts } from './topics.js';
 
 /**
  * The embedded highlight engine (deterministic, no I/O): sentences → candidate windows → signals →
@@ -76,6 +77,8 @@ interface Analysis {
   query: PickQuery | null;
   weight: (word: string) => number;
   tokenStems: string[][];
+  /** Topic shifts between sentences (topics.ts): no window spans a boundary, a weaker shift inside a window lowers its cohesion. */
+  topics: TopicShifts;
 }
 
 function analyze(input: HighlightInput, strategy: HighlightStrategy): Analysis {
@@ -104,7 +107,36 @@ function analyze(input: HighlightInput, strategy: HighlightStrategy): Analysis {
   const tokenStems = query ? features.map((f) => f.tokens.map(stemWord)) : [];
   const loudness = loudnessStats(input.loudness ?? []);
   const stats = stemStats(features.map((f) => f.stems));
-  return { words, wordOffsets, sentences, features, stems, offsets, stemStats: stats, loudness, cuts, duration, query, weight, tokenStems };
+  const shifts = topicShifts(
+    features.map((f) => f.stems),
+    {},
+    pausesBefore(sentences),
+  );
+  // A topic shorter than the shortest clip is no topic of its own: the weaker boundary around it goes.
+  const spaced = spacedBoundaries(
+    shifts.boundaries,
+    shifts.strength,
+    sentences.map((s) => s.start),
+    sentences.length ? sentences[sentences.length - 1].end : 0,
+    strategy.min_seconds,
+  );
+  const topics = { ...shifts, boundaries: spaced };
+  return {
+    words,
+    wordOffsets,
+    sentences,
+    features,
+    stems,
+    offsets,
+    stemStats: stats,
+    loudness,
+    cuts,
+    duration,
+    query,
+    weight,
+    tokenStems,
+    topics,
+  };
 }
 
 /** Every signal of one window. Energy is left out when there is no loudness track. */
@@ -119,7 +151,7 @@ function windowSignals(a: Analysis, w: CandidateWindow): Record<string, number> 
     numbers: numbersSignal(feats),
     emotion: emotionSignal(feats),
     complete: completeThoughtSignal(w.first > 0 ? a.sentences[w.first - 1].boundary : null, feats[0], feats[feats.length - 1]),
-    cohesion: cohesionSignal(before, inside, after),
+    cohesion: cohesionSignal(before, inside, after) * shiftFactor(innerShift(a.topics, w.first, w.last)),
     density: speechDensitySignal(a.words.slice(a.wordOffsets[w.first], a.wordOffsets[w.last + 1]), w.start, w.end),
     scene: sceneCutSignal(a.cuts, w.start, w.end),
   };
@@ -206,7 +238,10 @@ function rankWindows(input: HighlightInput): { a: Analysis; ranked: WindowCandid
   if (a.duration < strategy.min_seconds) {
     windows = [{ first: 0, last: a.sentences.length - 1, start: 0, end: a.duration }];
   } else {
-    windows = buildCandidates(a.sentences, { minSeconds: strategy.min_seconds, maxSeconds: strategy.max_seconds, duration: a.duration });
+    const opts = { minSeconds: strategy.min_seconds, maxSeconds: strategy.max_seconds, duration: a.duration };
+    windows = buildCandidates(a.sentences, { ...opts, boundaries: a.topics.boundaries });
+    // Topics too short for any clip: windows may then span them (their cohesion says so).
+    if (windows.length === 0) windows = buildCandidates(a.sentences, opts);
   }
   return { a, ranked: windows.map((w) => toCandidate(a, w, strategy)).sort(byScore) };
 }

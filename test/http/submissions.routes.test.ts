@@ -6,6 +6,7 @@ import { makeVideo } from '../helpers/media-fixtures.js';
 import { readyVideo } from '../helpers/videos.js';
 import { eq } from 'drizzle-orm';
 import { submissions } from '../../src/adapters/db/schema/index.js';
+import { DrizzleSubmissionsRepository } from '../../src/adapters/db/repositories/submissions.repository.js';
 
 // No workers run here: submissions stay queued, which is what these tests need.
 let t: TestApp;
@@ -65,6 +66,38 @@ describe('POST /clips', () => {
     expect((await get(ws.key, url)).body.estimated_time).toBe(1);
     await at('completed', 600);
     expect((await get(ws.key, url)).body.estimated_time).toBeUndefined();
+  });
+
+  it('while it runs, shows its stage and how far it is: as the stage reports, else by the clock', async () => {
+    const ws = await t.workspace({ credits: 10 });
+    const video = await readyVideo(t, ws.id, file);
+    const res = await post(ws.key, { video_id: video, timeframe: { start: 10, end: 100 } });
+    const url = `/clips/${video}/submissions/${res.body.id}`;
+    const set = (changes: Partial<typeof submissions.$inferInsert>) => t.c.database.db.update(submissions).set(changes).where(eq(submissions.id, res.body.id));
+    const queued = (await get(ws.key, url)).body;
+    expect(queued.stage).toBeUndefined();
+    expect(queued.progress).toBeUndefined();
+    // 54 s of work in all; the download and transcription (50 %) done, the analysis half way by its own report.
+    await set({ status: 'video_analysis', startedAt: new Date(Date.now() - 30_000), updatedAt: new Date(Date.now() - 5_000), stageProgress: 0.5 });
+    const half = (await get(ws.key, url)).body;
+    expect(half).toMatchObject({ status: 'video_analysis', stage: 'video_analysis', progress: 0.59 });
+    expect(half.estimated_time).toBe(Math.round(54 * (0.01 + 0.32 + 0.17 / 2)));
+    // The pipeline's reports move it on; the next stage starts again from its own beginning.
+    await new DrizzleSubmissionsRepository(t.c.database.db).setStageProgress(res.body.id, 'video_analysis', 1);
+    expect((await get(ws.key, url)).body.progress).toBe(0.67);
+    await set({ status: 'finalizing', updatedAt: new Date(), stageProgress: null });
+    const finalizing = (await get(ws.key, url)).body;
+    expect(finalizing).toMatchObject({ stage: 'finalizing', progress: 0.68 });
+    // A report for a stage it has left changes nothing.
+    await new DrizzleSubmissionsRepository(t.c.database.db).setStageProgress(res.body.id, 'video_analysis', 0.2);
+    expect((await get(ws.key, url)).body.progress).toBe(0.68);
+    // Waiting for its source, or done: no stage, no progress.
+    await set({ status: 'downloading', waitingReason: 'not_started' });
+    expect((await get(ws.key, url)).body.stage).toBeUndefined();
+    await set({ status: 'completed', waitingReason: null });
+    const done = (await get(ws.key, url)).body;
+    expect(done.stage).toBeUndefined();
+    expect(done.progress).toBeUndefined();
   });
 
   it('a submission whose every run was lost with its process ends failed JOB_LOST, refunded, with nothing run', async () => {

@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { eq } from 'drizzle-orm';
 import { AsrError } from '../../src/ports/asr.js';
+import { transcriptions } from '../../src/adapters/db/schema/index.js';
 import { createTestApp, tempDir, type TestApp } from '../helpers/app.js';
 import { makeVideo, runFfmpeg } from '../helpers/media-fixtures.js';
 import { makeSpeechWav, type SpeechPart } from '../helpers/speech-fixtures.js';
@@ -269,6 +271,29 @@ describe('transcription of a conversation', () => {
     expect(done).toMatchObject({ status: 'ready', credits_charged: 3, language: 'en', error_code: null });
     expect(new Date(done.finished_at).getTime()).toBeGreaterThanOrEqual(new Date(done.created_at).getTime());
   }, 600_000);
+
+  it('while processing, shows the step under way, how far it is and the seconds left', async () => {
+    const done = (await t.api(ws.key, 'GET', `/transcriptions/${first.id}`)).body;
+    expect(done.stage).toBeUndefined();
+    expect(done.progress).toBeUndefined();
+    // The same row seen mid-run (then put back): the recogniser 10 s into 20 minutes of audio.
+    const set = (changes: Partial<typeof transcriptions.$inferInsert>) =>
+      t.c.database.db.update(transcriptions).set(changes).where(eq(transcriptions.id, first.id));
+    try {
+      await set({ status: 'processing', stage: null, stageStartedAt: null, mediaSeconds: 1200 });
+      const queued = (await t.api(ws.key, 'GET', `/transcriptions/${first.id}`)).body;
+      expect(queued).toMatchObject({ status: 'processing', stage: 'queued', progress: 0 });
+      await set({ stage: 'recognising', stageStartedAt: new Date(Date.now() - 10_000) });
+      const running = (await t.api(ws.key, 'GET', `/transcriptions/${first.id}`)).body;
+      expect(running.stage).toBe('recognising');
+      expect(running.progress).toBeGreaterThan(0.1);
+      expect(running.progress).toBeLessThan(0.5);
+      expect(running.estimated_time).toBeLessThan(queued.estimated_time);
+      expect(running.estimated_time).toBeGreaterThan(60);
+    } finally {
+      await set({ status: 'ready' });
+    }
+  });
 
   it('answers the transcript: readable cues without speakers', async () => {
     const r = await t.api(ws.key, 'GET', `/transcriptions/${first.id}/transcript`);

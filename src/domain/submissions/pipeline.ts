@@ -135,6 +135,8 @@ export class SubmissionPipeline {
   private async advance(row: SubmissionRow, from: SubmissionState, changes: StageChanges = {}, tx?: Tx): Promise<SubmissionRow> {
     const next = await this.d.repo.transition(row.id, from, nextState(from), changes, new Date(), tx);
     if (!next) throw new DomainError('SUBMISSION_STATE_CHANGED');
+    const seconds = Math.round((Date.now() - row.updatedAt.getTime()) / 100) / 10;
+    this.d.logger.info({ submissionId: row.id, workspaceId: row.workspaceId, from, to: next.status, seconds }, `submission ${next.status}`);
     return next;
   }
 
@@ -142,6 +144,7 @@ export class SubmissionPipeline {
     const loaded = await this.d.repo.get(id);
     if (!loaded || loaded.status === 'completed' || loaded.status === 'failed') return;
     let row = loaded;
+    this.d.logger.info({ submissionId: id, workspaceId: row.workspaceId, status: row.status, retry: attempt.retryCount }, 'submission job started');
     try {
       throwIfLost(attempt);
       if (row.status === 'queued') row = await this.advance(row, 'queued', { startedAt: new Date() });
@@ -221,7 +224,8 @@ export class SubmissionPipeline {
 
   /** Analyses the stretch only (never the rest of the file); stored in the source's timeline with its range. */
   private async videoAnalysis(row: SubmissionRow, file: string, range: { start: number; end: number }): Promise<SubmissionRow> {
-    const analysed = await analyzeVideo(file, { ...this.d.analysis, faceDetector: await this.d.faces() }, { range });
+    const report = stageReporter((f) => this.d.repo.setStageProgress(row.id, 'video_analysis', f));
+    const analysed = await analyzeVideo(file, { ...this.d.analysis, faceDetector: await this.d.faces() }, { range, onProgress: (f) => report(f) });
     return this.advance(row, 'video_analysis', { analysis: storedAnalysis(analysed, range) });
   }
 
@@ -288,6 +292,7 @@ export class SubmissionPipeline {
       })),
     );
     const rows = await this.d.clips.ofSubmission(row.id);
+    let done = 0;
     for (const clip of rows) {
       if (!clip.editId) {
         const edit = buildClipEdit({
@@ -324,6 +329,7 @@ export class SubmissionPipeline {
         });
         await this.d.clips.setPreview(clip.id, key);
       }
+      await this.d.repo.setStageProgress(row.id, 'finalizing', ++done / rows.length);
     }
     await this.d.transactions.run(async (tx) => {
       await this.advance(row, 'finalizing', { clipsCount: rows.length, finishedAt: new Date() }, tx);
@@ -332,4 +338,22 @@ export class SubmissionPipeline {
       if (!row.liveBatch) await (this.d.events ?? noEvents).publish(row.workspaceId, 'submission.completed', data, tx);
     });
   }
+}
+
+/**
+ * Passes a stage's progress on at most once every 2 s and only when it moved by a percent or more
+ * (the database is written each time); the writes run one after another, and a failed one is dropped
+ * (progress is a hint, the stage goes on).
+ */
+export function stageReporter(write: (fraction: number) => Promise<void>, minSeconds = 2): (fraction: number) => void {
+  let last = -1;
+  let at = 0;
+  let chain: Promise<void> = Promise.resolve();
+  return (fraction) => {
+    const now = Date.now();
+    if (fraction - last < 0.01 || now - at < minSeconds * 1000) return;
+    last = fraction;
+    at = now;
+    chain = chain.then(() => write(fraction)).catch(() => {});
+  };
 }

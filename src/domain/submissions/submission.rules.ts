@@ -83,6 +83,33 @@ export function remainingSeconds(state: SubmissionState, stretchSeconds: number,
   return Math.max(1, Math.round(Math.min(total * (after + STAGE_SHARE[order[i]]), Math.max(total * after, byClock))));
 }
 
+/**
+ * How far a running submission is (pure): `progress` 0..1 is the shares of the stages done plus the
+ * current stage's share times how far it is — as the stage reported it (`stageFraction`: video
+ * analysis and finalizing do), else by the clock against the stage's expected seconds, never past
+ * 90 % of the stage. `estimated_time` is what is left of the estimate: the current stage's part not
+ * done plus the stages after it, or `remainingSeconds` when the stage reports nothing. Undefined for a
+ * state that is not running.
+ */
+export function runningProgress(
+  state: SubmissionState,
+  stretchSeconds: number,
+  timing: { sinceStart: number; sinceStage: number; stageFraction: number | null },
+): { progress: number; estimated_time: number } | undefined {
+  if (!(state in STAGE_SHARE)) return undefined;
+  const order = Object.keys(STAGE_SHARE) as Array<keyof typeof STAGE_SHARE>;
+  const i = order.indexOf(state as keyof typeof STAGE_SHARE);
+  const before = order.slice(0, i).reduce((sum, k) => sum + STAGE_SHARE[k], 0);
+  const after = order.slice(i + 1).reduce((sum, k) => sum + STAGE_SHARE[k], 0);
+  const share = STAGE_SHARE[order[i]];
+  const total = estimateSeconds(stretchSeconds);
+  const reported = timing.stageFraction !== null && Number.isFinite(timing.stageFraction);
+  const f = reported ? Math.min(1, Math.max(0, timing.stageFraction!)) : Math.min(0.9, Math.max(0, timing.sinceStage) / Math.max(1, total * share));
+  const progress = Math.min(0.99, Math.round((before + share * f) * 100) / 100);
+  const left = reported ? Math.max(1, Math.round(total * (after + share * (1 - f)))) : remainingSeconds(state, stretchSeconds, timing.sinceStart)!;
+  return { progress, estimated_time: left };
+}
+
 /** Backoff for re-checking a source that does not fully exist yet: the source's hint, within 30 s … 1 h. */
 export function waitingRetrySeconds(hint: number | undefined, attempt: number): number {
   const backoff = Math.min(3600, 30 * 2 ** Math.min(attempt, 7));

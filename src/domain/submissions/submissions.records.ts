@@ -38,7 +38,10 @@ export interface SubmissionRow {
   /** What the caller asked the picks to follow (prompt, keywords, clip length); null: the strategy alone. */
   steering: PickSteering | null;
   createdAt: Date;
+  /** When the current stage began (every stage change sets it). */
   updatedAt: Date;
+  /** How far the current stage is, 0..1, where the stage reports it; null otherwise. */
+  stageProgress: number | null;
 }
 
 export type NewSubmission = Pick<
@@ -83,6 +86,8 @@ export interface SubmissionsRepository {
   failIfUnfinished(tx: Tx, id: string, errorCode: string, at: Date): Promise<{ videoId: string; liveBatch: boolean } | undefined>;
   /** `from` → `to` with the stage's changes (in `tx` when given); undefined when the submission was no longer in `from`. */
   transition(id: string, from: SubmissionState, to: SubmissionState, changes: StageChanges, at: Date, tx?: Tx): Promise<SubmissionRow | undefined>;
+  /** Records how far the stage `status` is (0..1); nothing when the submission left that stage. Leaves `updatedAt` as it is. */
+  setStageProgress(id: string, status: SubmissionState, fraction: number): Promise<void>;
   /** Records the wait of a submission still downloading (nothing when it left that state). */
   setWaiting(id: string, wait: SourceWait, at: Date): Promise<void>;
   /**

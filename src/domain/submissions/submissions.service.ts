@@ -10,7 +10,7 @@ import type { JobQueue } from '../../ports/queue.js';
 import type { Storage } from '../../ports/storage.js';
 import type { TransactionRunner } from '../../ports/transactions.js';
 import type { ClipListOrder, ClipReview, ClipRow, ClipsRepository } from '../clips/clips.records.js';
-import { estimateSeconds, isFinished, remainingSeconds, resolveTimeframe, type SubmissionState } from './submission.rules.js';
+import { estimateSeconds, isFinished, resolveTimeframe, runningProgress, type SubmissionState } from './submission.rules.js';
 import type { SubmissionFailure } from './submission-failure.js';
 import type { SubmissionRow, SubmissionsRepository } from './submissions.records.js';
 import { CHARGE_TYPE } from '../credits/charge-types.js';
@@ -45,6 +45,9 @@ export interface SubmissionView {
   clips_count: number;
   queue_position?: number;
   estimated_time?: number;
+  /** While running: the stage (the running status) and how far the whole submission is, 0..1 (runningProgress). */
+  stage?: SubmissionState;
+  progress?: number;
   waiting_reason?: string;
   waiting_until?: string;
   /** The video monitor that made it; null for POST /clips. */
@@ -173,10 +176,19 @@ export class SubmissionsService {
       out.queue_position = q.position;
       out.estimated_time = estimateSeconds(q.secondsAhead + row.timeframeEnd - row.timeframeStart);
     }
-    const left = row.startedAt
-      ? remainingSeconds(row.status as SubmissionState, row.timeframeEnd - row.timeframeStart, (Date.now() - row.startedAt.getTime()) / 1000)
+    const now = Date.now();
+    const running = row.startedAt
+      ? runningProgress(row.status as SubmissionState, row.timeframeEnd - row.timeframeStart, {
+          sinceStart: (now - row.startedAt.getTime()) / 1000,
+          sinceStage: (now - row.updatedAt.getTime()) / 1000,
+          stageFraction: row.stageProgress,
+        })
       : undefined;
-    if (left !== undefined && !row.waitingReason) out.estimated_time = left;
+    if (running && !row.waitingReason) {
+      out.stage = row.status as SubmissionState;
+      out.progress = running.progress;
+      out.estimated_time = running.estimated_time;
+    }
     if (row.waitingReason) {
       out.waiting_reason = row.waitingReason;
       if (row.waitingUntil) out.waiting_until = row.waitingUntil.toISOString();

@@ -48,6 +48,11 @@ export interface TranscriptionRow {
   cues: unknown;
   /** The words as stored (TranscriptWord[] of src/domain/transcripts/cues.ts once ready); null on rows made before words were kept. */
   words: unknown;
+  /** While processing: the step under way and when it began (null before the job starts). */
+  stage: string | null;
+  stageStartedAt: Date | null;
+  /** The media's measured seconds at creation; null on older rows. */
+  mediaSeconds: number | null;
   deletedAt: Date | null;
   createdAt: Date;
   finishedAt: Date | null;
@@ -57,7 +62,7 @@ export type NewTranscription = Pick<
   TranscriptionRow,
   'id' | 'workspaceId' | 'mediaId' | 'contentHash' | 'fileName' | 'speakerLabels' | 'sourceLanguage' | 'status'
 > &
-  Partial<Pick<TranscriptionRow, 'language' | 'cues' | 'words' | 'cachedFrom' | 'creditsCharged' | 'finishedAt'>>;
+  Partial<Pick<TranscriptionRow, 'language' | 'cues' | 'words' | 'cachedFrom' | 'creditsCharged' | 'finishedAt' | 'mediaSeconds'>>;
 
 /** What a transcription records when it leaves `processing`. */
 export type TranscriptionEnd = Pick<TranscriptionRow, 'status' | 'language' | 'cues' | 'errorCode' | 'finishedAt'> &
@@ -87,6 +92,8 @@ export interface TranscriptionsRepository {
   /** The cues and words of a transcription (undefined when there is none). */
   resultOf(tx: Tx, id: string): Promise<{ cues: unknown; words: unknown } | undefined>;
   insert(tx: Tx, row: NewTranscription): Promise<TranscriptionRow>;
+  /** Records the step a processing transcription is on (nothing once it left `processing`). */
+  setStage(id: string, stage: string, at: Date): Promise<void>;
   /** Brings a deleted transcription back into the listings. */
   undelete(tx: Tx, id: string): Promise<TranscriptionRow>;
   get(id: string): Promise<TranscriptionRow | undefined>;

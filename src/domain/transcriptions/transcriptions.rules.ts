@@ -71,3 +71,40 @@ export function pickReusable<T extends CacheCandidate & { createdAt: Date }>(can
 export function noSpeechLanguage(sourceLanguage: string): string {
   return sourceLanguage === 'auto' ? 'und' : sourceLanguage;
 }
+
+/** The steps of a transcription's job, in order (`stage` while processing). */
+export const TRANSCRIPTION_STAGES = ['extracting_audio', 'detecting_speech', 'recognising', 'labelling_speakers'] as const;
+export type TranscriptionStage = (typeof TRANSCRIPTION_STAGES)[number];
+
+/**
+ * Seconds of work per second of media each step takes on the embedded engines (`npm run bench --
+ * transcription`: pocketsphinx about 0.08 of the audio's duration, the rest a few hundredths).
+ */
+export const STAGE_SECONDS_PER_MEDIA_SECOND: Readonly<Record<TranscriptionStage, number>> = {
+  extracting_audio: 0.005,
+  detecting_speech: 0.01,
+  recognising: 0.09,
+  labelling_speakers: 0.04,
+};
+
+/**
+ * How far a processing transcription is and the seconds left, an estimate (pure): the steps done by
+ * their expected seconds, the current one by the clock (never past 90 % of it), of the steps it will
+ * run (speaker labelling only when asked). `stage` null: the job has not started (0, the whole estimate).
+ */
+export function transcriptionProgress(
+  stage: string | null,
+  sinceStage: number,
+  mediaSeconds: number,
+  speakerLabels: boolean,
+): { progress: number; estimated_time: number } {
+  const steps = TRANSCRIPTION_STAGES.filter((s) => speakerLabels || s !== 'labelling_speakers');
+  const expected = steps.map((s) => Math.max(0.5, STAGE_SECONDS_PER_MEDIA_SECOND[s] * Math.max(0, mediaSeconds)));
+  const total = expected.reduce((a, b) => a + b, 0);
+  const i = stage === null ? -1 : steps.indexOf(stage as TranscriptionStage);
+  if (i < 0) return { progress: 0, estimated_time: Math.max(1, Math.round(total)) };
+  const before = expected.slice(0, i).reduce((a, b) => a + b, 0);
+  const inStage = Math.min(0.9 * expected[i], Math.max(0, sinceStage));
+  const done = before + inStage;
+  return { progress: Math.min(0.99, Math.round((done / total) * 100) / 100), estimated_time: Math.max(1, Math.round(total - done)) };
+}

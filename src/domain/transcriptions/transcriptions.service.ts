@@ -24,7 +24,16 @@ import {
   uploadKeyOf,
   type MediaKind,
 } from '../videos/upload.rules.js';
-import { SYNC_VAD_MAX_SECONDS, noSpeechLanguage, pickReusable, transcriptionCredits, type CacheAsk, type TranscriptionStatus } from './transcriptions.rules.js';
+import {
+  SYNC_VAD_MAX_SECONDS,
+  noSpeechLanguage,
+  pickReusable,
+  transcriptionCredits,
+  transcriptionProgress,
+  type CacheAsk,
+  type TranscriptionStage,
+  type TranscriptionStatus,
+} from './transcriptions.rules.js';
 import type { MediaRow, TranscriptionRow, TranscriptionsRepository } from './transcriptions.records.js';
 import { CHARGE_TYPE } from '../credits/charge-types.js';
 
@@ -42,6 +51,10 @@ export interface TranscriptionView {
   error_code: string | null;
   created_at: string;
   finished_at: string | null;
+  /** While processing: the step under way (`queued` before the job starts), how far it is 0..1, and the seconds left (transcriptionProgress). */
+  stage?: TranscriptionStage | 'queued';
+  progress?: number;
+  estimated_time?: number;
 }
 
 export interface MediaUploadAnswer {
@@ -213,6 +226,7 @@ export class TranscriptionsService {
       fileName: input.file_name ?? m.fileName,
       speakerLabels: ask.speakerLabels,
       sourceLanguage,
+      mediaSeconds: duration,
     };
     // Voice detection while the caller waits, for files short enough, unless the cache answers anyway.
     let speech = m.hasAudio !== false;
@@ -299,7 +313,14 @@ export class TranscriptionsService {
       error_code: r.errorCode,
       created_at: r.createdAt.toISOString(),
       finished_at: r.finishedAt ? r.finishedAt.toISOString() : null,
+      ...(r.status === 'processing' ? this.running(r) : {}),
     };
+  }
+
+  private running(r: TranscriptionRow): Pick<TranscriptionView, 'stage' | 'progress' | 'estimated_time'> {
+    const since = r.stageStartedAt ? (Date.now() - r.stageStartedAt.getTime()) / 1000 : 0;
+    const p = transcriptionProgress(r.stage, since, r.mediaSeconds ?? 0, r.speakerLabels);
+    return { stage: (r.stage as TranscriptionStage | null) ?? 'queued', ...p };
   }
 
   /** The cues of a finished transcription: 409 TRANSCRIPTION_NOT_READY while processing, 409 TRANSCRIPTION_FAILED when failed. */

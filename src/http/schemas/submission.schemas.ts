@@ -18,6 +18,20 @@ export const SubmissionSchema = Type.Object(
         description: 'Seconds until done, an estimate: while `queued` (with the queue ahead) and while running (the stage and the time since it started).',
       }),
     ),
+    stage: Type.Optional(
+      Type.Union(
+        SUBMISSION_STATES.filter((s) => ['downloading', 'transcribing', 'video_analysis', 'analyzing', 'finalizing'].includes(s)).map((s) => Type.Literal(s)),
+        { description: 'Cutroom’s addition, while running (not while waiting for its source): the stage under way, the same as `status`.' },
+      ),
+    ),
+    progress: Type.Optional(
+      Type.Number({
+        minimum: 0,
+        maximum: 1,
+        description:
+          'Cutroom’s addition, while running: how far the whole submission is, 0 to 1 (below 1 until it completes). The stages done count by their usual share of the time; the current one as far as it reports (video analysis, finalizing: the clips’ previews), else by the clock.',
+      }),
+    ),
     waiting_reason: Type.Optional(Type.String()),
     waiting_until: Type.Optional(IsoDate),
     monitor_id: Type.Union([Type.String(), Type.Null()], { description: 'The video monitor that made it (docs/monitors.md); null for POST /clips.' }),

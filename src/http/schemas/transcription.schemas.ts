@@ -57,6 +57,24 @@ export const TranscriptionSchema = Type.Object(
     error_code: Nullable(Type.String({ description: 'Set when `failed`.' })),
     created_at: IsoDate,
     finished_at: NullableIsoDate,
+    stage: Type.Optional(
+      Type.Union(
+        ['queued', 'extracting_audio', 'detecting_speech', 'recognising', 'labelling_speakers'].map((s) => Type.Literal(s)),
+        {
+          description:
+            'Beyond the spec, while `processing`: the step under way (`queued` until a worker takes the job; `labelling_speakers` only with speaker labels).',
+        },
+      ),
+    ),
+    progress: Type.Optional(
+      Type.Number({
+        minimum: 0,
+        maximum: 1,
+        description:
+          'Beyond the spec, while `processing`: how far the transcription is, 0 to 1, an estimate (the steps done by their usual share, the current one by the clock).',
+      }),
+    ),
+    estimated_time: Type.Optional(Type.Integer({ description: 'Beyond the spec, while `processing`: seconds left, an estimate.' })),
   },
   { $id: 'Transcription' },
 );

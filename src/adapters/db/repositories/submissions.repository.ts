@@ -96,10 +96,17 @@ export class DrizzleSubmissionsRepository implements SubmissionsRepository {
   async transition(id: string, from: SubmissionState, to: SubmissionState, changes: StageChanges, at: Date, tx?: Tx): Promise<SubmissionRow | undefined> {
     const [row] = await executor(this.db, tx)
       .update(submissions)
-      .set({ ...changes, status: to, updatedAt: at })
+      .set({ ...changes, status: to, updatedAt: at, stageProgress: null })
       .where(and(eq(submissions.id, id), eq(submissions.status, from)))
       .returning();
     return row;
+  }
+
+  async setStageProgress(id: string, status: SubmissionState, fraction: number): Promise<void> {
+    await this.db
+      .update(submissions)
+      .set({ stageProgress: Math.min(1, Math.max(0, fraction)) })
+      .where(and(eq(submissions.id, id), eq(submissions.status, status)));
   }
 
   async setWaiting(id: string, wait: SourceWait, at: Date): Promise<void> {

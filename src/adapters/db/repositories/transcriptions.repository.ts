@@ -73,6 +73,13 @@ export class DrizzleTranscriptionsRepository implements TranscriptionsRepository
     return row;
   }
 
+  async setStage(id: string, stage: string, at: Date): Promise<void> {
+    await this.db
+      .update(transcriptions)
+      .set({ stage, stageStartedAt: at })
+      .where(and(eq(transcriptions.id, id), eq(transcriptions.status, 'processing')));
+  }
+
   async insert(tx: Tx, row: NewTranscription): Promise<TranscriptionRow> {
     const [inserted] = await executor(this.db, tx).insert(transcriptions).values(row).returning();
     return inserted;

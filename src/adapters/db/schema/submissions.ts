@@ -32,6 +32,8 @@ export const submissions = pgTable(
     analysis: jsonb('analysis').$type<unknown>(),
     attempts: integer('attempts').notNull().default(0),
     startedAt: timestamptz('started_at'),
+    /** How far the current stage is, 0..1, where the stage reports it (video analysis, finalizing); null otherwise. `updated_at` is when the stage began. */
+    stageProgress: doublePrecision('stage_progress'),
     finishedAt: timestamptz('finished_at'),
     /** When the retention sweep purged its source, previews and stage results (the API then answers 410). */
     expiredAt: timestamptz('expired_at'),

@@ -58,6 +58,11 @@ export const transcriptions = pgTable(
     cues: jsonb('cues').$type<unknown>(),
     /** The recognised words (TranscriptWord[] of src/domain/transcripts/cues.ts); null on rows made before words were kept. */
     words: jsonb('words').$type<unknown>(),
+    /** While processing: the step under way (TRANSCRIPTION_STAGES) and when it began; null before the job starts. */
+    stage: text('stage'),
+    stageStartedAt: timestamptz('stage_started_at'),
+    /** The media's measured seconds when created (what the progress estimate counts on); null on older rows. */
+    mediaSeconds: doublePrecision('media_seconds'),
     deletedAt: timestamptz('deleted_at'),
     createdAt: createdAt(),
     finishedAt: timestamptz('finished_at'),

@@ -1,12 +1,13 @@
 import type { ScoreDetails, TimedWord } from '../../ports/highlights.js';
 import { HIGHLIGHT_WEIGHTS, capitalise, isUnsureWord } from './scoring.js';
-import { EMOTION_WORDS, FILLERS, STOPWORDS, isNumberToken, stem, tokenize } from './lexicon.js';
+import { EMOTION_WORDS, FILLERS, isNumberToken, stem, tokenize } from './lexicon.js';
+import { REASON_FRAMES, reasonLanguage, stopwordsOf } from './languages.js';
 
 /**
  * What a clip is about and why it scored as it did (docs/highlights.md, "Sub-scores, reasons and
  * titles"): the four sub-scores from the signals, the clip's key phrases (its most distinctive runs of
- * content words), a title from them that no other clip of the submission has, and a one-sentence
- * reason. Pure functions.
+ * content words, the stopwords of the clip's language left out), a title from them that no other clip
+ * of the submission has, and a one-sentence reason in the clip's language (languages.ts). Pure functions.
  */
 
 /** Which signals make each sub-score (their weights are HIGHLIGHT_WEIGHTS'). */
@@ -66,12 +67,9 @@ const PHRASE_BREAKERS = new Set(
     .split(/\s+/),
 );
 
-/** The bare word of an ASR token: lowercase, punctuation around it removed (apostrophes inside kept). */
-function bare(text: string): string {
-  return text
-    .toLowerCase()
-    .replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '')
-    .replace(/’/g, "'");
+/** The bare word of an ASR token: lowercase (unless `keepCase`), punctuation around it removed (apostrophes inside kept). */
+function bare(text: string, keepCase = false): string {
+  return (keepCase ? text : text.toLowerCase()).replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '').replace(/’/g, "'");
 }
 
 /** A candidate key phrase: its words as said (punctuation removed) and their stems. */
@@ -81,10 +79,11 @@ interface Phrase {
 }
 
 /**
- * Runs of content words of one sentence: broken at stopwords, fillers, punctuation inside the sentence,
- * and content words the recogniser was unsure of (never title words); each run gives its sub-runs of 1–3 words.
+ * Runs of content words of one sentence: broken at stopwords (of the language: `stopwordsOf`), fillers,
+ * punctuation inside the sentence, and content words the recogniser was unsure of (never title words);
+ * each run gives its sub-runs of 1–3 words.
  */
-export function phraseCandidates(words: readonly TimedWord[]): Phrase[] {
+export function phraseCandidates(words: readonly TimedWord[], stopwords: ReadonlySet<string> = stopwordsOf('en'), keepCase = false): Phrase[] {
   const runs: TimedWord[][] = [];
   let run: TimedWord[] = [];
   const flush = () => {
@@ -93,7 +92,7 @@ export function phraseCandidates(words: readonly TimedWord[]): Phrase[] {
   };
   for (const w of words) {
     const b = bare(w.text);
-    if (!b || STOPWORDS.has(b) || FILLERS.has(b) || PHRASE_BREAKERS.has(b) || b.length < 2 || isUnsureWord(w) || !/\p{L}/u.test(b)) {
+    if (!b || stopwords.has(b) || FILLERS.has(b) || PHRASE_BREAKERS.has(b) || b.length < 2 || isUnsureWord(w) || !/\p{L}/u.test(b)) {
       flush();
       continue;
     }
@@ -107,7 +106,8 @@ export function phraseCandidates(words: readonly TimedWord[]): Phrase[] {
       for (let i = 0; i + len <= r.length; i++) {
         const part = r.slice(i, i + len);
         const said = part.map((w) => bare(w.text));
-        out.push({ text: said.join(' '), stems: said.map(stem) });
+        const text = keepCase ? part.map((w) => bare(w.text, true)).join(' ') : said.join(' ');
+        out.push({ text, stems: said.map(stem) });
       }
     }
   }
@@ -131,23 +131,26 @@ export function stemStats(sentenceStems: ReadonlyArray<readonly string[]>): Stem
  * A clip's key phrases, most distinctive first (at most `max`, none contained in a better one): each
  * word scores tf·idf (its count in the clip times `ln(1 + N/df)` over the transcript's sentences), a
  * phrase the mean of its words, ×(1 + 0.25 per extra word), ×0.6 when it ends on a verb-like or -ly
- * word, ×0.5 for a lone word under 4 letters.
+ * word (English only), ×0.5 for a lone word under 4 letters. `language` (ISO 639-1) chooses the stopwords.
  */
-export function keyPhrases(sentences: ReadonlyArray<readonly TimedWord[]>, stats: StemStats, max = 5): string[] {
-  const phrases = sentences.flatMap((s) => phraseCandidates(s));
+export function keyPhrases(sentences: ReadonlyArray<readonly TimedWord[]>, stats: StemStats, max = 5, language?: string): string[] {
+  const stopwords = stopwordsOf(language);
+  const english = reasonLanguage(language) === 'en';
+  // German writes its nouns with a capital: its phrases keep the case they were written in.
+  const phrases = sentences.flatMap((s) => phraseCandidates(s, stopwords, reasonLanguage(language) === 'de'));
   const tf = new Map<string, number>();
   for (const s of sentences)
-    for (const w of s) if (bare(w.text) && !STOPWORDS.has(bare(w.text))) tf.set(stem(bare(w.text)), (tf.get(stem(bare(w.text))) ?? 0) + 1);
+    for (const w of s) if (bare(w.text) && !stopwords.has(bare(w.text))) tf.set(stem(bare(w.text)), (tf.get(stem(bare(w.text))) ?? 0) + 1);
   const idf = (st: string) => Math.log(1 + stats.n / Math.max(1, stats.df.get(st) ?? 1));
   const scored = new Map<string, number>();
   for (const p of phrases) {
     if (scored.has(p.text)) continue;
     const mean = p.stems.reduce((s, st) => s + Math.min(3, tf.get(st) ?? 1) * idf(st), 0) / p.stems.length;
-    const said = p.text.split(' ');
+    const said = p.text.toLowerCase().split(' ');
     const last = said[said.length - 1];
     let score = mean * (1 + 0.25 * (p.stems.length - 1));
-    if (WEAK_END.has(last) || /(ly|ed)$/.test(last)) score *= 0.6;
-    if (said.length > 1 && (WEAK_END.has(said[0]) || /(ly|ed)$/.test(said[0]))) score *= 0.7;
+    if (english && (WEAK_END.has(last) || /(ly|ed)$/.test(last))) score *= 0.6;
+    if (english && said.length > 1 && (WEAK_END.has(said[0]) || /(ly|ed)$/.test(said[0]))) score *= 0.7;
     if (p.stems.length === 1 && last.length < 4) score *= 0.5;
     if (isNumberToken(last)) score *= 0.5;
     scored.set(p.text, score);
@@ -171,14 +174,15 @@ export function isOpeningWords(title: string, clipText: string): boolean {
 
 /**
  * Titles for a submission's clips, best clip first: each clip takes its best key phrase that no
- * earlier clip took and that is not its opening words; else its two best phrases joined ("A and B"),
- * else `Clip at m:ss`. Capitalised, at most 60 characters.
+ * earlier clip took and that is not its opening words; else its two best phrases joined ("A and B", the
+ * "and" of the clip's language), else `Clip at m:ss`. Capitalised, at most 60 characters.
  */
-export function distinctTitles(clips: ReadonlyArray<{ phrases: readonly string[]; text: string; start: number }>, maxChars = 60): string[] {
+export function distinctTitles(clips: ReadonlyArray<{ phrases: readonly string[]; text: string; start: number }>, maxChars = 60, language?: string): string[] {
   const used = new Set<string>();
+  const and = REASON_FRAMES[reasonLanguage(language)].and;
   return clips.map((c) => {
     const options = [...c.phrases];
-    for (let i = 0; i < c.phrases.length; i++) for (let j = i + 1; j < c.phrases.length; j++) options.push(`${c.phrases[i]} and ${c.phrases[j]}`);
+    for (let i = 0; i < c.phrases.length; i++) for (let j = i + 1; j < c.phrases.length; j++) options.push(`${c.phrases[i]} ${and} ${c.phrases[j]}`);
     for (const o of options) {
       const title = capitalise(o);
       if (title.length > maxChars || used.has(title.toLowerCase()) || isOpeningWords(title, c.text)) continue;
@@ -192,17 +196,19 @@ export function distinctTitles(clips: ReadonlyArray<{ phrases: readonly string[]
 }
 
 /** The first word of `tokens` that `test` accepts, with the word after it when that is a content word ("ninety percent"). */
-function evidence(tokens: readonly string[], test: (t: string) => boolean): string | null {
+function evidence(tokens: readonly string[], test: (t: string) => boolean, stopwords: ReadonlySet<string>): string | null {
   const i = tokens.findIndex(test);
   if (i < 0) return null;
   const next = tokens[i + 1];
-  return next && !STOPWORDS.has(next) ? `${tokens[i]} ${next}` : tokens[i];
+  return next && !stopwords.has(next) ? `${tokens[i]} ${next}` : tokens[i];
 }
 
 /**
  * One sentence on what the clip is about (its two best key phrases) and why it scored as it did: its
  * strong sub-scores with what in the transcript made them (the opening words, a figure, a feeling
  * word, a question), a weak point when there is one, and what it matched of the prompt or keywords.
+ * Written in the clip's `language` (ISO 639-1; the frames of languages.ts, English for others); the
+ * phrases and quotes are the transcript's words.
  */
 export function clipReason(c: {
   phrases: readonly string[];
@@ -210,41 +216,50 @@ export function clipReason(c: {
   details: ScoreDetails;
   signals: Readonly<Record<string, number>>;
   matched?: readonly string[];
+  language?: string;
 }): string {
+  const f = REASON_FRAMES[reasonLanguage(c.language)];
+  const stopwords = stopwordsOf(c.language);
   const tokens = tokenize(c.text);
   const about =
-    c.phrases.slice(0, 2).join(' and ') ||
+    c.phrases.slice(0, 2).join(` ${f.and} `) ||
     tokens
-      .filter((t) => !STOPWORDS.has(t))
+      .filter((t) => !stopwords.has(t))
       .slice(0, 3)
       .join(' ') ||
-    'this stretch';
+    f.thisStretch;
   const strong: string[] = [];
   const weak: string[] = [];
-  if (c.matched && c.matched.length > 0) strong.push(`it says “${c.matched.slice(0, 3).join('”, “')}”`);
+  if (c.matched && c.matched.length > 0) strong.push(f.says(c.matched.slice(0, 3).map(f.quote).join(', ')));
   if (c.details.hook >= 6)
     strong.push(
-      `it opens strongly (“${c.text
-        .split(/\s+/)
-        .slice(0, 6)
-        .join(' ')
-        .replace(/[,.;:!?]+$/, '')}…”)`,
+      f.opens(
+        f.quote(
+          c.text
+            .split(/\s+/)
+            .slice(0, 6)
+            .join(' ')
+            .replace(/[,.;:!?]+$/, '') + '…',
+        ),
+      ),
     );
-  const figure = (c.signals.numbers ?? 0) >= 0.3 ? evidence(tokens, isNumberToken) : null;
-  if (figure) strong.push(`it gives figures (“${figure}”)`);
-  const feeling = (c.signals.emotion ?? 0) >= 0.3 ? evidence(tokens, (t) => EMOTION_WORDS.has(t)) : null;
-  if (feeling) strong.push(`it carries feeling (“${feeling.split(' ')[0]}”)`);
-  if ((c.signals.question ?? 0) >= 0.6) strong.push('it asks a question and answers it');
-  if (c.details.coherence >= 7) strong.push('it is a complete thought');
-  else if (c.details.coherence < 4) weak.push('it starts or ends mid-thought');
-  if (c.details.delivery >= 7) strong.push('the delivery is lively');
-  else if (c.details.delivery < 3) weak.push('the delivery is slow');
-  if (c.details.hook < 3) weak.push('the opening is weak');
+  // The number and feeling word lists are English: in another language only digits are quoted as figures.
+  const english = reasonLanguage(c.language) === 'en';
+  const figure = (c.signals.numbers ?? 0) >= 0.3 ? evidence(tokens, english ? isNumberToken : (t) => /\d/.test(t), stopwords) : null;
+  if (figure) strong.push(f.figures(f.quote(figure)));
+  const feeling = english && (c.signals.emotion ?? 0) >= 0.3 ? evidence(tokens, (t) => EMOTION_WORDS.has(t), stopwords) : null;
+  if (feeling) strong.push(f.feeling(f.quote(feeling.split(' ')[0])));
+  if ((c.signals.question ?? 0) >= 0.6) strong.push(f.question);
+  if (c.details.coherence >= 7) strong.push(f.complete);
+  else if (c.details.coherence < 4) weak.push(f.midThought);
+  if (c.details.delivery >= 7) strong.push(f.lively);
+  else if (c.details.delivery < 3) weak.push(f.slow);
+  if (c.details.hook < 3) weak.push(f.weakOpening);
   const why =
     strong.length > 0
-      ? strong.slice(0, 3).join(', ') + (weak.length > 0 ? `, though ${weak[0]}` : '')
+      ? strong.slice(0, 3).join(', ') + (weak.length > 0 ? `, ${f.though} ${weak[0]}` : '')
       : weak.length > 0
-        ? weak.slice(0, 2).join(' and ')
-        : 'nothing stands out';
-  return `About ${about}: ${why}.`;
+        ? weak.slice(0, 2).join(` ${f.and} `)
+        : f.nothing;
+  return f.sentence(about, why);
 }

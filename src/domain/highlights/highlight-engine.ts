@@ -79,6 +79,8 @@ interface Analysis {
   tokenStems: string[][];
   /** Topic shifts between sentences (topics.ts): no window spans a boundary, a weaker shift inside a window lowers its cohesion. */
   topics: TopicShifts;
+  /** The speech's language (ISO 639-1), for the key phrases' stopwords and the reasons' words. */
+  language?: string;
 }
 
 function analyze(input: HighlightInput, strategy: HighlightStrategy): Analysis {
@@ -136,6 +138,7 @@ function analyze(input: HighlightInput, strategy: HighlightStrategy): Analysis {
     weight,
     tokenStems,
     topics,
+    language: input.language,
   };
 }
 
@@ -255,11 +258,24 @@ function describePicks(a: Analysis, picks: readonly WindowCandidate[]): RankedCa
     keyPhrases(
       a.sentences.slice(p.first, p.last + 1).map((s) => s.words),
       a.stemStats,
+      5,
+      a.language,
     ),
   );
-  const titles = distinctTitles(picks.map((p, i) => ({ phrases: phrases[i], text: p.clip.text, start: p.clip.start })));
+  const titles = distinctTitles(
+    picks.map((p, i) => ({ phrases: phrases[i], text: p.clip.text, start: p.clip.start })),
+    undefined,
+    a.language,
+  );
   return picks.map((p, i) => {
-    const reason = clipReason({ phrases: phrases[i], text: p.clip.text, details: p.clip.score_details!, signals: p.clip.signals, matched: p.clip.matched });
+    const reason = clipReason({
+      phrases: phrases[i],
+      text: p.clip.text,
+      details: p.clip.score_details!,
+      signals: p.clip.signals,
+      matched: p.clip.matched,
+      language: a.language,
+    });
     const clip = { ...p.clip, title: titles[i], reason };
     return p.match ? { clip, score: p.score, match: p.match } : { clip, score: p.score };
   });

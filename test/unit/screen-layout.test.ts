@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildAss } from '../../src/adapters/media/captions.ass.js';
-import { reframeFilters } from '../../src/adapters/media/filter-graph.js';
+import { SCREEN_FACE_SHARPEN_FROM, reframeFilters } from '../../src/adapters/media/filter-graph.js';
 import { getBuiltinTemplate } from '../../src/domain/edits/caption-styles.js';
 import { buildClipEdit } from '../../src/domain/edits/clip-edit.js';
 import { makeEdit, validateEdit, type Edit } from '../../src/domain/edits/edit.js';
@@ -70,7 +70,12 @@ describe('a clip edit with reframe screen', () => {
     const k = e.layout.screenPath![0];
     expect(f).toMatch(/^\[0:v\]split=2\[sc0\]\[sc1\];\[sc0\]scale=1080:608,setsar=1\[sct\];/);
     expect(f).toContain(`[sc1]crop=w=${k.w}:h=${k.h}:`);
-    expect(f).toContain(',scale=1080:1312,setsar=1[scb];[sct][scb]vstack=inputs=2[framed]');
+    // The webcam's small face is enlarged more than 1.5 times: Lanczos and a light sharpening.
+    expect(1080 / k.w).toBeGreaterThanOrEqual(SCREEN_FACE_SHARPEN_FROM);
+    expect(f).toContain(',scale=1080:1312:flags=lanczos,setsar=1,unsharp=5:5:0.8:5:5:0[scb];[sct][scb]vstack=inputs=2[framed]');
+    // A face crop about as wide as the output is only scaled.
+    const wide = { ...e, layout: { ...e.layout, screenPath: e.layout.screenPath!.map((p) => ({ ...p, x: 0, w: 800 })) } };
+    expect(reframeFilters(wide)).toContain(',scale=1080:1312,setsar=1[scb]');
   });
 
   it('hangs the captions from the screen’s bottom edge, over the joint', () => {

@@ -215,10 +215,16 @@ function splitFilters(
   ].join(';');
 }
 
+/** A face crop enlarged at least this much is scaled with Lanczos and lightly sharpened. */
+export const SCREEN_FACE_SHARPEN_FROM = 1.5;
+
 /**
  * The `screen` layout with a face: the whole source scaled to the output's width on top (the screen
  * stays readable), and below it the face's crop (its path shifted to output time), scaled to the
- * space left. A punch-in zooms the face only.
+ * space left. A punch-in zooms the face only. A webcam's face is small in the source: enlarged
+ * SCREEN_FACE_SHARPEN_FROM times or more, it is scaled with Lanczos and given a light luma unsharp
+ * mask (5x5, 0.8), which restores edges the enlargement softens (it cannot add detail the webcam did
+ * not record).
  */
 function screenFilters(
   path: readonly Keyframe[],
@@ -232,10 +238,12 @@ function screenFilters(
   const { width: W } = size;
   const parts = screenParts(edit.source, size);
   const crop = cropFilter(segs ? cutKeyframes(path, segs) : sliceKeyframes(path, edit.in, edit.out));
+  const enlarged = W / Math.max(2, ...path.map((k) => k.w)) >= SCREEN_FACE_SHARPEN_FROM;
+  const faceScale = enlarged ? `scale=${W}:${parts.face}:flags=lanczos,setsar=1,unsharp=5:5:0.8:5:5:0` : `scale=${W}:${parts.face},setsar=1`;
   return [
     `${input}split=2[${tag}sc0][${tag}sc1]`,
     `[${tag}sc0]scale=${W}:${parts.screen},setsar=1[${tag}sct]`,
-    `[${tag}sc1]${crop},${zoomFilter(edit.layout.zoom)}scale=${W}:${parts.face},setsar=1[${tag}scb]`,
+    `[${tag}sc1]${crop},${zoomFilter(edit.layout.zoom)}${faceScale}[${tag}scb]`,
     `[${tag}sct][${tag}scb]vstack=inputs=2[${out}]`,
   ].join(';');
 }

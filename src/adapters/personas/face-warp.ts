@@ -211,9 +211,29 @@ export function channelStats(pixels: (i: number, c: number) => number, weight: F
   return { mean, std };
 }
 
+/** Levels from either end where softLimit starts to bend. */
+const KNEE = 24;
+
+/**
+ * A level computed by a colour change brought into 0..255 without clipping (pure): identity between
+ * KNEE and 255 − KNEE, beyond that an exponential shoulder (slope 1 at the joint) that only approaches
+ * 0.51 and 254.49, so a value pushed past the range keeps its gradation instead of turning flat 0 or 255.
+ * Rounded, it is always within 1..254.
+ */
+export function softLimit(x: number): number {
+  const hi = 255 - KNEE;
+  // Just under half a level short of the ends, so the rounded value is never 0 or 255.
+  const room = KNEE - 0.51;
+  if (x > hi) return hi + room * (1 - Math.exp(-(x - hi) / room));
+  if (x < KNEE) return KNEE - room * (1 - Math.exp(-(KNEE - x) / room));
+  return x;
+}
+
 /**
  * Colour transfer (Reinhard, per RGB channel): the patch's colours moved to the mean and spread of the
- * destination's pixels under the same mask, the spread ratio kept within 0.7..1.4.
+ * destination's pixels under the same mask, the spread ratio kept within 0.7..1.4. Levels the transfer
+ * pushes past the ends are brought back with softLimit (no clipped seam); a level already at 0 or 255
+ * in the patch is left to the plain clamp.
  */
 export function transferColour(patch: Patch, dst: RgbImage): void {
   const { box, rgb, mask } = patch;
@@ -223,7 +243,11 @@ export function transferColour(patch: Patch, dst: RgbImage): void {
   const k = from.std.map((s, c) => Math.min(1.4, Math.max(0.7, to.std[c] / s)));
   for (let i = 0; i < mask.length; i++) {
     if (mask[i] === 0) continue;
-    for (let c = 0; c < 3; c++) rgb[i * 3 + c] = (rgb[i * 3 + c] - from.mean[c]) * k[c] + to.mean[c];
+    for (let c = 0; c < 3; c++) {
+      const v = rgb[i * 3 + c];
+      const moved = (v - from.mean[c]) * k[c] + to.mean[c];
+      rgb[i * 3 + c] = v <= 0 || v >= 255 ? moved : softLimit(moved);
+    }
   }
 }
 

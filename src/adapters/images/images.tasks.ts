@@ -1,6 +1,7 @@
 import type { TaskContext } from '../workers/worker-protocol.js';
+import { faceDetect } from '../faces/human.tasks.js';
 import { blurRaw, decodeImage, encodePng, resizeRaw, type RawImage } from './image-format.js';
-import { renderMotion, outputSize, type Motion } from './motion.js';
+import { renderMotion, outputSize, type FaceRect, type Motion } from './motion.js';
 import { SelfieSegmenter } from './segmenter.js';
 import { EsrganSlim, UPSCALE_FACTOR } from './upscaler.js';
 
@@ -172,8 +173,27 @@ export interface MotionTask {
   timeoutMs?: number;
 }
 
-/** camera-motion and parallax: an MP4 of the move over the image. */
-export async function imageMotion(task: MotionTask, ctx: TaskContext = {}): Promise<{ width: number; height: number; frames: number; engine: string }> {
+/**
+ * The main face of an image for its camera move (the largest BlazeFace box, in the image's pixels), null
+ * when it has none. Found on a copy at most MOTION_DETECT_SIDE px on its long side (the detector reads a
+ * 256 px square).
+ */
+async function mainFace(image: RawImage): Promise<FaceRect | null> {
+  const scale = Math.min(1, MOTION_DETECT_SIDE / Math.max(image.width, image.height));
+  const small = scale < 1 ? await resizeRaw(image, Math.round(image.width * scale), Math.round(image.height * scale), 'linear') : image;
+  const { boxes } = await faceDetect({ opts: {}, width: small.width, height: small.height, data: Uint8Array.from(small.data) });
+  const best = [...boxes].sort((a, b) => b.width * b.height - a.width * a.height)[0];
+  if (!best) return null;
+  return { x: best.x * image.width, y: best.y * image.height, w: best.width * image.width, h: best.height * image.height };
+}
+
+const MOTION_DETECT_SIDE = 1024;
+
+/** camera-motion and parallax: an MP4 of the move over the image, keeping its main face whole when it has one. */
+export async function imageMotion(
+  task: MotionTask,
+  ctx: TaskContext = {},
+): Promise<{ width: number; height: number; frames: number; engine: string; face: FaceRect | null }> {
   const { width, height } = outputSize(task.aspect, task.short);
   // The image at a size where the tightest window of the move still has about one source pixel per output pixel.
   const scale = 1.5;
@@ -181,6 +201,7 @@ export async function imageMotion(task: MotionTask, ctx: TaskContext = {}): Prom
   // Resized while decoding (sharp's `outside`: the smallest size covering both sides, aspect kept), so a
   // 40 MP reference costs the cover's pixels, not its own.
   const image = await decodeImage(task.file, { resize: { ...cover, fit: 'outside' } });
+  const face = await mainFace(image);
   let background = image;
   let foreground: RawImage | undefined;
   if (task.parallax) {
@@ -192,6 +213,7 @@ export async function imageMotion(task: MotionTask, ctx: TaskContext = {}): Prom
     background,
     foreground,
     motion: task.motion,
+    face,
     seconds: task.seconds,
     fps: task.fps,
     width,
@@ -200,5 +222,5 @@ export async function imageMotion(task: MotionTask, ctx: TaskContext = {}): Prom
     signal: ctx.signal,
     timeoutMs: task.timeoutMs,
   });
-  return { width, height, frames, engine: task.parallax ? 'parallax/selfie-segmentation+ffmpeg' : 'camera-motion/ffmpeg' };
+  return { width, height, frames, engine: task.parallax ? 'parallax/selfie-segmentation+ffmpeg' : 'camera-motion/ffmpeg', face };
 }

@@ -8,7 +8,8 @@ import type { RawImage } from './image-format.js';
  * moved and scaled along an eased path and sampled bilinearly with sub-pixel precision (no integer
  * stepping, so slow moves do not judder), then encoded by ffmpeg (H.264, yuv420p, MP4 with the index
  * first) from raw frames on its standard input. Parallax composes two layers: the background moves
- * along the path, the foreground (a cut-out with alpha) moves further, like a nearer plane.
+ * along the path, the foreground (a cut-out with alpha) moves further, like a nearer plane. With a face
+ * found in the image, the move keeps it whole in every frame (faceRect); without one, cameraRect.
  */
 
 export type Motion = 'zoom_in' | 'zoom_out' | 'pan_left' | 'pan_right' | 'push_in';
@@ -88,6 +89,125 @@ export function cameraRect(motion: Motion, t: number, w: number, h: number, aspe
   }
 }
 
+/** A face's box in the image's pixels (x, y top-left). */
+export type FaceRect = Rect;
+
+/** Grown by this share of its size on every side, the detector's face box holds the forehead and chin. */
+const FACE_MARGIN = 0.2;
+/** Pans keep the face inside the frame's safe area: this share of the frame in from each edge. */
+const SAFE = 0.05;
+
+const clamp = (v: number, lo: number, hi: number) => Math.min(Math.max(v, lo), Math.max(lo, hi));
+
+/** The face with its margin, within the image (pure). */
+export function keepBox(face: FaceRect, w: number, h: number): Rect {
+  const x0 = Math.max(0, face.x - face.w * FACE_MARGIN);
+  const y0 = Math.max(0, face.y - face.h * FACE_MARGIN);
+  const x1 = Math.min(w, face.x + face.w * (1 + FACE_MARGIN));
+  const y1 = Math.min(h, face.y + face.h * (1 + FACE_MARGIN));
+  return { x: x0, y: y0, w: x1 - x0, h: y1 - y0 };
+}
+
+/** Whether `box` lies inside `r` with `inset` (a share of `r`'s size) kept free at every edge (pure). */
+export function holds(r: Rect, box: Rect, inset = 0): boolean {
+  const eps = 1e-6;
+  return (
+    r.w > 0 &&
+    r.h > 0 &&
+    box.x >= r.x + r.w * inset - eps &&
+    box.y >= r.y + r.h * inset - eps &&
+    box.x + box.w <= r.x + r.w * (1 - inset) + eps &&
+    box.y + box.h <= r.y + r.h * (1 - inset) + eps
+  );
+}
+
+/** A window of `rw`×`rh` centred on (fx, fy) as near as the image allows (pure). */
+function windowAt(rw: number, rh: number, fx: number, fy: number, w: number, h: number): Rect {
+  return { x: clamp(fx - rw / 2, 0, w - rw), y: clamp(fy - rh / 2, 0, h - rh), w: rw, h: rh };
+}
+
+/**
+ * The face-aware move's first and last windows for `motion` (pure). The first is the cover window moved
+ * (within the image) to hold the face; push-in ends centred on the face's upper third and zoom-in on its
+ * centre, zoomed no further than keeps the face (with FACE_MARGIN) whole; zoom-out is zoom-in backwards;
+ * pans run at the pan zoom (less if the face would not fit the safe area) over the part of today's
+ * travel where the face stays in the safe area (SAFE). Every window between two that hold the face
+ * holds it too (the windows are interpolated linearly), so checking both ends suffices.
+ */
+export function faceMoveEnds(motion: Motion, w: number, h: number, aspect: number, face: FaceRect): { from: Rect; to: Rect; inset: number } {
+  const base = coverRect(w, h, aspect);
+  const k = keepBox(face, w, h);
+  const fx = k.x + k.w / 2;
+  const fy = k.y + k.h / 2;
+  const hold = (rw: number, rh: number): Rect => ({
+    x: clamp(clamp(base.x, k.x + k.w - rw, k.x), 0, w - rw),
+    y: clamp(clamp(base.y, k.y + k.h - rh, k.y), 0, h - rh),
+    w: rw,
+    h: rh,
+  });
+  const start = hold(base.w, base.h);
+  /** The largest zoom ≤ `z` whose window centred on (cx, cy) keeps the face whole. */
+  const zoomLimit = (z: number, cx: number, cy: number) => {
+    const dx = Math.max(cx - k.x, k.x + k.w - cx);
+    const dy = Math.max(cy - k.y, k.y + k.h - cy);
+    return Math.max(1, Math.min(z, base.w / (2 * dx), base.h / (2 * dy)));
+  };
+  switch (motion) {
+    case 'push_in':
+    case 'zoom_in':
+    case 'zoom_out': {
+      // Push-in: the face's upper third (about its eyes); zoom: its centre.
+      const cx = face.x + face.w / 2;
+      const cy = motion === 'push_in' ? face.y + face.h / 3 : face.y + face.h / 2;
+      const z = zoomLimit(motion === 'push_in' ? ZOOM + 0.1 : ZOOM, cx, cy);
+      const end = windowAt(base.w / z, base.h / z, cx, cy, w, h);
+      return motion === 'zoom_out' ? { from: end, to: start, inset: 0 } : { from: start, to: end, inset: 0 };
+    }
+    case 'pan_left':
+    case 'pan_right': {
+      const fit = Math.min((base.w * (1 - 2 * SAFE)) / k.w, (base.h * (1 - 2 * SAFE)) / k.h);
+      const z = Math.max(1, Math.min(PAN_ZOOM, fit));
+      const rw = base.w / z;
+      const rh = base.h / z;
+      const slack = w - rw;
+      const span = Math.min(slack, base.w - rw);
+      // Where the face stays inside the safe area, within the image.
+      const lo = Math.max(0, k.x + k.w - rw * (1 - SAFE));
+      const hi = Math.min(slack, k.x - rw * SAFE);
+      const y = clamp(clamp(base.y + base.h / 2 - rh / 2, k.y + k.h - rh * (1 - SAFE), k.y - rh * SAFE), 0, h - rh);
+      if (hi < lo) {
+        // The face cannot be in the safe area at this size: no pan, the window held on the face.
+        const still = windowAt(rw, rh, fx, fy, w, h);
+        return { from: still, to: still, inset: SAFE };
+      }
+      const travel = Math.min(span, hi - lo);
+      const a = clamp((slack - span) / 2 + (span - travel) / 2, lo, hi - travel);
+      const left = { x: a, y, w: rw, h: rh };
+      const right = { x: a + travel, y, w: rw, h: rh };
+      return motion === 'pan_right' ? { from: left, to: right, inset: SAFE } : { from: right, to: left, inset: SAFE };
+    }
+  }
+}
+
+/**
+ * The face-aware window at progress `t` (eased here), `amount` times the move (pure): the nearer layer
+ * of a parallax (`amount` > 1) moves further, but only as far as still keeps the face as the camera
+ * does (whole, or in the safe area for pans).
+ */
+export function faceRect(motion: Motion, t: number, w: number, h: number, aspect: number, face: FaceRect, amount = 1): Rect {
+  const { from, to, inset } = faceMoveEnds(motion, w, h, aspect, face);
+  const k = keepBox(face, w, h);
+  const at = (a: number): Rect => ({
+    x: from.x + (to.x - from.x) * a,
+    y: from.y + (to.y - from.y) * a,
+    w: from.w + (to.w - from.w) * a,
+    h: from.h + (to.h - from.h) * a,
+  });
+  let a = amount;
+  while (a > 1 && !holds(at(a), k, inset)) a = Math.max(1, a - 0.05);
+  return at(a * ease(t));
+}
+
 /**
  * Samples `rect` of `src` into an `outW`×`outH` RGB frame, bilinearly (pure). With an RGBA `src` and
  * `over`, the samples are composited over the frame already in `out` (premultiplied by alpha); outside
@@ -152,6 +272,8 @@ export function outputSize(aspect: string, short: number): { width: number; heig
 export interface MotionRender {
   /** The image the camera looks at (RGB); its size should be at least the output's for sharp frames. */
   background: RawImage;
+  /** The main face in the image's pixels: the move keeps it whole (faceRect); null or absent: today's move (cameraRect). */
+  face?: FaceRect | null;
   /** Parallax: the cut-out layer (RGBA, same size as `background`), moved `foregroundAmount` times as far. */
   foreground?: RawImage;
   foregroundAmount?: number;
@@ -206,16 +328,11 @@ export async function renderMotion(r: MotionRender): Promise<{ frames: number }>
       if (r.signal?.aborted) throw new Error('render aborted');
       const t = i / (frames - 1);
       const frame = new Uint8Array(r.width * r.height * 3);
-      sampleInto(r.background, cameraRect(r.motion, t, r.background.width, r.background.height, aspect), frame, r.width, r.height);
+      const rect = (img: RawImage, amount: number) =>
+        r.face ? faceRect(r.motion, t, img.width, img.height, aspect, r.face, amount) : cameraRect(r.motion, t, img.width, img.height, aspect, amount);
+      sampleInto(r.background, rect(r.background, 1), frame, r.width, r.height);
       if (r.foreground) {
-        sampleInto(
-          r.foreground,
-          cameraRect(r.motion, t, r.foreground.width, r.foreground.height, aspect, r.foregroundAmount ?? 1.8),
-          frame,
-          r.width,
-          r.height,
-          true,
-        );
+        sampleInto(r.foreground, rect(r.foreground, r.foregroundAmount ?? 1.8), frame, r.width, r.height, true);
       }
       await write(frame);
     }

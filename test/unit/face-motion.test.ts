@@ -24,9 +24,10 @@ describe('face-aware camera moves', () => {
           const face = { x: w * fx, y: h * fy, w: side, h: side };
           const k = keepBox(face, w, h);
           for (const motion of MOTIONS) {
-            const { from, inset } = faceMoveEnds(motion, w, h, aspect, face);
-            // Only where the face can be held at all (it fits the cover window's safe area).
-            if (!holds(from, k, inset)) continue;
+            const ends = faceMoveEnds(motion, w, h, aspect, face);
+            // Only where the face can be held at all (it fits the cover window).
+            if (!ends) continue;
+            const { inset } = ends;
             moves++;
             for (const amount of [1, 1.8]) {
               for (let i = 0; i <= 20; i++) {

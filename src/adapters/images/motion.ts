@@ -131,14 +131,13 @@ function windowAt(rw: number, rh: number, fx: number, fy: number, w: number, h: 
  * (within the image) to hold the face; push-in ends centred on the face's upper third and zoom-in on its
  * centre, zoomed no further than keeps the face (with FACE_MARGIN) whole; zoom-out is zoom-in backwards;
  * pans run at the pan zoom (less if the face would not fit the safe area) over the part of today's
- * travel where the face stays in the safe area (SAFE). Every window between two that hold the face
- * holds it too (the windows are interpolated linearly), so checking both ends suffices.
+ * travel where the face stays in the safe area (SAFE; the whole frame when the face is too large for
+ * it). Every window between two that hold the face holds it too (the windows are interpolated
+ * linearly), so checking both ends suffices. Null when even the cover window cannot hold the face.
  */
-export function faceMoveEnds(motion: Motion, w: number, h: number, aspect: number, face: FaceRect): { from: Rect; to: Rect; inset: number } {
+export function faceMoveEnds(motion: Motion, w: number, h: number, aspect: number, face: FaceRect): { from: Rect; to: Rect; inset: number } | null {
   const base = coverRect(w, h, aspect);
   const k = keepBox(face, w, h);
-  const fx = k.x + k.w / 2;
-  const fy = k.y + k.h / 2;
   const hold = (rw: number, rh: number): Rect => ({
     x: clamp(clamp(base.x, k.x + k.w - rw, k.x), 0, w - rw),
     y: clamp(clamp(base.y, k.y + k.h - rh, k.y), 0, h - rh),
@@ -146,6 +145,8 @@ export function faceMoveEnds(motion: Motion, w: number, h: number, aspect: numbe
     h: rh,
   });
   const start = hold(base.w, base.h);
+  // A face the frame cannot hold at all (larger than the cover window): today's move.
+  if (!holds(start, k)) return null;
   /** The largest zoom ≤ `z` whose window centred on (cx, cy) keeps the face whole. */
   const zoomLimit = (z: number, cx: number, cy: number) => {
     const dx = Math.max(cx - k.x, k.x + k.w - cx);
@@ -165,47 +166,62 @@ export function faceMoveEnds(motion: Motion, w: number, h: number, aspect: numbe
     }
     case 'pan_left':
     case 'pan_right': {
-      const fit = Math.min((base.w * (1 - 2 * SAFE)) / k.w, (base.h * (1 - 2 * SAFE)) / k.h);
-      const z = Math.max(1, Math.min(PAN_ZOOM, fit));
-      const rw = base.w / z;
-      const rh = base.h / z;
-      const slack = w - rw;
-      const span = Math.min(slack, base.w - rw);
-      // Where the face stays inside the safe area, within the image.
-      const lo = Math.max(0, k.x + k.w - rw * (1 - SAFE));
-      const hi = Math.min(slack, k.x - rw * SAFE);
-      const y = clamp(clamp(base.y + base.h / 2 - rh / 2, k.y + k.h - rh * (1 - SAFE), k.y - rh * SAFE), 0, h - rh);
-      if (hi < lo) {
-        // The face cannot be in the safe area at this size: no pan, the window held on the face.
-        const still = windowAt(rw, rh, fx, fy, w, h);
-        return { from: still, to: still, inset: SAFE };
+      // The face in the safe area if it can be, else inside the frame.
+      for (const inset of [SAFE, 0]) {
+        const fit = Math.min((base.w * (1 - 2 * inset)) / k.w, (base.h * (1 - 2 * inset)) / k.h);
+        if (fit < 1) continue;
+        const z = Math.min(PAN_ZOOM, fit);
+        const rw = base.w / z;
+        const rh = base.h / z;
+        const slack = w - rw;
+        const span = Math.min(slack, base.w - rw);
+        // Where the face stays inside the safe area, within the image.
+        const lo = Math.max(0, k.x + k.w - rw * (1 - inset));
+        const hi = Math.min(slack, k.x - rw * inset);
+        const ylo = Math.max(0, k.y + k.h - rh * (1 - inset));
+        const yhi = Math.min(h - rh, k.y - rh * inset);
+        if (hi < lo || yhi < ylo) continue;
+        const y = clamp(base.y + base.h / 2 - rh / 2, ylo, yhi);
+        const travel = Math.min(span, hi - lo);
+        const a = clamp((slack - span) / 2 + (span - travel) / 2, lo, hi - travel);
+        const left = { x: a, y, w: rw, h: rh };
+        const right = { x: a + travel, y, w: rw, h: rh };
+        return motion === 'pan_right' ? { from: left, to: right, inset } : { from: right, to: left, inset };
       }
-      const travel = Math.min(span, hi - lo);
-      const a = clamp((slack - span) / 2 + (span - travel) / 2, lo, hi - travel);
-      const left = { x: a, y, w: rw, h: rh };
-      const right = { x: a + travel, y, w: rw, h: rh };
-      return motion === 'pan_right' ? { from: left, to: right, inset: SAFE } : { from: right, to: left, inset: SAFE };
+      // No room to travel with the face held: the cover window held on the face.
+      return { from: start, to: start, inset: 0 };
     }
   }
 }
 
 /**
  * The face-aware window at progress `t` (eased here), `amount` times the move (pure): the nearer layer
- * of a parallax (`amount` > 1) moves further, but only as far as still keeps the face as the camera
- * does (whole, or in the safe area for pans).
+ * of a parallax (`amount` > 1) moves further (a pan's layers meet half-way, as cameraRect's), but only
+ * as far as still keeps the face as the camera does (whole, or in the safe area for pans). A face no
+ * window can hold: cameraRect.
  */
 export function faceRect(motion: Motion, t: number, w: number, h: number, aspect: number, face: FaceRect, amount = 1): Rect {
-  const { from, to, inset } = faceMoveEnds(motion, w, h, aspect, face);
+  const ends = faceMoveEnds(motion, w, h, aspect, face);
+  if (!ends) return cameraRect(motion, t, w, h, aspect, amount);
+  const { from, to, inset } = ends;
   const k = keepBox(face, w, h);
-  const at = (a: number): Rect => ({
-    x: from.x + (to.x - from.x) * a,
-    y: from.y + (to.y - from.y) * a,
-    w: from.w + (to.w - from.w) * a,
-    h: from.h + (to.h - from.h) * a,
+  const lerp = (e: number): Rect => ({
+    x: from.x + (to.x - from.x) * e,
+    y: from.y + (to.y - from.y) * e,
+    w: from.w + (to.w - from.w) * e,
+    h: from.h + (to.h - from.h) * e,
   });
+  const pan = motion === 'pan_left' || motion === 'pan_right';
+  // `amount` times the move: a pan's layers meet half-way (as cameraRect's), a zoom's start together.
+  const at = (e: number, a: number): Rect => {
+    if (!pan) return lerp(e * a);
+    const m = lerp(0.5);
+    const r = lerp(e);
+    return { x: m.x + (r.x - m.x) * a, y: m.y + (r.y - m.y) * a, w: r.w, h: r.h };
+  };
   let a = amount;
-  while (a > 1 && !holds(at(a), k, inset)) a = Math.max(1, a - 0.05);
-  return at(a * ease(t));
+  while (a > 1 && !(holds(at(0, a), k, inset) && holds(at(1, a), k, inset))) a = Math.max(1, a - 0.05);
+  return at(ease(t), a);
 }
 
 /**

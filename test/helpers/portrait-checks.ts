@@ -153,3 +153,15 @@ export function meshBox(mesh: ReadonlyArray<readonly [number, number]>): Box {
   }
   return { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
 }
+
+/** The mean colour (R, G, B) inside a box. */
+export function meanColour(img: Rgb, box: Box): number[] {
+  const sum = [0, 0, 0];
+  let n = 0;
+  for (let y = Math.max(0, Math.floor(box.y)); y < Math.min(img.height, box.y + box.height); y++) {
+    for (let x = Math.max(0, Math.floor(box.x)); x < Math.min(img.width, box.x + box.width); x++, n++) {
+      for (let c = 0; c < 3; c++) sum[c] += img.data[(y * img.width + x) * 3 + c];
+    }
+  }
+  return n === 0 ? [0, 0, 0] : sum.map((s) => s / n);
+}

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { TestApp } from '../../test/helpers/app.js';
-import { makeSpeechWav, type PlacedPart, type SpeechPart } from '../../test/helpers/speech-fixtures.js';
+import { makeSpeechWav, talkScript, type PlacedPart, type SpeechPart } from '../../test/helpers/speech-fixtures.js';
 
 /**
  * Diarization error rate of the speaker labels the service gives (POST /transcriptions with
@@ -89,6 +89,64 @@ const SENTENCES = [
   'Great. Then let us keep the travel budget as it is for now.',
 ];
 
+/**
+ * A longer meeting of three voices (about four minutes): turns of one to four sentences in an uneven
+ * order, as people talk, so a speaker comes back after minutes and says different things each time.
+ */
+const MEETING: Array<[speaker: 'm3' | 'f3' | 'klatt', text: string]> = [
+  ['m3', 'Let us get started. We have three things to decide today, and not much time.'],
+  ['f3', 'First the launch date. The team thinks the end of next month is realistic.'],
+  ['f3', 'The design work is done, and the last tests run this week.'],
+  ['klatt', 'I am not so sure. The supplier still has not confirmed the packaging.'],
+  ['klatt', 'Without the boxes we cannot ship anything, whatever the software says.'],
+  ['m3', 'How late could the boxes be, in the worst case?'],
+  ['klatt', 'Two weeks, maybe three. They had a fire at one of their plants.'],
+  ['f3', 'Then we should plan for the middle of the month after, and say so now.'],
+  ['m3', 'Agreed. Moving a date once is fine. Moving it twice looks careless.'],
+  ['m3', 'Second point: the price. Marketing wants to start low and raise it later.'],
+  ['f3', 'I think that is a mistake. People remember the first price they saw.'],
+  ['f3', 'If we start low, every later change feels like a loss to them.'],
+  ['f3', 'We should start at the real price and offer a discount to early customers.'],
+  ['klatt', 'A discount has an end date, so nobody feels cheated when it stops.'],
+  ['m3', 'That makes sense to me. Can finance live with it?'],
+  ['klatt', 'Yes, as long as the discount is not more than fifteen percent.'],
+  ['klatt', 'Above that, the first year does not pay for the shipping costs.'],
+  ['f3', 'Fifteen percent is plenty. Ten would probably work just as well.'],
+  ['m3', 'Let us say twelve and look at the numbers again after a month.'],
+  ['m3', 'Third point, and the hardest one: hiring for the support team.'],
+  ['klatt', 'We need at least two more people before the launch, better three.'],
+  ['f3', 'Do we? Last time the first weeks were quiet. The rush came later.'],
+  ['klatt', 'Last time we sold a tenth of what we expect now.'],
+  ['klatt', 'And the new product has more parts that can go wrong.'],
+  ['klatt', 'I would rather have people waiting for calls than calls waiting for people.'],
+  ['m3', 'What does it take to train someone? How long before they are useful?'],
+  ['f3', 'About three weeks for the basics. The hard cases take months.'],
+  ['f3', 'So if we hire in two weeks, they are ready just in time.'],
+  ['m3', 'Then let us open two positions now and decide on the third in a month.'],
+  ['klatt', 'Fine with me. I will write the job posts today.'],
+  ['f3', 'Please mention that we can work from home two days a week. It helps.'],
+  ['m3', 'Good. Anything else before we close?'],
+  ['klatt', 'Only that the office is closed on Friday for the electricians.'],
+  ['f3', 'Then I will book the small meeting room downstairs for the review.'],
+  ['m3', 'Thank you both. Same time next week, and send me the notes tonight.'],
+];
+
+const MEETING_VOICES = {
+  m3: { voice: 'en-us+m3', speed: 150 },
+  f3: { voice: 'en-us+f3', speed: 150 },
+  klatt: { voice: 'en-us+klatt', pitch: 20, speed: 150 },
+} as const;
+
+/** The meeting as speech parts: a pause of 0.4 s inside a turn, 0.7 s between turns. */
+function meeting(): SpeechPart[] {
+  const parts: SpeechPart[] = [{ silence: 0.6 }];
+  MEETING.forEach(([speaker, say], i) => {
+    const next = MEETING[i + 1]?.[0];
+    parts.push({ say, ...MEETING_VOICES[speaker], speaker }, { silence: next === speaker ? 0.4 : 0.7 });
+  });
+  return parts;
+}
+
 /** The conversations: two synthetic voices, then two synthetic voices and a human reader. */
 export function conversations(): Array<{ name: string; parts: SpeechPart[] }> {
   const two: SpeechPart[] = [{ silence: 0.6 }];
@@ -102,6 +160,8 @@ export function conversations(): Array<{ name: string; parts: SpeechPart[] }> {
   return [
     { name: 'two espeak-ng voices (m3, f3)', parts: two },
     { name: 'two espeak-ng voices and a human reader (librivox)', parts: three },
+    { name: 'a meeting of three espeak-ng voices (m3, f3, klatt)', parts: meeting() },
+    { name: 'the 4.6-minute talk: two espeak-ng voices and the librivox reader', parts: talkScript(276) },
   ];
 }
 

@@ -17,6 +17,8 @@ export interface SpeakerTurn {
 
 export interface DiarizeRunOptions {
   signal?: AbortSignal;
+  /** How many speakers there are, when the caller knows (1–10): the turns use exactly that many labels (fewer only when there is too little speech to tell them apart). */
+  speakers?: number;
 }
 
 export interface Diarizer {

@@ -388,6 +388,31 @@ describe('transcription of a conversation', () => {
     expect(await balance(ws.key)).toBe(12);
   }, 600_000);
 
+  it('speakers_expected: only with labels; exactly that many speakers; its own cache entry', async () => {
+    const other = await t.workspace({ credits: 20, plan: PLAN });
+    const media = await upload(other.key, files.conv);
+    const bad = await t.api(other.key, 'POST', '/transcriptions', { media_id: media, speakers_expected: 2 });
+    expect(bad.status).toBe(400);
+    expect(bad.body.extra.errors).toEqual([{ field: 'speakers_expected', rule: 'only_with_speaker_labels' }]);
+    for (const n of [0, 11, 2.5, '2'])
+      expect((await t.api(other.key, 'POST', '/transcriptions', { media_id: media, speaker_labels: true, speakers_expected: n })).status).toBe(400);
+    expect(await balance(other.key)).toBe(20);
+    // One speaker asked: one label, although two voices talk.
+    const one = await t.api(other.key, 'POST', '/transcriptions', { media_id: media, speaker_labels: true, speakers_expected: 1, source_language: 'en' });
+    expect(one.status).toBe(202);
+    expect(one.body).toMatchObject({ speakers_expected: 1, speaker_labels: true, credits_charged: 5 });
+    await poll(other.key, one.body.id);
+    const cues = (await t.api(other.key, 'GET', `/transcriptions/${one.body.id}/transcript`)).body.cues;
+    expect(new Set(cues.map((c: { speaker: string }) => c.speaker))).toEqual(new Set(['A']));
+    // The same number again is a cache hit; an estimate is not served by it.
+    const again = await t.api(other.key, 'POST', '/transcriptions', { media_id: media, speaker_labels: true, speakers_expected: 1 });
+    expect(again.body).toMatchObject({ status: 'ready', from_cache: true, credits_charged: 0, speakers_expected: 1 });
+    const estimate = await t.api(other.key, 'POST', '/transcriptions', { media_id: media, speaker_labels: true, source_language: 'en' });
+    expect(estimate.status).toBe(202);
+    expect(estimate.body.speakers_expected).toBeUndefined();
+    await poll(other.key, estimate.body.id);
+  }, 600_000);
+
   it('DELETE removes it from listings; the same request again is a cache hit, not a second charge', async () => {
     const del = await t.api(ws.key, 'DELETE', `/transcriptions/${first.id}`);
     expect(del.status).toBe(200);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { decimate2, fft, frameFeatures, melFilterbank } from '../../src/adapters/audio/features.js';
 import { collapseDuplicates, divisiveClusters, kmeans, silhouette } from '../../src/adapters/diarization/diarize-clustering.js';
 import { diarizeFeatures, speakerName, type SegmentFeatures } from '../../src/adapters/diarization/diarize-features.js';
-import { assignSpeakers } from '../../src/domain/transcripts/speakers.js';
+import { CLEAR_TURN_SECONDS, assignSpeakers, steadySpeakers } from '../../src/domain/transcripts/speakers.js';
 import type { SpeakerTurn } from '../../src/ports/diarizer.js';
 
 const RATE = 16000;
@@ -226,6 +226,22 @@ describe('diarizeFeatures', () => {
     expect(turns[0]).toMatchObject({ start: 0, speaker: 'A' });
   });
 
+  it('uses exactly the number of speakers the caller gives', () => {
+    const blocks: SegmentFeatures[] = [];
+    let t = 0.3;
+    for (let i = 0; i < 9; i++) {
+      const who = i % 3;
+      blocks.push(segment(t, voice(2.4, [100, 170, 240][who], [1, 1.1, 1.22][who], 30 + i)));
+      t += 2.9;
+    }
+    expect(new Set(diarizeFeatures(blocks, { speakers: 3 }).map((x) => x.speaker))).toEqual(new Set(['A', 'B', 'C']));
+    expect(new Set(diarizeFeatures(blocks, { speakers: 1 }).map((x) => x.speaker))).toEqual(new Set(['A']));
+    // Never more labels than asked, nor than there are windows.
+    const one = Array.from({ length: 8 }, (_, i) => segment(i * 3, voice(2.4, 120, 1, 20 + i)));
+    expect(new Set(diarizeFeatures(one, { speakers: 2 }).map((x) => x.speaker)).size).toBeLessThanOrEqual(2);
+    expect(diarizeFeatures([segment(2, voice(1, 120, 1, 1))], { speakers: 10 })).toEqual([{ start: 2, end: 3, speaker: 'A' }]);
+  });
+
   it('returns nothing for no speech and one speaker for very little', () => {
     expect(diarizeFeatures([])).toEqual([]);
     const turns = diarizeFeatures([segment(2, voice(1, 120, 1, 1))]);
@@ -255,5 +271,34 @@ describe('assignSpeakers', () => {
 
   it('leaves words without a speaker when there are no turns', () => {
     expect(assignSpeakers([{ start: 0, end: 1, text: 'x' }], [])).toEqual([{ start: 0, end: 1, text: 'x' }]);
+  });
+});
+
+describe('steadySpeakers', () => {
+  const w = (start: number, end: number, speaker: string, text = 'word') => ({ start, end, text, speaker });
+  it('keeps a sentence with one speaker: a short run inside it takes its longer neighbour', () => {
+    const words = [w(0, 0.4, 'A'), w(0.45, 0.8, 'A'), w(0.85, 1.2, 'B'), w(1.25, 1.7, 'A'), w(1.75, 2.2, 'A'), w(2.25, 2.6, 'A', 'end.')];
+    expect(steadySpeakers(words).map((x) => x.speaker)).toEqual(['A', 'A', 'A', 'A', 'A', 'A']);
+  });
+  it('changes at a pause or a sentence end, and inside an utterance when the new speaker talks long enough', () => {
+    const atPause = [w(0, 0.4, 'A'), w(0.45, 0.8, 'A'), w(1.5, 1.8, 'B'), w(1.85, 2.1, 'B')];
+    expect(steadySpeakers(atPause).map((x) => x.speaker)).toEqual(['A', 'A', 'B', 'B']);
+    const atSentence = [w(0, 0.4, 'A'), w(0.45, 0.8, 'A', 'done.'), w(0.85, 1.1, 'B'), w(1.15, 1.4, 'B'), w(1.45, 1.6, 'A')];
+    expect(steadySpeakers(atSentence).map((x) => x.speaker)).toEqual(['A', 'A', 'B', 'B', 'B']);
+    const clear = [
+      w(0, 0.4, 'A'),
+      w(0.45, 0.8, 'A'),
+      w(0.85, 0.85 + CLEAR_TURN_SECONDS / 2, 'B'),
+      w(0.9 + CLEAR_TURN_SECONDS / 2, 0.9 + CLEAR_TURN_SECONDS, 'B'),
+    ];
+    expect(steadySpeakers(clear).map((x) => x.speaker)).toEqual(['A', 'A', 'B', 'B']);
+  });
+  it('names the speakers A, B, … again in order of first appearance, and keeps other fields', () => {
+    const words = [w(0, 0.3, 'A'), w(0.35, 1.9, 'B'), w(2.6, 3, 'C'), w(3.05, 4.5, 'C')];
+    const out = steadySpeakers(words);
+    expect(out.map((x) => x.speaker)).toEqual(['A', 'A', 'B', 'B']);
+    expect(out[1]).toEqual({ start: 0.35, end: 1.9, text: 'word', speaker: 'A' });
+    expect(words[1].speaker).toBe('B');
+    expect(steadySpeakers([])).toEqual([]);
   });
 });

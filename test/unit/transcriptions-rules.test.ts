@@ -26,6 +26,16 @@ describe('transcription cache', () => {
     expect(reusable(ready(true), { speakerLabels: true, sourceLanguage: 'auto' })).toBe(true);
   });
 
+  it('labels counted for a given number of speakers serve only that number, and estimates only estimates', () => {
+    const two = { ...ready(true), speakersExpected: 2 };
+    expect(reusable(two, { speakerLabels: true, speakersExpected: 2, sourceLanguage: 'auto' })).toBe(true);
+    expect(reusable(two, { speakerLabels: true, speakersExpected: 3, sourceLanguage: 'auto' })).toBe(false);
+    expect(reusable(two, { speakerLabels: true, sourceLanguage: 'auto' })).toBe(false);
+    expect(reusable(ready(true), { speakerLabels: true, speakersExpected: 2, sourceLanguage: 'auto' })).toBe(false);
+    // Without labels asked, any ready result serves.
+    expect(reusable(two, { speakerLabels: false, sourceLanguage: 'auto' })).toBe(true);
+  });
+
   it('a language asked must be the one transcribed (or asked, while processing)', () => {
     expect(reusable(ready(false, 'en'), { speakerLabels: false, sourceLanguage: 'en' })).toBe(true);
     expect(reusable(ready(false, 'en'), { speakerLabels: false, sourceLanguage: 'de' })).toBe(false);

@@ -1,6 +1,6 @@
 import type { SpeakerTurn } from '../../ports/diarizer.js';
 import { FEATURE_HOP_SECONDS, type FrameFeatures } from '../audio/features.js';
-import { divisiveClusters } from './diarize-clustering.js';
+import { divisiveClusters, kmeans, standardise } from './diarize-clustering.js';
 
 /**
  * The embedded diarizer's method, on features already computed (src/adapters/audio/features.ts; the
@@ -28,6 +28,8 @@ export interface DiarizeOptions {
   minSilhouette?: number;
   /** Shorter turns are merged into their neighbours. Default 0.6 s. */
   minTurnSeconds?: number;
+  /** The number of speakers when known: the windows go to exactly that many clusters (k-means), no estimate. */
+  speakers?: number;
 }
 
 /** One speech segment with the features of its frames (frame i centred at start + (i + 1.25) * 10 ms). */
@@ -152,13 +154,20 @@ export function diarizeFeatures(blocks: SegmentFeatures[], opts: DiarizeOptions 
   const fr = collectFrames(spans);
   const windows = makeWindows(fr, spans, opts.windowSeconds ?? 2);
   const points = embeddings(fr, windows);
-  const labels = divisiveClusters(points, {
-    maxK: opts.maxSpeakers ?? 6,
-    minSilhouette: opts.minSilhouette ?? 0.3,
-    // Pitch weighs as much as 8 cepstral dimensions: it separates voices well.
-    weight: (d) => (d < CEPS ? 1 : d < 2 * CEPS ? 0.5 : d === 2 * CEPS ? Math.sqrt(8) : 1),
-    separate: (labels, a, b) => clustersSeparate(fr, windows, labels, a, b),
-  });
+  // Pitch weighs as much as 8 cepstral dimensions: it separates voices well.
+  const weight = (d: number) => (d < CEPS ? 1 : d < 2 * CEPS ? 0.5 : d === 2 * CEPS ? Math.sqrt(8) : 1);
+  const known = opts.speakers !== undefined ? Math.min(Math.max(1, Math.floor(opts.speakers)), points.length) : undefined;
+  const labels =
+    known !== undefined
+      ? known > 1
+        ? kmeans(standardise(points, weight), known).labels
+        : points.map(() => 0)
+      : divisiveClusters(points, {
+          maxK: opts.maxSpeakers ?? 6,
+          minSilhouette: opts.minSilhouette ?? 0.3,
+          weight,
+          separate: (labels, a, b) => clustersSeparate(fr, windows, labels, a, b),
+        });
   const k = labels.length ? Math.max(...labels) + 1 : 1;
   const frameLabel = k > 1 ? resegment(fr, windows, labels, k) : new Int32Array(fr.n);
   return turnsFrom(fr, spans, frameLabel, opts.minTurnSeconds ?? 0.6);

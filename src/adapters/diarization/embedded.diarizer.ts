@@ -21,6 +21,6 @@ export class EmbeddedDiarizer implements Diarizer {
       const samples = await readWavRange(wavPath, info, start, end);
       blocks.push({ start, end, features: frameFeatures(samples, info.sampleRate) });
     }
-    return diarizeFeatures(blocks);
+    return diarizeFeatures(blocks, { speakers: run.speakers });
   }
 }

@@ -11,6 +11,6 @@ import { EmbeddedDiarizer } from './embedded.diarizer.js';
 
 const diarizer = new EmbeddedDiarizer();
 
-export function diarize(task: { wavPath: string; speech: SpeechSegment[] }, ctx: TaskContext = {}): Promise<SpeakerTurn[]> {
-  return diarizer.diarize(task.wavPath, task.speech, { signal: ctx.signal });
+export function diarize(task: { wavPath: string; speech: SpeechSegment[]; speakers?: number }, ctx: TaskContext = {}): Promise<SpeakerTurn[]> {
+  return diarizer.diarize(task.wavPath, task.speech, { signal: ctx.signal, speakers: task.speakers });
 }

@@ -11,6 +11,10 @@ export class WorkerDiarizer implements Diarizer {
   constructor(private readonly pool: WorkerPool) {}
 
   diarize(wavPath: string, speech: SpeechSegment[], opts: DiarizeRunOptions = {}): Promise<SpeakerTurn[]> {
-    return this.pool.run<typeof diarize>('diarize', { wavPath, speech }, { signal: opts.signal });
+    return this.pool.run<typeof diarize>(
+      'diarize',
+      { wavPath, speech, ...(opts.speakers !== undefined ? { speakers: opts.speakers } : {}) },
+      { signal: opts.signal },
+    );
   }
 }

@@ -9,7 +9,7 @@ import type { Storage } from '../../ports/storage.js';
 import type { Vad } from '../../ports/vad.js';
 import type { TranscriptionStage } from './transcriptions.rules.js';
 import { buildCues, transcriptWords, type Cue, type TranscriptWord } from '../transcripts/cues.js';
-import { assignSpeakers } from '../transcripts/speakers.js';
+import { assignSpeakers, steadySpeakers } from '../transcripts/speakers.js';
 import type { TranscriptionRow, TranscriptionsRepository } from './transcriptions.records.js';
 import type { TranscriptionsService } from './transcriptions.service.js';
 
@@ -95,7 +95,11 @@ export class TranscriptionProcessor {
         ...(w.confidence !== undefined ? { confidence: w.confidence } : {}),
       }));
       if (row.speakerLabels) await this.stage(row, 'labelling_speakers');
-      const labelled = row.speakerLabels ? assignSpeakers(words, await this.d.diarizer.diarize(wav, speech)) : words;
+      const labelled = row.speakerLabels
+        ? steadySpeakers(
+            assignSpeakers(words, await this.d.diarizer.diarize(wav, speech, row.speakersExpected !== null ? { speakers: row.speakersExpected } : {})),
+          )
+        : words;
       return { kind: 'ready', language: result.language || asked || 'en', cues: buildCues(labelled), words: transcriptWords(labelled) };
     });
   }

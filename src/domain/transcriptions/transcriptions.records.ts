@@ -50,6 +50,8 @@ export interface TranscriptionRow {
   words: unknown;
   /** While processing: the step under way and when it began (null before the job starts). */
   stage: string | null;
+  /** `speakers_expected` as asked (with labels); null: estimated. */
+  speakersExpected: number | null;
   stageStartedAt: Date | null;
   /** The media's measured seconds at creation; null on older rows. */
   mediaSeconds: number | null;
@@ -62,7 +64,7 @@ export type NewTranscription = Pick<
   TranscriptionRow,
   'id' | 'workspaceId' | 'mediaId' | 'contentHash' | 'fileName' | 'speakerLabels' | 'sourceLanguage' | 'status'
 > &
-  Partial<Pick<TranscriptionRow, 'language' | 'cues' | 'words' | 'cachedFrom' | 'creditsCharged' | 'finishedAt' | 'mediaSeconds'>>;
+  Partial<Pick<TranscriptionRow, 'language' | 'cues' | 'words' | 'cachedFrom' | 'creditsCharged' | 'finishedAt' | 'mediaSeconds' | 'speakersExpected'>>;
 
 /** What a transcription records when it leaves `processing`. */
 export type TranscriptionEnd = Pick<TranscriptionRow, 'status' | 'language' | 'cues' | 'errorCode' | 'finishedAt'> &
@@ -71,7 +73,7 @@ export type TranscriptionEnd = Pick<TranscriptionRow, 'status' | 'language' | 'c
 /** What the cache rules read of an earlier transcription of the same bytes (cues not loaded). */
 export type CacheCandidateRow = Pick<
   TranscriptionRow,
-  'id' | 'status' | 'speakerLabels' | 'sourceLanguage' | 'language' | 'cachedFrom' | 'deletedAt' | 'createdAt'
+  'id' | 'status' | 'speakerLabels' | 'speakersExpected' | 'sourceLanguage' | 'language' | 'cachedFrom' | 'deletedAt' | 'createdAt'
 >;
 
 /** The media and transcriptions storage (src/adapters/db/repositories/transcriptions.repository.ts). */

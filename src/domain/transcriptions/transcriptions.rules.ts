@@ -32,6 +32,8 @@ export function transcriptionCredits(seconds: number, prices: TranscriptionPrice
 /** What a new request asks for, as far as the cache is concerned. */
 export interface CacheAsk {
   speakerLabels: boolean;
+  /** The number of speakers the caller gave (with labels); null when the diarizer estimates it. */
+  speakersExpected?: number | null;
   /** `auto` or an ISO 639-1 code. */
   sourceLanguage: string;
 }
@@ -40,6 +42,7 @@ export interface CacheAsk {
 export interface CacheCandidate {
   status: string;
   speakerLabels: boolean;
+  speakersExpected?: number | null;
   sourceLanguage: string;
   language: string | null;
 }
@@ -53,6 +56,8 @@ export function reusable(c: CacheCandidate, ask: CacheAsk): boolean {
   if (c.status === 'no_speech') return true;
   if (c.status !== 'ready' && c.status !== 'processing') return false;
   if (ask.speakerLabels && !c.speakerLabels) return false;
+  // Labels counted for a given number of speakers serve only the same number (and estimated ones only estimates).
+  if (ask.speakerLabels && (c.speakersExpected ?? null) !== (ask.speakersExpected ?? null)) return false;
   if (ask.sourceLanguage === 'auto') return true;
   const lang = c.status === 'ready' ? c.language : c.sourceLanguage === 'auto' ? null : c.sourceLanguage;
   return lang === ask.sourceLanguage;

@@ -45,6 +45,8 @@ export interface TranscriptionView {
   media_id: string;
   file_name: string;
   speaker_labels: boolean;
+  /** As asked, when given. */
+  speakers_expected?: number;
   source_language: string;
   language: string | null;
   from_cache: boolean;
@@ -69,6 +71,8 @@ export interface TranscriptionInput {
   file_name?: string;
   file_size?: number;
   speaker_labels?: boolean;
+  /** How many speakers there are (1–10), only with `speaker_labels`. */
+  speakers_expected?: number;
   source_language?: string;
 }
 
@@ -217,7 +221,9 @@ export class TranscriptionsService {
     const duration = m.duration ?? 0;
     if (duration > ctx.plan.maxVideoDuration) throw new DomainError('VIDEO_TOO_LONG', { duration, max_duration: ctx.plan.maxVideoDuration });
 
-    const ask: CacheAsk = { speakerLabels: input.speaker_labels ?? false, sourceLanguage };
+    if (input.speakers_expected !== undefined && !input.speaker_labels)
+      throw validationError([{ field: 'speakers_expected', rule: 'only_with_speaker_labels' }]);
+    const ask: CacheAsk = { speakerLabels: input.speaker_labels ?? false, speakersExpected: input.speakers_expected ?? null, sourceLanguage };
     const hash = m.contentHash!;
     const base = {
       workspaceId: ws.id,
@@ -225,6 +231,7 @@ export class TranscriptionsService {
       contentHash: hash,
       fileName: input.file_name ?? m.fileName,
       speakerLabels: ask.speakerLabels,
+      speakersExpected: ask.speakersExpected ?? null,
       sourceLanguage,
       mediaSeconds: duration,
     };
@@ -307,6 +314,7 @@ export class TranscriptionsService {
       media_id: r.mediaId,
       file_name: r.fileName,
       speaker_labels: r.speakerLabels,
+      ...(r.speakersExpected !== null ? { speakers_expected: r.speakersExpected } : {}),
       source_language: r.sourceLanguage,
       language: r.language,
       from_cache: r.cachedFrom !== null,

@@ -33,6 +33,14 @@ export const CreateTranscriptionSchema = Type.Object(
     file_name: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'Names the downloads; default the uploaded file name.' })),
     file_size: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'When given, must equal the uploaded size.' })),
     speaker_labels: Type.Optional(Type.Boolean({ default: false })),
+    speakers_expected: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 10,
+        description:
+          'Beyond the spec: how many people speak, when you know (only with `speaker_labels`). The labels then use exactly that many speakers instead of an estimate; a result counted for another number is not reused.',
+      }),
+    ),
     source_language: Type.Optional(
       Type.String({
         pattern: '^(auto|[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})*)$',
@@ -51,6 +59,7 @@ export const TranscriptionSchema = Type.Object(
     media_id: Type.String(),
     file_name: Type.String(),
     speaker_labels: Type.Boolean(),
+    speakers_expected: Type.Optional(Type.Integer({ description: 'As asked, when given.' })),
     source_language: Type.String({ description: '`auto` or the code asked for.' }),
     language: Nullable(Type.String({ description: 'Language transcribed; null until known.' })),
     from_cache: Type.Boolean({ description: 'True when an earlier transcription of the same bytes was reused.' }),
@@ -128,5 +137,15 @@ export const DownloadQuery = Type.Object({
   format: Type.Optional(Type.Union([Type.Literal('srt'), Type.Literal('vtt'), Type.Literal('txt')], { default: 'srt' })),
   speakers: Type.Optional(Type.Boolean({ default: true, description: '`false` removes speaker names.' })),
 });
+
+export const TranscriptionPricesSchema = Type.Object(
+  {
+    per_minute: Type.Integer({ minimum: 0, description: 'Credits per started minute of the file’s measured duration (at least one minute).' }),
+    speaker_labels_per_minute: Type.Integer({ minimum: 0, description: 'Added per started minute when `speaker_labels` is asked.' }),
+    discount_applies: Type.Literal(false, { description: 'The plan’s `discount_percent` does not apply to transcriptions.' }),
+    free_usage: Type.Boolean({ description: 'True while the workspace is on free usage: transcriptions are then not charged.' }),
+  },
+  { $id: 'TranscriptionPrices' },
+);
 
 export const DeletedTranscriptionSchema = Type.Object({ id: Type.String(), deleted: Type.Literal(true) }, { $id: 'DeletedTranscription' });

@@ -55,6 +55,7 @@ export class DrizzleTranscriptionsRepository implements TranscriptionsRepository
         id: transcriptions.id,
         status: transcriptions.status,
         speakerLabels: transcriptions.speakerLabels,
+        speakersExpected: transcriptions.speakersExpected,
         sourceLanguage: transcriptions.sourceLanguage,
         language: transcriptions.language,
         cachedFrom: transcriptions.cachedFrom,

@@ -45,6 +45,8 @@ export const transcriptions = pgTable(
     /** Base name for downloads (the request's `file_name`, else the media's). */
     fileName: text('file_name').notNull(),
     speakerLabels: boolean('speaker_labels').notNull(),
+    /** The number of speakers the caller gave with `speakers_expected` (1–10); null: the diarizer estimates it. */
+    speakersExpected: integer('speakers_expected'),
     /** As asked: `auto` or an ISO 639-1 code. */
     sourceLanguage: text('source_language').notNull().default('auto'),
     /** The language transcribed (detected or asked); null until known. */

@@ -1,0 +1,1 @@
+ALTER TABLE "transcriptions" ADD COLUMN "speakers_expected" integer;

@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { CutroomConfigError, CutroomError } from './errors.js';
+import type { WebhookEvent } from './webhook-events.js';
 
 /** Headers as Node (`req.headers`), the fetch API (`Headers`) or a plain object give them. */
 export type WebhookHeaders = Headers | Record<string, string | string[] | undefined>;
@@ -44,7 +45,8 @@ function header(headers: WebhookHeaders, name: string): string | undefined {
 const invalid = (reason: string) => new CutroomError({ status: null, code: 'WEBHOOK_INVALID', extra: { reason } });
 
 /**
- * Checks a webhook delivery signed by the Standard Webhooks convention and answers its parsed JSON body.
+ * Checks a webhook delivery signed by the Standard Webhooks convention and answers its parsed JSON body,
+ * a `WebhookEvent` (narrow it by `type`; pass another `T` for a body of your own shape).
  * The signed content is `<webhook-id>.<webhook-timestamp>.<body>`, its HMAC-SHA256 keyed with the
  * base64 key of `secret` (`whsec_<base64>`); `webhook-signature` lists `v1,<base64 signature>` entries
  * separated by spaces (several while a secret is rotated), one of which must match. `body` must be the
@@ -54,7 +56,7 @@ const invalid = (reason: string) => new CutroomError({ status: null, code: 'WEBH
  * base64 or decodes to fewer than 16 bytes, a `toleranceSeconds` that is not a finite number ≥ 0 or
  * an invalid `now` throw CutroomConfigError (`code` `CONFIG_INVALID`, `option`), whatever the delivery.
  */
-export function verifyWebhook<T = unknown>(headers: WebhookHeaders, body: string | Uint8Array, secret: string, opts: VerifyWebhookOptions = {}): T {
+export function verifyWebhook<T = WebhookEvent>(headers: WebhookHeaders, body: string | Uint8Array, secret: string, opts: VerifyWebhookOptions = {}): T {
   const key = signingKey(secret);
   const tolerance = opts.toleranceSeconds ?? 300;
   if (typeof tolerance !== 'number' || !Number.isFinite(tolerance) || tolerance < 0) {

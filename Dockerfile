@@ -16,7 +16,7 @@ RUN ONNXRUNTIME_NODE_INSTALL=skip npm ci --no-audit --no-fund
 COPY tsconfig.json ./
 COPY src ./src
 COPY sdk ./sdk
-COPY scripts/build-sdk.ts ./scripts/build-sdk.ts
+COPY scripts/build-sdk.ts scripts/sdk-resources.ts ./scripts/
 # The Studio's sources (built by Vite into dist/web, which the runtime stage copies with dist).
 COPY web ./web
 # npm run build: the SDK (generated from the app's OpenAPI document), then the service, then the Studio.

@@ -33,11 +33,11 @@ if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modu
   ONNXRUNTIME_NODE_INSTALL=skip npm ci --no-audit --no-fund
 fi
 
-# The build (dist/, sdk/dist/ and the Studio in dist/web/), skipped when nothing it reads changed since the last one: a file or
+# The build (dist/, sdk/dist/, the SDK's tarball dist/sdk/cutroom-sdk.tgz and the Studio in dist/web/), skipped when nothing it reads changed since the last one: a file or
 # folder newer than the stamp (an edit, a checkout, an added or removed file) builds again; the types the
-# build generates into sdk/src do not count, nor does the folder that first build creates them in.
+# build generates into sdk/src (schema.d.ts, resources.ts) do not count, nor does the folder that first build creates them in.
 stamp=dist/.build-stamp
-if [ -f "$stamp" ] && [ -d sdk/dist ] && [ -f dist/web/index.html ] && [ -z "$(find src sdk/src sdk/package.json sdk/tsconfig.json scripts/build-sdk.ts tsconfig.json package.json package-lock.json web -path sdk/src/schema.d.ts -prune -o -newer "$stamp" ! -path sdk/src -print -quit)" ]; then
+if [ -f "$stamp" ] && [ -d sdk/dist ] && [ -f dist/sdk/cutroom-sdk.tgz ] && [ -f dist/web/index.html ] && [ -z "$(find src sdk/src sdk/package.json sdk/tsconfig.json sdk/README.md scripts/build-sdk.ts scripts/sdk-resources.ts tsconfig.json package.json package-lock.json web \( -path sdk/src/schema.d.ts -o -path sdk/src/resources.ts \) -prune -o -newer "$stamp" ! -path sdk/src -print -quit)" ]; then
   echo "setup: the build is up to date"
 else
   echo "setup: building"

@@ -9,6 +9,9 @@ import { blobSource, xhrPut } from './upload-browser.js';
 
 export { ok, defaultPollIntervalMs, CutroomCore } from './core.js';
 export type {
+  Answer,
+  CallOptions,
+  PostOptions,
   CutroomOptions,
   JobKind,
   WaitOptions,
@@ -34,6 +37,9 @@ export type { RetryOptions, Sleep } from './retry.js';
 export type { UploadKind, UploadProgress, UploadVideoOptions } from './upload.js';
 export { acceptedExtensions } from './upload.js';
 export type { components, operations, paths } from './schema.js';
+export type * from './resources.js';
+export { WEBHOOK_EVENT_TYPES } from './webhook-events.js';
+export type * from './webhook-events.js';
 
 /** The client for web pages: uploads send a File or Blob part by part, each part sent again alone after a failure. */
 export class Cutroom extends CutroomCore {

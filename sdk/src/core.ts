@@ -8,6 +8,11 @@ import type { components, paths } from './schema.js';
 import { CutroomError } from './errors.js';
 import { defaultSleep, retryPolicy, retryingFetch, type RetryOptions, type RetryPolicy, type Sleep } from './retry.js';
 import { sendParts, uploadTargets, type PutPart, type UploadSource, type UploadVideoOptions } from './upload.js';
+import { ok } from './call.js';
+import { createResources, type Resources } from './resources.js';
+
+export { ok } from './call.js';
+export type { Answer, CallOptions, PostOptions } from './call.js';
 
 export type Schemas = components['schemas'];
 export type VideoAnalysis = Schemas['VideoAnalysis'];
@@ -69,14 +74,6 @@ export const defaultPollIntervalMs = (kind: JobKind): number => {
 };
 
 /**
- * The data of a call of `cutroom.api`. The client throws a CutroomError for every error answer, so a
- * call that returns has succeeded; this unwraps its typed `data`.
- */
-export async function ok<R extends { data?: unknown }>(call: Promise<R>): Promise<Exclude<R['data'], undefined>> {
-  return (await call).data as Exclude<R['data'], undefined>;
-}
-
-/**
  * A random UUID (v4) for an Idempotency-Key. `crypto.randomUUID` exists only in secure contexts (a
  * page served over plain HTTP on a LAN address has none); `getRandomValues` exists everywhere.
  */
@@ -108,13 +105,32 @@ function middleware(opts: CutroomOptions): Middleware {
 }
 
 /**
- * A client of the Cutroom API. `api` calls any operation, typed from the service's OpenAPI document
+ * A client of the Cutroom API. Its resources call every operation with typed arguments, one object per
+ * tag of the OpenAPI document (`cutroom.clips.create({ video_id })`, `cutroom.renders.get(renderId)`,
+ * generated from the operationIds: sdk/README.md); `api` calls any operation by path
  * (`await ok(cutroom.api.GET('/api/v1/renders/{renderId}', { params: { path: { renderId } } }))`); the
- * methods are the helpers callers would otherwise write: uploads, waits. Each entry's `Cutroom` extends
- * it with `uploadVideo` and `uploadMedia` for its kind of file.
+ * other methods are the helpers callers would otherwise write: uploads, waits. Each entry's `Cutroom`
+ * extends it with `uploadVideo` and `uploadMedia` for its kind of file.
  */
 export class CutroomCore {
   readonly api: Client<paths>;
+  readonly workspace: Resources['workspace'];
+  readonly balance: Resources['balance'];
+  readonly videos: Resources['videos'];
+  /** Clipping jobs: POST /clips creates a submission (`clips` is the same object). */
+  readonly submissions: Resources['submissions'];
+  /** `submissions` by the name of its paths: `clips.create(body)` is POST /clips, `clips.listClips(videoId, submissionId)` its clips. */
+  readonly clips: Resources['submissions'];
+  readonly templates: Resources['templates'];
+  readonly renders: Resources['renders'];
+  readonly edits: Resources['edits'];
+  readonly connections: Resources['connections'];
+  readonly posts: Resources['posts'];
+  readonly transcriptions: Resources['transcriptions'];
+  readonly generations: Resources['generations'];
+  readonly personas: Resources['personas'];
+  readonly webhooks: Resources['webhooks'];
+  readonly monitors: Resources['monitors'];
   private readonly policy: RetryPolicy;
   private readonly sleep: Sleep;
   private readonly pollIntervalMs: (kind: JobKind) => number;
@@ -127,6 +143,22 @@ export class CutroomCore {
     const base = opts.fetch ?? ((request: Request) => globalThis.fetch(request));
     this.api = createClient<paths>({ baseUrl, fetch: retryingFetch(base, this.policy, this.sleep) });
     this.api.use(middleware(opts));
+    const r = createResources(this.api);
+    this.workspace = r.workspace;
+    this.balance = r.balance;
+    this.videos = r.videos;
+    this.submissions = r.submissions;
+    this.clips = r.submissions;
+    this.templates = r.templates;
+    this.renders = r.renders;
+    this.edits = r.edits;
+    this.connections = r.connections;
+    this.posts = r.posts;
+    this.transcriptions = r.transcriptions;
+    this.generations = r.generations;
+    this.personas = r.personas;
+    this.webhooks = r.webhooks;
+    this.monitors = r.monitors;
   }
 
   /**

@@ -1,5 +1,18 @@
 export { Cutroom, ok, defaultPollIntervalMs } from './client.js';
 export type {
+  Answer,
+  CallOptions,
+  PostOptions,
+  ClipFileOptions,
+  ClipFileResult,
+  TranscribeFileOptions,
+  TranscribeFileResult,
+  DownloadRenderOptions,
+  DownloadedRender,
+  NodeRendersResource,
+  CreateSubmissionRequest,
+  CreateTranscriptionRequest,
+  Transcript,
   CutroomOptions,
   JobKind,
   WaitOptions,
@@ -26,4 +39,7 @@ export type { UploadKind, UploadProgress, UploadVideoOptions } from './upload.js
 export { acceptedExtensions } from './upload.js';
 export { verifyWebhook } from './webhooks.js';
 export type { VerifyWebhookOptions, WebhookHeaders } from './webhooks.js';
+export { WEBHOOK_EVENT_TYPES } from './webhook-events.js';
+export type * from './webhook-events.js';
+export type * from './resources.js';
 export type { components, operations, paths } from './schema.js';

@@ -301,6 +301,8 @@ export const ERROR_REASONS: Readonly<Record<string, (extra: Extra) => string>> =
   UPLOAD_STREAM_TOO_SHORT: (x) =>
     `The file ended before its declared size${num(x.missing_bytes) !== undefined ? ` (${num(x.missing_bytes)} bytes missing)` : ''}.`,
   CONFIG_INVALID: () => 'The SDK was called with an invalid setting.',
+  DOWNLOAD_FILE_EXISTS: (x) =>
+    `${str(x.path) ? `${str(x.path)} exists` : 'The file exists'}: it was kept; pass \`overwrite: true\` to replace it, or another folder.`,
 };
 
 /**

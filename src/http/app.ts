@@ -39,6 +39,7 @@ import { adminWorkspaceRoutes } from './admin/workspaces.admin.routes.js';
 import { adminKeyRoutes } from './admin/keys.admin.routes.js';
 import { adminTemplateRoutes } from './admin/templates.admin.routes.js';
 import { adminConnectionRoutes } from './admin/connections.admin.routes.js';
+import { BUILT_SDK_TARBALL, sdkRoutes } from './routes/sdk.routes.js';
 import type { Api } from './types.js';
 
 export { API_PREFIX };
@@ -49,6 +50,8 @@ export interface AppOptions {
   logger?: boolean;
   /** Sees every route as it is registered (tests iterate over them). */
   onRoute?: (route: RouteOptions) => void;
+  /** The SDK tarball served at /sdk/cutroom-sdk.tgz (default: the one `npm run build` packs; tests pass another). */
+  sdkTarball?: string;
 }
 
 export async function buildApp(c: AppDeps, opts: AppOptions = {}): Promise<FastifyInstance> {
@@ -85,6 +88,8 @@ export async function buildApp(c: AppDeps, opts: AppOptions = {}): Promise<Fasti
   await app.register(async (scope) => publishedRoutes(scope, { dir: publishedDir(c.config.dataDir) }));
   // The Studio, the web app of the API: its pages and hashed files (docs/studio.md).
   await app.register(async (scope) => studioRoutes(scope, c.config.studio));
+  // The SDK, packed from this service's document: `npm install <service>/sdk/cutroom-sdk.tgz` (sdk/README.md).
+  await app.register(async (scope) => sdkRoutes(scope, { file: opts.sdkTarball ?? BUILT_SDK_TARBALL }));
 
   await app.register(
     async (scope) => {

@@ -69,6 +69,8 @@ export async function createTestApp(
     onRoute?: (route: RouteOptions) => void;
     /** The service's logger (request logs included); silent when not given. */
     logger?: pino.Logger;
+    /** The SDK tarball served at /sdk/cutroom-sdk.tgz (buildApp's sdkTarball). */
+    sdkTarball?: string;
   } = {},
 ): Promise<TestApp> {
   const dataDir = tempDir();
@@ -84,7 +86,7 @@ export async function createTestApp(
   await bootstrap(c);
   if (opts.startQueue || opts.workers) await c.queue.start();
   if (opts.workers) await registerHandlers(c.queue, buildHandlers(c), config.workerConcurrency);
-  const app = await buildApp(c, { logger: opts.logger ? undefined : false, onRoute: opts.onRoute });
+  const app = await buildApp(c, { logger: opts.logger ? undefined : false, onRoute: opts.onRoute, sdkTarball: opts.sdkTarball });
   opts.extend?.(app);
   await app.ready();
   return {

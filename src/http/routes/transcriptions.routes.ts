@@ -1,5 +1,6 @@
 import type { TranscriptionsService } from '../../domain/transcriptions/transcriptions.service.js';
 import type { Api } from '../types.js';
+import { isFreeUsageActive } from '../../domain/credits/credits.rules.js';
 import { callerOf } from '../plugins/auth.js';
 import { answer, errorResponses } from '../schemas/common.js';
 import { listResponse, pageRequest } from '../../domain/pagination.js';
@@ -13,6 +14,7 @@ import {
   TranscriptionListQuery,
   TranscriptionListSchema,
   TranscriptionPath,
+  TranscriptionPricesSchema,
   TranscriptionSchema,
   TranscriptSchema,
 } from '../schemas/transcription.schemas.js';
@@ -88,6 +90,30 @@ export function transcriptionRoutes(app: Api, deps: TranscriptionRoutesDeps) {
       const page = pageRequest(req.query);
       const { items, total } = await deps.transcriptions.list(callerOf(req).workspace.id, { status: req.query.status, media_id: req.query.media_id }, page);
       return listResponse('transcriptions', items, total, page);
+    },
+  );
+
+  app.get(
+    '/transcriptions/prices',
+    {
+      schema: {
+        operationId: 'getTranscriptionPrices',
+        tags,
+        summary: 'The plan’s transcription prices',
+        description:
+          'What POST /transcriptions charges, to quote it before asking: started minutes of the measured duration (at least 1) × (`per_minute` + ' +
+          '`speaker_labels_per_minute` when `speaker_labels` is asked). Nothing under free usage, a cache hit or no speech.',
+        response: { 200: answer(TranscriptionPricesSchema, 'The prices of the caller’s plan.') },
+      },
+    },
+    async (req) => {
+      const { plan, workspace } = callerOf(req);
+      return {
+        per_minute: plan.transcriptionCreditsPerMinute,
+        speaker_labels_per_minute: plan.speakerLabelsCreditsPerMinute,
+        discount_applies: false as const,
+        free_usage: isFreeUsageActive(workspace),
+      };
     },
   );
 

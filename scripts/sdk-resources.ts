@@ -36,12 +36,12 @@ export interface OpenApiDoc {
 export const RENAMED: Record<string, string> = { downloadRender: 'downloadLink', downloadTranscription: 'downloadText' };
 
 /**
- * Operations no method is generated for, and why: multipart bodies (a file in a form) are sent with
- * `cutroom.api` and a FormData.
+ * Operations no method is generated for: their bodies are forms with a file (multipart/form-data), sent
+ * by the methods written in sdk/src/multipart.ts (operationId → `resource.method`).
  */
-export const NOT_GENERATED: Record<string, string> = {
-  uploadGenerationImage: 'multipart/form-data: cutroom.api.POST with a FormData body',
-  uploadPersonaFace: 'multipart/form-data: cutroom.api.POST with a FormData body',
+export const HAND_WRITTEN: Record<string, string> = {
+  uploadGenerationImage: 'generations.uploadImage',
+  uploadPersonaFace: 'personas.uploadFace',
 };
 
 /** `Submissions` → `submissions`. */
@@ -75,13 +75,13 @@ interface Method {
 
 function method(tag: string, httpMethod: string, path: string, op: Operation): Method | null {
   const id = op.operationId!;
-  if (NOT_GENERATED[id]) return null;
+  if (HAND_WRITTEN[id]) return null;
   const o = `operations[${JSON.stringify(id)}]`;
   const pathParams = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
   const query = (op.parameters ?? []).filter((p) => p.in === 'query');
   const contentTypes = Object.keys(op.requestBody?.content ?? {});
   if (contentTypes.some((t) => t !== 'application/json'))
-    throw new Error(`${id}: a ${contentTypes.join(', ')} body needs a hand-written method (NOT_GENERATED)`);
+    throw new Error(`${id}: a ${contentTypes.join(', ')} body needs a hand-written method (HAND_WRITTEN, sdk/src/multipart.ts)`);
   const success = Object.entries(op.responses ?? {}).filter(([code]) => /^2/.test(code));
   const answers = new Set(success.flatMap(([, r]) => Object.keys(r.content ?? {})));
   const text = answers.size > 0 && !answers.has('application/json');
@@ -167,6 +167,6 @@ export function resourcesSource(doc: OpenApiDoc): string {
   out += `/** operationId → \`resource.method\` of every generated method. */\nexport const RESOURCE_METHODS: Record<string, string> = {\n`;
   for (const [tag, methods] of byTag) for (const m of methods) out += `  ${m.operationId}: '${resourceName(tag)}.${m.name}',\n`;
   out += `};\n\n`;
-  out += `/** operationId → why no method is generated (call it with \`cutroom.api\`). */\nexport const NOT_GENERATED: Record<string, string> = ${JSON.stringify(NOT_GENERATED, null, 2)};\n`;
+  out += `/** operationId → \`resource.method\` of the operations written by hand (multipart.ts). */\nexport const HAND_WRITTEN: Record<string, string> = ${JSON.stringify(HAND_WRITTEN, null, 2)};\n`;
   return out;
 }

@@ -38,6 +38,7 @@ export type { UploadKind, UploadProgress, UploadVideoOptions } from './upload.js
 export { acceptedExtensions } from './upload.js';
 export type { components, operations, paths } from './schema.js';
 export type * from './resources.js';
+export type { FileUploadOptions, GenerationUploads, PersonaUploads } from './multipart.js';
 export { WEBHOOK_EVENT_TYPES } from './webhook-events.js';
 export type * from './webhook-events.js';
 

@@ -10,6 +10,7 @@ import { defaultSleep, retryPolicy, retryingFetch, type RetryOptions, type Retry
 import { sendParts, uploadTargets, type PutPart, type UploadSource, type UploadVideoOptions } from './upload.js';
 import { ok } from './call.js';
 import { createResources, type Resources } from './resources.js';
+import { multipartUploads, type GenerationUploads, type PersonaUploads } from './multipart.js';
 
 export { ok } from './call.js';
 export type { Answer, CallOptions, PostOptions } from './call.js';
@@ -127,8 +128,10 @@ export class CutroomCore {
   readonly connections: Resources['connections'];
   readonly posts: Resources['posts'];
   readonly transcriptions: Resources['transcriptions'];
-  readonly generations: Resources['generations'];
-  readonly personas: Resources['personas'];
+  /** The Generations operations, and `uploadImage(blob)` (multipart). */
+  readonly generations: Resources['generations'] & GenerationUploads;
+  /** The Personas operations, and `uploadFace(blob, { own_face_adult: true })` (multipart). */
+  readonly personas: Resources['personas'] & PersonaUploads;
   readonly webhooks: Resources['webhooks'];
   readonly monitors: Resources['monitors'];
   private readonly policy: RetryPolicy;
@@ -155,8 +158,9 @@ export class CutroomCore {
     this.connections = r.connections;
     this.posts = r.posts;
     this.transcriptions = r.transcriptions;
-    this.generations = r.generations;
-    this.personas = r.personas;
+    const forms = multipartUploads(this.api);
+    this.generations = { ...r.generations, ...forms.generations };
+    this.personas = { ...r.personas, ...forms.personas };
     this.webhooks = r.webhooks;
     this.monitors = r.monitors;
   }

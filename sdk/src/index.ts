@@ -42,4 +42,5 @@ export type { VerifyWebhookOptions, WebhookHeaders } from './webhooks.js';
 export { WEBHOOK_EVENT_TYPES } from './webhook-events.js';
 export type * from './webhook-events.js';
 export type * from './resources.js';
+export type { FileUploadOptions, GenerationUploads, PersonaUploads } from './multipart.js';
 export type { components, operations, paths } from './schema.js';

@@ -18,11 +18,21 @@ Commands:
   restore <dir>                   Embedded mode: a backup into CUTROOM_DATA_DIR, which must hold no database
 
 For callers of the API (CUTROOM_URL, CUTROOM_API_KEY; cutroom <command> --help):
-  clip <file|url>                 Upload (or analyse a link), clip, list the clips, download their renders
-  transcribe <file>               Transcribe audio or video into SRT, WebVTT or text
-  renders get|download <id>       Show a render, download its MP4
+  clip <file|url>                 Upload (or analyse a link), quote, clip, list the clips, download their renders
+  transcribe <file>               Quote, then transcribe audio or video into SRT, WebVTT or text
+  clips list|show|render|download|review   A submission's clips
+  edits get|versions|derive       A clip's edits
+  templates list                  Caption templates and strategies
+  renders list|get|create|download  Renders of edits
+  transcriptions list|get|download  Transcriptions
+  personas list|get|create|regenerate|download  Personas and their portraits
+  generations models|create|get|download  Images and videos made by models
+  monitors list|get|create|start|stop  Channel and live monitors
+  posts get|create|delete         Posts to connected accounts
+  webhooks list|create|delete     Webhooks
   balance                         The workspace's credits
   jobs                            Submissions, renders and transcriptions not finished
+  completion bash|zsh             A shell completion script
 `;
 
 /** The running service's database dump, over the admin API (its URL and token as `cutroom admin` finds them). */
@@ -83,12 +93,22 @@ export async function main(argv: string[]): Promise<number> {
       return backupCommand(command, rest);
     case 'clip':
     case 'transcribe':
+    case 'clips':
+    case 'edits':
+    case 'templates':
     case 'renders':
+    case 'transcriptions':
+    case 'personas':
+    case 'generations':
+    case 'monitors':
+    case 'posts':
+    case 'webhooks':
     case 'balance':
-    case 'jobs': {
+    case 'jobs':
+    case 'completion': {
       // Loaded only for these commands: they run on the SDK (sdk/, built by `npm run build`).
       const { runUserCli } = await import('./user-cli.js');
-      return runUserCli(argv, { stdout: process.stdout, stderr: process.stderr, env: process.env });
+      return runUserCli(argv, { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env });
     }
     case undefined:
     case '--help':

@@ -18,6 +18,9 @@ import {
 import { parseFix, parseIndexList, parseMinSilence, parseTrim, parseZoom } from './user-cli/edit-flags.js';
 import { parseKeywords, parseLength, parsePrompt } from './user-cli/clip-flags.js';
 import { CliFailure, USER_EXIT } from './user-cli/failure.js';
+import { parseMaxCredits, type InStream } from './user-cli/consent.js';
+import { bashCompletion, zshCompletion } from './user-cli/completion.js';
+import * as r from './user-cli/resources.js';
 
 export { USER_EXIT } from './user-cli/failure.js';
 
@@ -25,6 +28,8 @@ export { USER_EXIT } from './user-cli/failure.js';
 export interface UserIo {
   stdout: OutStream;
   stderr: OutStream;
+  /** Where a price is accepted (y/N) when it and stderr are terminals. */
+  stdin?: InStream;
   env: Readonly<Record<string, string | undefined>>;
   /** Milliseconds between polls of a job (default: the API's intervals). */
   pollIntervalMs?: number;
@@ -41,10 +46,17 @@ Exit status:
   0  done
   1  the API refused a request, or would (a local video under a minute, measured
      with ffprobe when it is on the PATH): the reason, its error code, the request id
-  2  usage or configuration error (bad arguments, CUTROOM_API_KEY unset)
+  2  usage or configuration error (bad arguments, CUTROOM_API_KEY unset), or a price
+     not accepted (answered no, above --max-credits, no --yes without a terminal):
+     nothing was charged
   3  the service could not be reached or did not answer like Cutroom
   4  a job ended badly (submission, render or transcription failed, render file expired)
-  5  a local file could not be read or written
+  5  a local file could not be read or written, or would be overwritten (--force)
+
+Prices: every command that charges (clip, transcribe, personas create|regenerate,
+generations create) prints "This will cost N credits (…); balance after: M" first and
+asks on a terminal; --yes accepts, --max-credits N accepts up to N; without a terminal
+one of them is required.
 `;
 
 function seconds(raw: string): number {
@@ -62,6 +74,10 @@ export function parseTimeframe(raw: string): { start: number; end: number } {
   if (end <= start) throw new InvalidArgumentError('the end must come after the start');
   return { start, end };
 }
+
+const yes = () => new Option('-y, --yes', 'accept the price without being asked');
+const maxCredits = () =>
+  new Option('--max-credits <n>', 'accept the price only up to n credits (refused above it, nothing charged)').argParser(parseMaxCredits);
 
 function program(io: UserIo, run: (action: (ctx: CliContext) => Promise<void>, json: boolean) => Promise<void>): Command {
   const root = new Command('cutroom')
@@ -84,7 +100,10 @@ function program(io: UserIo, run: (action: (ctx: CliContext) => Promise<void>, j
     .option('--keywords <a,b>', 'words or phrases a clip must say, separated by commas (up to 20)', parseKeywords)
     .option('--length <min-max>', 'clip length in seconds, within 10-180, such as 20-45', parseLength)
     .addOption(new Option('--render <which>', 'which clips to render and download').choices(['best', 'all', 'none']).default('best'))
-    .option('--out <dir>', 'folder for the rendered MP4 files', '.')
+    .option('--out <dir>', 'folder for the rendered MP4 files (<title-slug>-<clip id>.mp4)', '.')
+    .option('--force', 'replace files that exist already')
+    .addOption(yes())
+    .addOption(maxCredits())
     .addOption(json)
     .action((source: string, opts) => run((ctx) => clipCommand(ctx, source, opts), opts.json === true));
 
@@ -96,10 +115,19 @@ function program(io: UserIo, run: (action: (ctx: CliContext) => Promise<void>, j
     .addOption(new Option('--format <format>', 'file format').choices(['srt', 'vtt', 'txt']).default('srt'))
     .option('--language <code>', 'spoken language (auto, or a code such as en)', 'auto')
     .option('-o, --output <file>', 'write the transcript to this file (default: stdout)')
+    .option('--force', 'replace the --output file if it exists')
+    .addOption(yes())
+    .addOption(maxCredits())
     .addOption(json)
     .action((file: string, opts) => run((ctx) => transcribeCommand(ctx, file, opts), opts.json === true));
 
   const renders = root.command('renders').description('renders of edits');
+  renders
+    .command('list')
+    .description('the workspace’s renders, newest first')
+    .addOption(new Option('--status <status>').choices(['queued', 'active', 'completed', 'failed', 'expired']))
+    .addOption(json)
+    .action((opts) => run((ctx) => r.rendersListCommand(ctx, opts), opts.json === true));
   renders
     .command('get')
     .description('show a render')
@@ -117,7 +145,8 @@ function program(io: UserIo, run: (action: (ctx: CliContext) => Promise<void>, j
     .command('download')
     .description('download a completed render’s MP4 (waits while it renders)')
     .argument('<renderId>')
-    .option('--out <dir>', 'folder to save it in', '.')
+    .option('--out <dir>', 'folder to save it in (<title-slug>-<render id>.mp4)', '.')
+    .option('--force', 'replace the file if it exists')
     .addOption(json)
     .action((id: string, opts) => run((ctx) => renderDownloadCommand(ctx, id, opts), opts.json === true));
 
@@ -159,9 +188,40 @@ function program(io: UserIo, run: (action: (ctx: CliContext) => Promise<void>, j
     .addOption(json)
     .action((id: string, opts) => run((ctx) => editDeriveCommand(ctx, id, opts), opts.json === true));
 
-  root
+  const clips = root
     .command('clips')
-    .description('clips of a submission')
+    .description('clips of a submission: <submission> is <video-id>/<submission-id> (or the submission id alone), <clip> <video-id>/<submission-id>/<clip-id>');
+  clips
+    .command('list')
+    .description('the clips of a submission, best first, each with its <clip> reference')
+    .argument('<submission>', '<video-id>/<submission-id>, or <submission-id>')
+    .addOption(json)
+    .action((ref: string, opts) => run((ctx) => r.clipsListCommand(ctx, ref), opts.json === true));
+  clips
+    .command('show')
+    .description('one clip: its times, rating, reason, review and edit')
+    .argument('<clip>', '<video-id>/<submission-id>/<clip-id>, or <submission-id>/<clip-id>')
+    .addOption(json)
+    .action((ref: string, opts) => run((ctx) => r.clipsShowCommand(ctx, ref), opts.json === true));
+  clips
+    .command('render')
+    .description('start rendering a clip (then: clips download, or renders download <id>)')
+    .argument('<clip>', '<video-id>/<submission-id>/<clip-id>, or <submission-id>/<clip-id>')
+    .option('--template <id>', 're-render with this caption template (a new edit of the clip)')
+    .option('--preview', 'a fast preview at 360 px on the short side')
+    .addOption(json)
+    .action((ref: string, opts) => run((ctx) => r.clipsRenderCommand(ctx, ref, opts), opts.json === true));
+  clips
+    .command('download')
+    .description('render the clip if needed, wait, and save <title-slug>-<clip id>.mp4')
+    .argument('<clip>', '<video-id>/<submission-id>/<clip-id>, or <submission-id>/<clip-id>')
+    .option('--template <id>', 'with this caption template (a new edit of the clip)')
+    .option('--preview', 'a fast preview at 360 px on the short side')
+    .option('--out <dir>', 'folder to save it in', '.')
+    .option('--force', 'replace the file if it exists')
+    .addOption(json)
+    .action((ref: string, opts) => run((ctx) => r.clipsDownloadCommand(ctx, ref, opts), opts.json === true));
+  clips
     .command('review')
     .description('mark a clip kept or skipped (none clears it)')
     .argument('<videoId>')
@@ -172,6 +232,194 @@ function program(io: UserIo, run: (action: (ctx: CliContext) => Promise<void>, j
     .action((videoId: string, submissionId: string, clipId: string, review: 'kept' | 'skipped' | 'none', opts) =>
       run((ctx) => clipReviewCommand(ctx, { videoId, submissionId, clipId }, review), opts.json === true),
     );
+
+  root
+    .command('templates')
+    .description('caption templates and clipping strategies')
+    .command('list')
+    .description('the templates and strategies the workspace can use (ids for --template and --strategy)')
+    .addOption(json)
+    .action((opts) => run((ctx) => r.templatesListCommand(ctx), opts.json === true));
+
+  const transcriptions = root.command('transcriptions').description('transcriptions: list, show, download');
+  transcriptions
+    .command('list')
+    .description('the workspace’s transcriptions, newest first')
+    .addOption(new Option('--status <status>').choices(['processing', 'ready', 'no_speech', 'failed']))
+    .addOption(json)
+    .action((opts) => run((ctx) => r.transcriptionsListCommand(ctx, opts), opts.json === true));
+  transcriptions
+    .command('get')
+    .description('a transcription, with its stage, progress and time left while processing')
+    .argument('<transcriptionId>')
+    .addOption(json)
+    .action((id: string, opts) => run((ctx) => r.transcriptionsGetCommand(ctx, id), opts.json === true));
+  transcriptions
+    .command('download')
+    .description('the transcript as SRT, WebVTT or text (waits while it processes)')
+    .argument('<transcriptionId>')
+    .addOption(new Option('--format <format>', 'file format').choices(['srt', 'vtt', 'txt']).default('srt'))
+    .option('--no-speakers', 'leave the speaker names out')
+    .option('-o, --output <file>', 'write it to this file (default: stdout)')
+    .option('--force', 'replace the --output file if it exists')
+    .addOption(json)
+    .action((id: string, opts) => run((ctx) => r.transcriptionsDownloadCommand(ctx, id, opts), opts.json === true));
+
+  const personas = root.command('personas').description('personas: made-up characters with a portrait');
+  personas
+    .command('list')
+    .description('the workspace’s personas, newest first')
+    .addOption(json)
+    .action((opts) => run((ctx) => r.personasListCommand(ctx), opts.json === true));
+  personas
+    .command('get')
+    .description('a persona: its portrait’s state, traits and versions')
+    .argument('<personaId>')
+    .addOption(json)
+    .action((id: string, opts) => run((ctx) => r.personasGetCommand(ctx, id), opts.json === true));
+  personas
+    .command('create')
+    .description('a new persona (charged the catalog’s portrait price); waits for its portrait')
+    .option('--chip <trait=option>', 'a trait (repeatable; options: GET /personas/catalog); the others take the defaults', r.parseChip)
+    .option('--no-wait', 'answer at once instead of waiting for the portrait')
+    .addOption(yes())
+    .addOption(maxCredits())
+    .addOption(json)
+    .action((opts) => run((ctx) => r.personasCreateCommand(ctx, opts), opts.json === true));
+  personas
+    .command('regenerate')
+    .description('a new portrait from changed traits or a note (charged like create)')
+    .argument('<personaId>')
+    .option('--chip <trait=option>', 'a changed trait (repeatable)', r.parseChip)
+    .option('--note <text>', 'one line, such as "shorter hair"')
+    .option('--no-wait', 'answer at once instead of waiting for the portrait')
+    .addOption(yes())
+    .addOption(maxCredits())
+    .addOption(json)
+    .action((id: string, opts) => run((ctx) => r.personasRegenerateCommand(ctx, id, opts), opts.json === true));
+  personas
+    .command('download')
+    .description('save the current portrait as <name-slug>-<persona id>.png')
+    .argument('<personaId>')
+    .option('--out <dir>', 'folder to save it in', '.')
+    .option('--force', 'replace the file if it exists')
+    .addOption(json)
+    .action((id: string, opts) => run((ctx) => r.personasDownloadCommand(ctx, id, opts), opts.json === true));
+
+  const generations = root.command('generations').description('images and videos made by models');
+  generations
+    .command('models')
+    .description('the models, their options and prices')
+    .addOption(json)
+    .action((opts) => run((ctx) => r.generationsModelsCommand(ctx), opts.json === true));
+  generations
+    .command('create')
+    .description('quote, generate, wait and save <model-slug>-<generation id>.<ext>')
+    .argument('<modelId>')
+    .option('--prompt <text>', 'what to make (models that take one)')
+    .option('--image <file|id>', 'an input image: a local file (uploaded, free) or an image id (repeatable)', r.collect)
+    .option('--option <name=value>', 'a model option, such as duration=3 (repeatable)', r.parseOption)
+    .option('--out <dir>', 'folder to save the result in', '.')
+    .option('--force', 'replace the file if it exists')
+    .option('--no-wait', 'answer at once instead of waiting and downloading')
+    .addOption(yes())
+    .addOption(maxCredits())
+    .addOption(json)
+    .action((id: string, opts) => run((ctx) => r.generationsCreateCommand(ctx, id, opts), opts.json === true));
+  generations
+    .command('get')
+    .description('a generation')
+    .argument('<generationId>')
+    .addOption(json)
+    .action((id: string, opts) => run((ctx) => r.generationsGetCommand(ctx, id), opts.json === true));
+  generations
+    .command('download')
+    .description('wait for a generation and save its output')
+    .argument('<generationId>')
+    .option('--out <dir>', 'folder to save it in', '.')
+    .option('--force', 'replace the file if it exists')
+    .addOption(json)
+    .action((id: string, opts) => run((ctx) => r.generationsDownloadCommand(ctx, id, opts), opts.json === true));
+
+  const monitors = root.command('monitors').description('monitors of channels: new videos (video) or live broadcasts (live) clipped as they come');
+  monitors
+    .command('list')
+    .description('the workspace’s monitors')
+    .addOption(json)
+    .action((opts) => run((ctx) => r.monitorsListCommand(ctx), opts.json === true));
+  monitors
+    .command('get')
+    .description('a monitor')
+    .argument('<monitorId>')
+    .addOption(json)
+    .action((id: string, opts) => run((ctx) => r.monitorsGetCommand(ctx, id), opts.json === true));
+  monitors
+    .command('create')
+    .description('a monitor, stopped (then: monitors start <id>)')
+    .addOption(new Option('--type <type>', 'video: new uploads; live: broadcasts').choices(['live', 'video']).makeOptionMandatory())
+    .requiredOption('--url <url>', 'a YouTube or Twitch channel, a feed of uploads, or (live) an HLS playlist')
+    .option('--name <name>')
+    .option('--template <id>', 'caption template of its clips')
+    .addOption(new Option('--language <code>', 'spoken language').choices(['auto', 'en', 'pt']))
+    .addOption(json)
+    .action((opts) => run((ctx) => r.monitorsCreateCommand(ctx, opts), opts.json === true));
+  for (const action of ['start', 'stop'] as const) {
+    monitors
+      .command(action)
+      .description(action === 'start' ? 'start it: it clips, and charges, as new videos or batches come' : 'stop it')
+      .argument('<monitorId>')
+      .addOption(json)
+      .action((id: string, opts) => run((ctx) => r.monitorsSwitchCommand(ctx, id, action), opts.json === true));
+  }
+
+  const posts = root.command('posts').description('posts of rendered edits to connected accounts');
+  posts
+    .command('get')
+    .description('a post and its items')
+    .argument('<postId>')
+    .addOption(json)
+    .action((id: string, opts) => run((ctx) => r.postsGetCommand(ctx, id), opts.json === true));
+  posts
+    .command('create')
+    .description('publish edits to accounts (every --edit to every --to), now or at --at')
+    .requiredOption('--edit <editId>', 'an edit to publish (repeatable)', r.collect)
+    .requiredOption('--to <connectionId>', 'a connected account (repeatable)', r.collect)
+    .option('--metadata <json>', 'per network, e.g. {"youtube":{"title":"…"}}', r.parseMetadata)
+    .option('--at <time>', 'publish at this ISO 8601 time instead of now')
+    .addOption(json)
+    .action((opts) => run((ctx) => r.postsCreateCommand(ctx, opts), opts.json === true));
+  posts
+    .command('delete')
+    .description('delete a post')
+    .argument('<postId>')
+    .addOption(json)
+    .action((id: string, opts) => run((ctx) => r.postsDeleteCommand(ctx, id), opts.json === true));
+
+  const webhooks = root.command('webhooks').description('webhooks: where the service sends events');
+  webhooks
+    .command('list')
+    .description('the workspace’s webhooks')
+    .addOption(json)
+    .action((opts) => run((ctx) => r.webhooksListCommand(ctx), opts.json === true));
+  webhooks
+    .command('create')
+    .description('a webhook; prints its signing secret once')
+    .requiredOption('--url <url>', 'where to POST the events')
+    .requiredOption('--event <type>', 'an event type such as render.completed (repeatable)', r.collect)
+    .addOption(json)
+    .action((opts) => run((ctx) => r.webhooksCreateCommand(ctx, opts), opts.json === true));
+  webhooks
+    .command('delete')
+    .description('delete a webhook')
+    .argument('<webhookId>')
+    .addOption(json)
+    .action((id: string, opts) => run((ctx) => r.webhooksDeleteCommand(ctx, id), opts.json === true));
+
+  root
+    .command('completion')
+    .description('print a completion script: cutroom completion bash > ~/.local/share/bash-completion/completions/cutroom')
+    .addArgument(new Argument('<shell>').choices(['bash', 'zsh']))
+    .action((shell: 'bash' | 'zsh') => void io.stdout.write(shell === 'bash' ? bashCompletion(root) : zshCompletion(root)));
 
   root
     .command('balance')

@@ -70,7 +70,7 @@ const REQUEST = 'request [\\w-]+';
 describe('the reason of each refusal, in words', () => {
   it('a loopback link: the private-address rule and the operator setting that allows it', async () => {
     const ws = await t.workspace({ credits: 10 });
-    const r = await cli(['clip', `${site.url}/minute.mp4`], envOf(ws.key));
+    const r = await cli(['clip', `${site.url}/minute.mp4`, '--yes'], envOf(ws.key));
     expect(r.status).toBe(USER_EXIT.apiError);
     expect(r.stderr).toMatch(
       new RegExp(
@@ -79,7 +79,7 @@ describe('the reason of each refusal, in words', () => {
         'm',
       ),
     );
-    const json = await cli(['clip', `${site.url}/minute.mp4`, '--json'], envOf(ws.key));
+    const json = await cli(['clip', `${site.url}/minute.mp4`, '--json', '--yes'], envOf(ws.key));
     expect(JSON.parse(json.stdout).error).toMatchObject({
       code: 'INVALID_URL',
       status: 422,
@@ -102,7 +102,7 @@ describe('the reason of each refusal, in words', () => {
 
   it('without ffprobe on the PATH the CLI goes on, and the service’s refusal reads the same', async () => {
     const ws = await t.workspace({ credits: 10 });
-    const r = await cli(['clip', files.short], envOf(ws.key, path.join(dir, 'no-tools')));
+    const r = await cli(['clip', files.short, '--yes'], envOf(ws.key, path.join(dir, 'no-tools')));
     expect(r.status).toBe(USER_EXIT.apiError);
     // The upload went ahead; the service measured the file at completion and refused it.
     expect(r.stderr).toMatch(/^upload short\.mp4: 0% /m);
@@ -114,7 +114,7 @@ describe('the reason of each refusal, in words', () => {
   it('a video over the plan’s maximum: refused by POST /videos/upload from the measured duration, before any byte is sent', async () => {
     await t.c.plans.create('one-minute', { max_video_duration: 60 });
     const ws = await t.workspace({ plan: 'one-minute', credits: 10 });
-    const r = await cli(['clip', files.minute], envOf(ws.key));
+    const r = await cli(['clip', files.minute, '--yes'], envOf(ws.key));
     expect(r.status).toBe(USER_EXIT.apiError);
     expect(r.stderr).toMatch(
       new RegExp(`^cutroom: The video is too long \\(1 min 1 s\\): the most allowed here is 1 min\\. \\(VIDEO_TOO_LONG, HTTP 400, ${REQUEST}\\)$`, 'm'),
@@ -125,7 +125,7 @@ describe('the reason of each refusal, in words', () => {
 
   it('a value outside a fixed set: the values the field takes', async () => {
     const ws = await t.workspace({ credits: 10 });
-    const r = await cli(['clip', files.minute, '--language', 'fr', '--render', 'none'], envOf(ws.key));
+    const r = await cli(['clip', files.minute, '--language', 'fr', '--render', 'none', '--yes'], envOf(ws.key));
     expect(r.status).toBe(USER_EXIT.apiError);
     expect(r.stderr).toMatch(new RegExp(`^cutroom: “source_language” must be one of auto, en or pt\\. \\(VALIDATION_ERROR, HTTP 400, ${REQUEST}\\)$`, 'm'));
   });

@@ -130,7 +130,7 @@ describe('against the service', () => {
   it('exit 1 INSUFFICIENT_CREDITS after the upload, with plain progress lines when stderr is not a terminal', async () => {
     const video = await makeVideo(path.join(dir, 'short.mp4'), { seconds: 61, width: 160, height: 90 });
     const ws = await t.workspace({ credits: 0 });
-    const r = await cli(['clip', video], { CUTROOM_URL: base, CUTROOM_API_KEY: ws.key });
+    const r = await cli(['clip', video, '--yes'], { CUTROOM_URL: base, CUTROOM_API_KEY: ws.key });
     expect(r.status).toBe(USER_EXIT.apiError);
     expect(r.stderr).toMatch(/^upload short\.mp4: 0% \(0 B of .+\)$/m);
     expect(r.stderr).toMatch(/^upload short\.mp4: 100% /m);
@@ -144,7 +144,7 @@ describe('against the service', () => {
     // A link instead of a file: analysed (free), then the same refusal.
     const site = await startStaticServer(dir);
     try {
-      const link = await cli(['clip', `${site.url}/short.mp4`, '--json'], { CUTROOM_URL: base, CUTROOM_API_KEY: ws.key });
+      const link = await cli(['clip', `${site.url}/short.mp4`, '--json', '--yes'], { CUTROOM_URL: base, CUTROOM_API_KEY: ws.key });
       expect(link.status).toBe(USER_EXIT.apiError);
       expect(link.stderr).toContain(`analysing ${site.url}/short.mp4`);
       expect(link.stderr).toMatch(/^video vid_\w+: "short", 1:01, 2 credits$/m);
@@ -158,14 +158,14 @@ describe('against the service', () => {
     const video = await makeVideo(path.join(dir, 'three.mp4'), { seconds: 181, width: 160, height: 90 });
     const ws = await t.workspace({ credits: 0 });
     const env = { CUTROOM_URL: base, CUTROOM_API_KEY: ws.key };
-    const whole = await cli(['clip', video], env);
+    const whole = await cli(['clip', video, '--yes'], env);
     expect(whole.stderr).toContain('Not enough credits: this needs 4 and the balance is 0.');
-    const stretch = await cli(['clip', video, '--timeframe', '1:00-2:00'], env);
+    const stretch = await cli(['clip', video, '--timeframe', '1:00-2:00', '--yes'], env);
     expect(stretch.status).toBe(USER_EXIT.apiError);
     expect(stretch.stderr).toContain(
       'Not enough credits: this needs 1 and the balance is 0. Top up, or clip a shorter stretch. (INSUFFICIENT_CREDITS, HTTP 402',
     );
-    const template = await cli(['clip', video, '--timeframe', '60-120', '--template', 'tpl_nope', '--json'], env);
+    const template = await cli(['clip', video, '--timeframe', '60-120', '--template', 'tpl_nope', '--json', '--yes'], env);
     expect(template.status).toBe(USER_EXIT.apiError);
     expect(JSON.parse(template.stdout).error).toMatchObject({ code: 'TEMPLATE_NOT_FOUND', status: 404 });
   }, 120_000);
@@ -176,7 +176,7 @@ describe('against the service', () => {
     const env = { CUTROOM_URL: base, CUTROOM_API_KEY: ws.key };
     const spy = vi.spyOn(t.c.submissions, 'create');
     try {
-      const r = await cli(['clip', video, '--prompt', 'the moments about pricing', '--keywords', 'price, free trial', '--length', '20-45'], env);
+      const r = await cli(['clip', video, '--prompt', 'the moments about pricing', '--keywords', 'price, free trial', '--length', '20-45', '--yes'], env);
       expect(r.status).toBe(USER_EXIT.apiError);
       expect(r.stderr).toContain('INSUFFICIENT_CREDITS');
       expect(spy.mock.calls[0][1]).toMatchObject({ prompt: 'the moments about pricing', keywords: ['price', 'free trial'], clip_length: { min: 20, max: 45 } });
@@ -190,7 +190,7 @@ describe('against the service', () => {
       ['--keywords', 'a,,b'],
       ['--prompt', '   '],
     ]) {
-      const bad = await cli(['clip', video, ...args], env);
+      const bad = await cli(['clip', video, ...args, '--yes'], env);
       expect(bad.status, args.join(' ')).toBe(USER_EXIT.usage);
     }
   }, 120_000);
@@ -212,7 +212,7 @@ describe('against the service', () => {
     const out = path.join(dir, 'renders-out');
     const r = await cli(['renders', 'download', id, '--out', out], env);
     expect(r.status, r.stderr).toBe(USER_EXIT.ok);
-    expect(r.stderr).toMatch(new RegExp(`^render ${id}: (0%|completed)`, 'm'));
+    expect(r.stderr).toMatch(new RegExp(`^(\\[\\d\\d:\\d\\d:\\d\\d\\] render ${id}: (queued|active)  \\d+ %|render ${id}: completed)`, 'm'));
     expect(r.stderr).not.toMatch(/\u001b\[/);
     const saved = r.stdout.trim();
     expect(path.dirname(saved)).toBe(out);
@@ -226,7 +226,10 @@ describe('against the service', () => {
     expect(text.stdout).toMatch(/^status {5}completed$/m);
     const json = await cli(['renders', 'get', id, '--json'], env);
     expect(JSON.parse(json.stdout)).toMatchObject({ id, status: 'completed', progress: 100, output_resolution: '720p' });
-    const again = await cli(['renders', 'download', id, '--out', out, '--json'], env);
+    // The same file again: refused, naming it; replaced with --force.
+    const refused = await cli(['renders', 'download', id, '--out', out], env);
+    expect(refused).toMatchObject({ status: USER_EXIT.file, stderr: `cutroom: ${saved} already exists: not overwritten (add --force to replace it)\n` });
+    const again = await cli(['renders', 'download', id, '--out', out, '--json', '--force'], env);
     expect(again.status, again.stderr).toBe(USER_EXIT.ok);
     expect(JSON.parse(again.stdout)).toMatchObject({ render: { id, status: 'completed' }, file: saved });
   }, 300_000);
@@ -236,7 +239,7 @@ describe('against the service', () => {
     const ws = await t.workspace({ credits: 10 });
     const env = { CUTROOM_URL: base, CUTROOM_API_KEY: ws.key };
     const out = path.join(dir, 'hello.vtt');
-    const r = await cli(['transcribe', wav, '--format', 'vtt', '--language', 'en', '-o', out], env);
+    const r = await cli(['transcribe', wav, '--format', 'vtt', '--language', 'en', '-o', out, '--yes'], env);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/^upload hello\.wav: 100% /m);
@@ -248,7 +251,7 @@ describe('against the service', () => {
     expect(vtt).toMatch(/^00:00:00\.\d{3} --> 00:00:0\d\.\d{3}\n.*show/m);
 
     // The same bytes again: a cache hit answered at once, nothing charged; the text as JSON.
-    const again = await cli(['transcribe', wav, '--format', 'txt', '--json'], env);
+    const again = await cli(['transcribe', wav, '--format', 'txt', '--json', '--yes'], env);
     expect(again.status, again.stderr).toBe(0);
     const body = JSON.parse(again.stdout);
     expect(body.transcription).toMatchObject({ status: 'ready', from_cache: true, credits_charged: 0 });
@@ -261,7 +264,7 @@ describe('against the service', () => {
     const ws = await t.workspace({ credits: 10 });
     const spy = vi.spyOn(t.c.asr, 'transcribe').mockRejectedValue(new AsrError('ASR_ENGINE_FAILED', 'engine crashed'));
     try {
-      const r = await cli(['transcribe', wav, '--json'], { CUTROOM_URL: base, CUTROOM_API_KEY: ws.key });
+      const r = await cli(['transcribe', wav, '--json', '--yes'], { CUTROOM_URL: base, CUTROOM_API_KEY: ws.key });
       expect(r.status, r.stderr).toBe(USER_EXIT.jobFailed);
       expect(r.stderr).toMatch(
         /^cutroom: The transcription failed\. Any credits charged were refunded\. \(TRANSCRIPTION_FAILED, trn_\w+: ASR_ENGINE_FAILED\)$/m,

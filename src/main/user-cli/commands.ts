@@ -1,35 +1,34 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Readable, Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { acceptedExtensions, errorReason, ok, type Cutroom, type Render, type Schemas, type Submission, type UploadKind } from '@cutroom/sdk';
+import { creditsForSeconds } from '../../domain/credits/credits.rules.js';
+import { startedMinutes } from '../../domain/transcriptions/transcriptions.rules.js';
 import { CliFailure, USER_EXIT } from './failure.js';
 import { probeDuration } from './probe.js';
 import { table, type OutStream, type Progress } from './progress.js';
+import { confirmCharge, credits, requireConsent, type ChargeConsent, type InStream } from './consent.js';
+import { downloadName, downloadTo, outputDir, target, writeText } from './download.js';
+import { jobProgress } from './waiting.js';
 
 /** What a command runs with: the SDK client, the streams and environment, JSON or text, the progress display. */
 export interface CliContext {
   cutroom: Cutroom;
-  io: { stdout: OutStream; stderr: OutStream; env: Readonly<Record<string, string | undefined>> };
+  io: { stdout: OutStream; stderr: OutStream; stdin?: InStream; env: Readonly<Record<string, string | undefined>> };
   json: boolean;
   progress: Progress;
 }
 
 type Clip = Schemas['Clip'];
+type Transcription = Schemas['Transcription'];
 
 const UNFINISHED_SUBMISSIONS = ['queued', 'downloading', 'transcribing', 'video_analysis', 'analyzing', 'finalizing'] as const;
 
-function printJson(ctx: CliContext, value: unknown): void {
+export function printJson(ctx: CliContext, value: unknown): void {
   ctx.io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
-/** "1 credit", "0 credits", "12 credits" */
-function credits(n: number): string {
-  return `${n} credit${n === 1 ? '' : 's'}`;
-}
-
 /** 1:02:03 / 4:05 */
-function clock(s: number): string {
+export function clock(s: number): string {
   const t = Math.round(s);
   const h = Math.floor(t / 3600);
   const m = Math.floor((t % 3600) / 60);
@@ -87,57 +86,82 @@ async function checkDuration(ctx: CliContext, file: string): Promise<number | un
   return duration;
 }
 
-function outputDir(dir: string): string {
-  try {
-    fs.mkdirSync(dir, { recursive: true });
-  } catch (err) {
-    throw new CliFailure(`cannot create ${dir}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, USER_EXIT.file);
-  }
-  return dir;
+/** The name a render of an edit is saved under: `<title-slug>-<render id>.mp4` (the service's file name gives the title). */
+function renderFileName(renderId: string, serviceName: string): string {
+  const title = serviceName.replace(/\.mp4$/i, '');
+  return downloadName(title === `render-${renderId}` ? '' : title, renderId, 'mp4', 'render');
 }
 
-/** Saves a completed render's MP4 into `dir` (a temporary name, renamed when complete) with a download bar; answers the path. */
-async function saveRender(ctx: CliContext, renderId: string, dir: string): Promise<string> {
-  const { url, filename } = await ok(ctx.cutroom.api.GET('/api/v1/renders/{renderId}/download', { params: { path: { renderId } } }));
-  const res = await fetch(url);
-  if (!res.ok || !res.body) throw new CliFailure(`the render's file answered HTTP ${res.status}`, USER_EXIT.connection);
-  const file = path.join(dir, path.basename(filename));
-  const partial = `${file}.part`;
-  const total = Number(res.headers.get('content-length')) || 0;
-  const bar = total > 0 ? ctx.progress.bar(`download ${path.basename(file)}`, total, { bytes: true }) : undefined;
-  let received = 0;
-  const count = new Transform({
-    transform(chunk: Buffer, _enc, done) {
-      received += chunk.length;
-      bar?.update(received);
-      done(null, chunk);
-    },
-  });
-  try {
-    await pipeline(Readable.fromWeb(res.body as import('node:stream/web').ReadableStream), count, fs.createWriteStream(partial));
-    fs.renameSync(partial, file);
-  } catch (err) {
-    fs.rmSync(partial, { force: true });
-    throw err;
-  }
-  bar?.done();
-  return file;
+/** Saves a completed render's MP4 as `file` (never over an existing file unless `force`); answers the path. */
+export async function saveRender(ctx: CliContext, renderId: string, file: string, force?: boolean): Promise<string> {
+  const { url } = await ok(ctx.cutroom.api.GET('/api/v1/renders/{renderId}/download', { params: { path: { renderId } } }));
+  return downloadTo(ctx.progress, url, file, force);
 }
 
-/** Waits for a render with a progress bar (0 to 100) and answers it completed. */
-async function waitRender(ctx: CliContext, render: Render): Promise<Render> {
+/** Waits for a render, its progress on stderr (`[12:00:03] render rnd_…: active  40 %`), and answers it completed. */
+export async function waitRender(ctx: CliContext, render: Render): Promise<Render> {
   if (render.status === 'completed') {
     ctx.progress.line(`render ${render.id}: completed${render.from_cache ? ' (from cache)' : ''}`);
     return render;
   }
-  const bar = ctx.progress.bar(`render ${render.id}`, 100);
-  bar.update(render.progress);
-  const done = await ctx.cutroom.waitForRender(render.id, { onPoll: (r) => bar.update(r.progress) });
-  bar.done();
-  return done;
+  const shown = jobProgress(ctx.io.stderr, `render ${render.id}`);
+  const show = (r: Render) => shown.update({ stage: r.status, fraction: r.progress / 100 });
+  show(render);
+  try {
+    return await ctx.cutroom.waitForRender(render.id, { onPoll: show });
+  } finally {
+    shown.done();
+  }
 }
 
-export interface ClipOptions {
+/** Waits for a submission, its stage, progress and time left on stderr; answers it completed. */
+export async function waitSubmission(ctx: CliContext, videoId: string, submissionId: string): Promise<Submission> {
+  const shown = jobProgress(ctx.io.stderr, `submission ${submissionId}`);
+  try {
+    return await ctx.cutroom.waitForSubmission(videoId, submissionId, {
+      onPoll: (s) =>
+        shown.update({
+          stage: s.waiting_reason
+            ? `${s.status} (waiting: ${s.waiting_reason})`
+            : s.status === 'queued' && s.queue_position
+              ? `queued (#${s.queue_position})`
+              : s.status,
+          fraction: s.status === 'completed' ? 1 : s.progress,
+          secondsLeft: s.estimated_time,
+        }),
+    });
+  } finally {
+    shown.done();
+  }
+}
+
+/** Waits for a transcription with its stage, progress and time left; answers it finished (ready or no_speech), or exit 4 when it failed. */
+export async function waitTranscription(ctx: CliContext, started: Transcription): Promise<Transcription> {
+  if (started.status === 'failed') throw transcriptionFailure(started);
+  if (started.status !== 'processing') return started;
+  const shown = jobProgress(ctx.io.stderr, `transcription ${started.id}`);
+  try {
+    // A failed one throws the SDK's TRANSCRIPTION_FAILED (exit 4), with the transcription in `extra`.
+    return await ctx.cutroom.waitForTranscription(started.id, {
+      onPoll: (t) =>
+        shown.update({ stage: t.status === 'processing' ? (t.stage ?? 'processing') : t.status, fraction: t.progress, secondsLeft: t.estimated_time }),
+    });
+  } finally {
+    shown.done();
+  }
+}
+
+function transcriptionFailure(t: Transcription): CliFailure {
+  const reason = errorReason('TRANSCRIPTION_FAILED', t);
+  return new CliFailure(`${reason} (TRANSCRIPTION_FAILED, ${t.id}: ${t.error_code})`, USER_EXIT.jobFailed, {
+    code: 'TRANSCRIPTION_FAILED',
+    status: null,
+    reason,
+    extra: t,
+  });
+}
+
+export interface ClipOptions extends ChargeConsent {
   timeframe?: { start: number; end: number };
   template?: string;
   strategy?: string;
@@ -147,34 +171,56 @@ export interface ClipOptions {
   length?: { min: number; max: number };
   render: 'best' | 'all' | 'none';
   out: string;
+  force?: boolean;
 }
 
-/** cutroom clip <file|url>: upload or analyse, submit, follow the states, list the clips, render and download. */
+/**
+ * The quote of POST /clips from the video's analysis (a link's, or an upload's once completed: both free):
+ * the whole video's `credits_cost`, or the stretch asked priced the same way (the plan's discount).
+ */
+function clipQuote(video: Schemas['VideoAnalysis'], timeframe?: { start: number; end: number }) {
+  const price = timeframe ? creditsForSeconds(timeframe.end - timeframe.start, video.discount_percent) : video.credits_cost;
+  const seconds = timeframe ? timeframe.end - timeframe.start : video.duration;
+  const discount = video.discount_percent > 0 ? `, ${video.discount_percent} % off` : '';
+  return {
+    credits: price,
+    balance: video.current_balance,
+    waived: video.credits_unlimited,
+    detail: `${clock(seconds)} of video, 1 credit a minute${discount}`,
+  };
+}
+
+/**
+ * cutroom clip <file|url>: analyse the link or upload the file (both free), quote the price and have it
+ * accepted, submit, follow the stages, list the clips, render and download (`<title-slug>-<clip id>.mp4`).
+ */
 export async function clipCommand(ctx: CliContext, source: string, opts: ClipOptions): Promise<void> {
   const { cutroom, progress } = ctx;
-  let videoId: string;
-  if (/^https?:\/\//i.test(source)) {
+  const link = /^https?:\/\//i.test(source);
+  // The local checks first (a missing file is exit 5), then the consent, before anything is sent.
+  const size = link ? 0 : inputFile(source);
+  if (!link) checkExtension(source, 'video');
+  const duration = link ? undefined : await checkDuration(ctx, source);
+  requireConsent(ctx.io, opts);
+  let video: Schemas['VideoAnalysis'];
+  if (link) {
     progress.line(`analysing ${source}`);
-    const video = await ok(cutroom.api.POST('/api/v1/clips/info', { body: { url: source } }));
+    video = await ok(cutroom.api.POST('/api/v1/clips/info', { body: { url: source } }));
     progress.line(`video ${video.id}: "${video.title}", ${clock(video.duration)}, ${credits(video.credits_cost)}`);
-    videoId = video.id;
   } else {
-    const size = inputFile(source);
-    checkExtension(source, 'video');
-    const duration = await checkDuration(ctx, source);
     const bar = progress.bar(`upload ${path.basename(source)}`, size, { bytes: true });
-    const video = await cutroom.uploadVideo(source, { onProgress: (p) => bar.update(p.sentBytes), ...(duration === undefined ? {} : { duration }) });
+    video = await cutroom.uploadVideo(source, { onProgress: (p) => bar.update(p.sentBytes), ...(duration === undefined ? {} : { duration }) });
     bar.done();
     progress.line(`video ${video.id}: ${clock(video.duration)}, ${credits(video.credits_cost)}`);
-    videoId = video.id;
   }
   if (opts.render !== 'none') outputDir(opts.out);
+  await confirmCharge(ctx.io, clipQuote(video, opts.timeframe), opts);
 
   const language = opts.language as 'auto' | 'en' | 'pt';
   const created = await ok(
     cutroom.api.POST('/api/v1/clips', {
       body: {
-        video_id: videoId,
+        video_id: video.id,
         ...(opts.timeframe ? { timeframe: opts.timeframe } : {}),
         ...(opts.template ? { template_id: opts.template } : {}),
         ...(opts.strategy ? { strategy_id: opts.strategy } : {}),
@@ -186,14 +232,7 @@ export async function clipCommand(ctx: CliContext, source: string, opts: ClipOpt
     }),
   );
   progress.line(`submission ${created.id}: queued (${credits(created.credits_charged)} charged)`);
-  let last: string = created.status;
-  const submission: Submission = await cutroom.waitForSubmission(created.video_id, created.id, {
-    onPoll: (s) => {
-      const state = s.waiting_reason ? `${s.status} (waiting: ${s.waiting_reason})` : s.status;
-      if (state !== last) progress.line(`submission ${s.id}: ${state}`);
-      last = state;
-    },
-  });
+  const submission: Submission = await waitSubmission(ctx, created.video_id, created.id);
 
   const { clips } = await ok(
     cutroom.api.GET('/api/v1/clips/{videoId}/submissions/{submissionId}/clips', {
@@ -213,18 +252,21 @@ export async function clipCommand(ctx: CliContext, source: string, opts: ClipOpt
       const subs = d ? ` [hook ${d.hook}, coherence ${d.coherence}, value ${d.value}, delivery ${d.delivery}]` : '';
       if (c.reason) ctx.io.stdout.write(`${i + 1}. ${c.reason}${subs}\n`);
     }
+    ctx.io.stdout.write(`clips: cutroom clips list ${submission.video_id}/${submission.id}\n`);
   }
 
   const chosen = opts.render === 'all' ? clips : opts.render === 'best' ? clips.slice(0, 1) : [];
+  // Every name checked before the first render: one file per clip, none over an existing file.
+  const files = chosen.map((clip) => target(opts.out, downloadName(clip.title, clip.id, 'mp4'), opts.force));
   const renders: Array<{ clip_id: string; render: Render; file: string }> = [];
-  for (const clip of chosen) {
+  for (const [i, clip] of chosen.entries()) {
     const started = await ok(
       cutroom.api.POST('/api/v1/clips/{videoId}/submissions/{submissionId}/clips/{clipId}/render', {
         params: { path: { videoId: submission.video_id, submissionId: submission.id, clipId: clip.id } },
       }),
     );
     const render = await waitRender(ctx, started);
-    const file = await saveRender(ctx, render.id, opts.out);
+    const file = await saveRender(ctx, render.id, files[i], opts.force);
     progress.line(`saved ${file}`);
     renders.push({ clip_id: clip.id, render, file });
   }
@@ -232,18 +274,44 @@ export async function clipCommand(ctx: CliContext, source: string, opts: ClipOpt
   else for (const r of renders) ctx.io.stdout.write(`${r.file}\n`);
 }
 
-export interface TranscribeOptions {
+export interface TranscribeOptions extends ChargeConsent {
   speakers: boolean;
   format: 'srt' | 'vtt' | 'txt';
   language: string;
   output?: string;
+  force?: boolean;
 }
 
-/** cutroom transcribe <file>: upload, transcribe (wait), download the file in the format asked. */
+/**
+ * The quote of POST /transcriptions: started minutes of the duration ffprobe measured × (the plan's price
+ * per minute + the speaker-labels surcharge when asked). Without a measurement only the rate is known.
+ */
+async function transcriptionQuote(ctx: CliContext, seconds: number | undefined, speakers: boolean) {
+  const [prices, balance] = await Promise.all([ok(ctx.cutroom.api.GET('/api/v1/transcriptions/prices')), ok(ctx.cutroom.api.GET('/api/v1/balance'))]);
+  const perMinute = prices.per_minute + (speakers ? prices.speaker_labels_per_minute : 0);
+  const rate = speakers
+    ? `${prices.per_minute} + ${prices.speaker_labels_per_minute} for speaker labels = ${credits(perMinute)} a started minute`
+    : `${credits(perMinute)} a started minute; speaker labels add ${prices.speaker_labels_per_minute}`;
+  const base = { balance: balance.balance, waived: prices.free_usage };
+  if (seconds === undefined)
+    return { ...base, credits: perMinute, unknown: `${rate}; ffprobe could not measure the file, so the number of minutes is not known` };
+  const minutes = startedMinutes(seconds);
+  return {
+    ...base,
+    credits: minutes * perMinute,
+    detail: `${minutes} started minute${minutes === 1 ? '' : 's'}, ${rate}; nothing when these bytes were transcribed before`,
+    estimate: 'from the duration ffprobe measured; the service measures the file again',
+  };
+}
+
+/** cutroom transcribe <file>: quote, upload, transcribe (wait), download the file in the format asked. */
 export async function transcribeCommand(ctx: CliContext, file: string, opts: TranscribeOptions): Promise<void> {
   const { cutroom, progress } = ctx;
   const size = inputFile(file);
   checkExtension(file, 'media');
+  requireConsent(ctx.io, opts);
+  if (opts.output) refuseExistingOutput(opts.output, opts.force);
+  await confirmCharge(ctx.io, await transcriptionQuote(ctx, await probeDuration(file, ctx.io.env), opts.speakers), opts);
   const bar = progress.bar(`upload ${path.basename(file)}`, size, { bytes: true });
   const media = await cutroom.uploadMedia(file, { onProgress: (p) => bar.update(p.sentBytes) });
   bar.done();
@@ -253,30 +321,30 @@ export async function transcribeCommand(ctx: CliContext, file: string, opts: Tra
     }),
   );
   progress.line(`transcription ${started.id}: ${started.status} (${credits(started.credits_charged)} charged${started.from_cache ? ', from cache' : ''})`);
-  const done = started.status === 'processing' ? await cutroom.waitForTranscription(started.id) : started;
-  if (done.status === 'failed') {
-    const reason = errorReason('TRANSCRIPTION_FAILED', done);
-    throw new CliFailure(`${reason} (TRANSCRIPTION_FAILED, ${done.id}: ${done.error_code})`, USER_EXIT.jobFailed, {
-      code: 'TRANSCRIPTION_FAILED',
-      status: null,
-      reason,
-      extra: done,
-    });
-  }
+  const done = await waitTranscription(ctx, started);
   if (done !== started) progress.line(`transcription ${done.id}: ${done.status}`);
+  await writeTranscript(ctx, done, { format: opts.format, speakers: opts.speakers, output: opts.output, force: opts.force });
+}
+
+function refuseExistingOutput(file: string, force?: boolean): void {
+  if (!force && fs.existsSync(file)) throw new CliFailure(`${file} already exists: not overwritten (add --force to replace it)`, USER_EXIT.file);
+}
+
+/** The transcript as a file (`output`, never over an existing file without `force`) or on stdout; --json prints the transcription with it. */
+export async function writeTranscript(
+  ctx: CliContext,
+  done: Transcription,
+  opts: { format: 'srt' | 'vtt' | 'txt'; speakers: boolean; output?: string; force?: boolean },
+): Promise<void> {
   const text = (await ok(
-    cutroom.api.GET('/api/v1/transcriptions/{transcriptionId}/download', {
+    ctx.cutroom.api.GET('/api/v1/transcriptions/{transcriptionId}/download', {
       params: { path: { transcriptionId: done.id }, query: { format: opts.format, speakers: opts.speakers } },
       parseAs: 'text',
     }),
   )) as string;
   if (opts.output) {
-    try {
-      fs.writeFileSync(opts.output, text);
-    } catch (err) {
-      throw new CliFailure(`cannot write ${opts.output}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, USER_EXIT.file);
-    }
-    progress.line(`saved ${opts.output}`);
+    writeText(opts.output, text, opts.force);
+    ctx.progress.line(`saved ${opts.output}`);
   }
   if (ctx.json) printJson(ctx, { transcription: done, ...(opts.output ? { file: opts.output } : { text }) });
   else if (!opts.output) ctx.io.stdout.write(text.endsWith('\n') || text === '' ? text : `${text}\n`);
@@ -318,9 +386,16 @@ export async function renderCreateCommand(ctx: CliContext, editId: string, opts:
 }
 
 /** cutroom renders download <id> [--out dir]: waits while it renders, then saves the MP4. */
-export async function renderDownloadCommand(ctx: CliContext, renderId: string, opts: { out: string }): Promise<void> {
-  const render = await waitRender(ctx, await ok(ctx.cutroom.api.GET('/api/v1/renders/{renderId}', { params: { path: { renderId } } })));
-  const file = await saveRender(ctx, render.id, outputDir(opts.out));
+export async function renderDownloadCommand(ctx: CliContext, renderId: string, opts: { out: string; force?: boolean }): Promise<void> {
+  const first = await ok(ctx.cutroom.api.GET('/api/v1/renders/{renderId}', { params: { path: { renderId } } }));
+  const fileOf = async () => {
+    const { filename } = await ok(ctx.cutroom.api.GET('/api/v1/renders/{renderId}/download', { params: { path: { renderId } } }));
+    return target(outputDir(opts.out), renderFileName(renderId, filename), opts.force);
+  };
+  // Known at once when it is completed: an existing file is refused before anything else.
+  const early = first.status === 'completed' ? await fileOf() : undefined;
+  const render = await waitRender(ctx, first);
+  const file = await saveRender(ctx, render.id, early ?? (await fileOf()), opts.force);
   if (ctx.json) printJson(ctx, { render, file });
   else ctx.io.stdout.write(`${file}\n`);
 }

@@ -28,7 +28,7 @@ For callers of the API (CUTROOM_URL, CUTROOM_API_KEY; cutroom <command> --help):
   personas list|get|create|regenerate|download  Personas and their portraits
   generations models|create|get|download  Images and videos made by models
   monitors list|get|create|start|stop  Channel and live monitors
-  posts get|create|delete         Posts to connected accounts
+  posts list|get|create|delete    Posts to connected accounts
   webhooks list|create|delete     Webhooks
   balance                         The workspace's credits
   jobs                            Submissions, renders and transcriptions not finished

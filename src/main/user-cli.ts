@@ -374,6 +374,11 @@ function program(io: UserIo, run: (action: (ctx: CliContext) => Promise<void>, j
 
   const posts = root.command('posts').description('posts of rendered edits to connected accounts');
   posts
+    .command('list')
+    .description('the workspace’s posts, newest first')
+    .addOption(json)
+    .action((opts) => run((ctx) => r.postsListCommand(ctx), opts.json === true));
+  posts
     .command('get')
     .description('a post and its items')
     .argument('<postId>')

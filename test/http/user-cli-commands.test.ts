@@ -382,7 +382,7 @@ describe('monitors, posts and webhooks', () => {
     expect(stopped.stdout).toMatch(/^status +stopped$/m);
   });
 
-  it('posts create (scheduled), get, delete', async () => {
+  it('posts create (scheduled), list, get, delete', async () => {
     const ws = await t.workspace({ credits: 10 });
     const env = envOf(ws.key);
     const f = await clipsFixture(t, ws.id, minute, { ranges: [{ start: 2, end: 4 }] });
@@ -395,6 +395,12 @@ describe('monitors, posts and webhooks', () => {
     expect(made.status, made.stderr).toBe(USER_EXIT.ok);
     const post = JSON.parse(made.stdout);
     expect(post).toMatchObject({ item_count: 1, status: 'pending', scheduled_at: at });
+    const listed = await both(['posts', 'list'], env);
+    expect(listed.text).toMatch(new RegExp(`^${post.id} +pending +1 +${at} `, 'm'));
+    expect(listed.json.posts.map((p: { id: string }) => p.id)).toEqual([post.id]);
+    expect(listed.json.posts[0].items[0]).toMatchObject({ platform: 'local', edit_id: f.editIds[0] });
+    const stranger = await t.workspace();
+    expect((await cli(['posts', 'list'], envOf(stranger.key))).stdout).toBe('no posts\n');
     const got = await both(['posts', 'get', post.id], env);
     expect(got.text).toMatch(/^status +pending$/m);
     expect(got.text).toMatch(new RegExp(`^scheduled +${at}$`, 'm'));
@@ -403,6 +409,7 @@ describe('monitors, posts and webhooks', () => {
     const gone = await cli(['posts', 'delete', post.id], env);
     expect(gone).toMatchObject({ status: USER_EXIT.ok, stdout: `post ${post.id} deleted\n` });
     expect((await cli(['posts', 'get', post.id], env)).status).toBe(USER_EXIT.apiError);
+    expect((await cli(['posts', 'list'], env)).stdout).toBe('no posts\n');
     expect((await cli(['posts', 'create', '--edit', f.editIds[0], '--to', con, '--metadata', '[1]'], env)).status).toBe(USER_EXIT.usage);
   });
 

@@ -1,3 +1,4 @@
+import type { PageRequest } from '../pagination.js';
 import type { Tx } from '../../ports/transactions.js';
 
 /** A post (table `posts`): one per POST /posts; its status is derived from its items. */
@@ -73,6 +74,8 @@ export interface PostsRepository {
   insertPost(tx: Tx, post: NewPost): Promise<void>;
   insertItems(tx: Tx, items: readonly NewPostItem[]): Promise<void>;
   getPost(id: string, tx?: Tx): Promise<PostRow | undefined>;
+  /** The workspace's posts that are not deleted, newest first: one page and the total. */
+  listLivePosts(workspaceId: string, page: PageRequest): Promise<{ rows: PostRow[]; total: number }>;
   /** The workspace's post unless deleted. */
   findLivePost(workspaceId: string, id: string): Promise<PostRow | undefined>;
   /** The workspace's post unless deleted, its row locked until `tx` ends. */

@@ -10,6 +10,7 @@ import type { ConnectionsRepository } from './connections.records.js';
 import { applyMetadataDefaults, networkMetadata, validateTargetMetadata } from './metadata.rules.js';
 import { checkDailyLimit, checkDuplicates, checkEdits, checkTargetsMetadata, refreshPostStatus, usableConnections, type TargetCheck } from './posts.checks.js';
 import type { PostItemRow, PostRow, PostsRepository } from './posts.records.js';
+import type { PageRequest } from '../pagination.js';
 import { CANCELLED, MAX_POST_ITEMS, type PostItemStatus, type PostStatus } from './posts.rules.js';
 
 /** What the posts service stores and reads: its own records, the connections, and the edits it publishes. */
@@ -140,9 +141,19 @@ export class PostsService {
     return { id: postId, item_count: itemIds.length, scheduled_at: scheduledAt ? scheduledAt.toISOString() : null, status: 'pending' };
   }
 
+  /** GET /posts: the workspace's posts that are not deleted, newest first, each as GET /posts/{id} shows it. */
+  async list(workspaceId: string, page: PageRequest): Promise<{ items: PostView[]; total: number }> {
+    const { rows, total } = await this.posts.listLivePosts(workspaceId, page);
+    return { items: await Promise.all(rows.map((post) => this.view(post))), total };
+  }
+
   /** GET /posts/{id}. 404 POST_NOT_FOUND (unknown, another workspace's, or deleted). */
   async get(workspaceId: string, id: string): Promise<PostView> {
-    const post = this.found(await this.posts.findLivePost(workspaceId, id));
+    return this.view(this.found(await this.posts.findLivePost(workspaceId, id)));
+  }
+
+  private async view(post: PostRow): Promise<PostView> {
+    const id = post.id;
     const rows = await this.posts.liveItemsWithRenders(id);
     const now = this.now();
     return {

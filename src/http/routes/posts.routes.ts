@@ -2,7 +2,9 @@ import type { PostsService } from '../../domain/publishing/posts.service.js';
 import type { Api } from '../types.js';
 import { callerOf } from '../plugins/auth.js';
 import { NoContent, answer, errorResponses } from '../schemas/common.js';
-import { CreatePostBody, PatchPostBody, PostCreatedSchema, PostItemPath, PostPath, PostSchema } from '../schemas/post.schemas.js';
+import { CreatePostBody, PatchPostBody, PostCreatedSchema, PostItemPath, PostListSchema, PostPath, PostSchema } from '../schemas/post.schemas.js';
+import { PageQuery } from '../schemas/pagination.schemas.js';
+import { listResponse, pageRequest } from '../../domain/pagination.js';
 
 export interface PostRoutesDeps {
   posts: PostsService;
@@ -32,6 +34,25 @@ export function postRoutes(app: Api, deps: PostRoutesDeps) {
       },
     },
     async (req, reply) => reply.code(201).send(await deps.posts.create(callerOf(req), req.body)),
+  );
+
+  app.get(
+    '/posts',
+    {
+      schema: {
+        operationId: 'listPosts',
+        tags,
+        summary: 'List posts',
+        description: 'The workspace’s posts, newest first, deleted ones left out; each with its items, as GET /posts/{id} shows it.',
+        querystring: PageQuery,
+        response: { 200: answer(PostListSchema, 'One page of posts.') },
+      },
+    },
+    async (req) => {
+      const page = pageRequest(req.query);
+      const { items, total } = await deps.posts.list(callerOf(req).workspace.id, page);
+      return listResponse('posts', items, total, page);
+    },
   );
 
   app.get(

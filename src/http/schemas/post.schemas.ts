@@ -133,5 +133,7 @@ export const PostSchema = Type.Object(
   { $id: 'Post' },
 );
 
+export const PostListSchema = Type.Object({ posts: Type.Array(PostSchema), pagination: PaginationSchema }, { $id: 'PostList' });
+
 export const PostPath = Type.Object({ id: Id });
 export const PostItemPath = Type.Object({ id: Id, itemId: Id });

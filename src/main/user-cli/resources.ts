@@ -597,6 +597,18 @@ export function parseMetadata(raw: string): Record<string, Record<string, unknow
   return value as Record<string, Record<string, unknown>>;
 }
 
+/** cutroom posts list. */
+export async function postsListCommand(ctx: CliContext): Promise<void> {
+  const page = await ok(ctx.cutroom.api.GET('/api/v1/posts', { params: { query: { limit: 100 } } }));
+  list(
+    ctx,
+    page,
+    ['id', 'status', 'items', 'scheduled', 'created'],
+    page.posts.map((p) => [p.id, p.status, String(p.item_count), p.scheduled_at ?? 'now', p.created_at]),
+    'no posts',
+  );
+}
+
 /** cutroom posts get <id>. */
 export async function postsGetCommand(ctx: CliContext, id: string): Promise<void> {
   const p = await ok(ctx.cutroom.api.GET('/api/v1/posts/{id}', { params: { path: { id } } }));

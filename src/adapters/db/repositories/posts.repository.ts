@@ -1,4 +1,5 @@
-import { and, asc, count, eq, gte, inArray, isNull, lt, ne, notInArray, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, isNull, lt, ne, notInArray, sql } from 'drizzle-orm';
+import type { PageRequest } from '../../../domain/pagination.js';
 import type {
   ItemCondition,
   ItemRenderState,
@@ -33,6 +34,13 @@ export class DrizzlePostsRepository implements PostsRepository {
   async getPost(id: string, tx?: Tx): Promise<PostRow | undefined> {
     const [post] = await executor(this.db, tx).select().from(posts).where(eq(posts.id, id));
     return post;
+  }
+
+  async listLivePosts(workspaceId: string, page: PageRequest): Promise<{ rows: PostRow[]; total: number }> {
+    const where = and(eq(posts.workspaceId, workspaceId), isNull(posts.deletedAt));
+    const rows = await this.db.select().from(posts).where(where).orderBy(desc(posts.createdAt), desc(posts.id)).limit(page.limit).offset(page.offset);
+    const [{ n }] = await this.db.select({ n: count() }).from(posts).where(where);
+    return { rows, total: Number(n) };
   }
 
   async findLivePost(workspaceId: string, id: string): Promise<PostRow | undefined> {

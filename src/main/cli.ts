@@ -25,7 +25,7 @@ For callers of the API (CUTROOM_URL, CUTROOM_API_KEY; cutroom <command> --help):
   templates list                  Caption templates and strategies
   renders list|get|create|download  Renders of edits
   transcriptions list|get|download  Transcriptions
-  personas list|get|create|regenerate|download  Personas and their portraits
+  personas list|get|create|regenerate|swap|download  Personas, portraits, videos
   generations models|create|get|download  Images and videos made by models
   monitors list|get|create|start|stop  Channel and live monitors
   posts list|get|create|delete    Posts to connected accounts

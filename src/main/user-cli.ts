@@ -53,7 +53,7 @@ Exit status:
   4  a job ended badly (submission, render or transcription failed, render file expired)
   5  a local file could not be read or written, or would be overwritten (--force)
 
-Prices: every command that charges (clip, transcribe, personas create|regenerate,
+Prices: every command that charges (clip, transcribe, personas create|regenerate|swap,
 generations create) prints "This will cost N credits (…); balance after: M" first and
 asks on a terminal; --yes accepts, --max-credits N accepts up to N; without a terminal
 one of them is required.
@@ -297,6 +297,20 @@ function program(io: UserIo, run: (action: (ctx: CliContext) => Promise<void>, j
     .addOption(maxCredits())
     .addOption(json)
     .action((id: string, opts) => run((ctx) => r.personasRegenerateCommand(ctx, id, opts), opts.json === true));
+  personas
+    .command('swap')
+    .description('put the persona into a video of up to 15 s (30 s high): quote, swap, wait, save <name-slug>-<video id>.mp4')
+    .argument('<personaId>')
+    .argument('<video>', 'a source video (.mp4 .mov .webm .mkv), uploaded (free)')
+    .addOption(new Option('--quality <quality>').choices(['standard', 'high']).default('standard'))
+    .addOption(new Option('--replace <what>', 'the whole person, or head and hair only').choices(['person', 'head']).default('person'))
+    .option('--out <dir>', 'folder to save it in', '.')
+    .option('--force', 'replace the file if it exists')
+    .option('--no-wait', 'answer at once instead of waiting and downloading')
+    .addOption(yes())
+    .addOption(maxCredits())
+    .addOption(json)
+    .action((id: string, file: string, opts) => run((ctx) => r.personasSwapCommand(ctx, id, file, opts), opts.json === true));
   personas
     .command('download')
     .description('save the current portrait as <name-slug>-<persona id>.png')

@@ -9,6 +9,7 @@ import { freePort } from '../helpers/process.js';
 import { makeVideo } from '../helpers/media-fixtures.js';
 import { makeSpeechWav, makeTalkVideo } from '../helpers/speech-fixtures.js';
 import { pattern } from '../helpers/generation-fixtures.js';
+import { talkingHeadVideo } from '../helpers/persona-fixtures.js';
 import { startStaticServer } from '../helpers/static-server.js';
 import { USER_EXIT, runUserCli } from '../../src/main/user-cli.js';
 import { downloadName } from '../../src/main/user-cli/download.js';
@@ -326,6 +327,29 @@ describe('personas and generations: create with a quote, wait, download', () => 
     expect(saved.stdout.trim()).toBe(path.join(out, `persona-${persona.id}.png`));
     expect(fs.readFileSync(saved.stdout.trim()).subarray(1, 4).toString()).toBe('PNG');
     expect((await cli(['personas', 'download', persona.id, '--out', out, '--json'], env)).status).toBe(USER_EXIT.file);
+  }, 300_000);
+
+  it('personas swap: the source uploaded, the exact quote, refused above --max-credits; accepted: the video saved', async () => {
+    const ws = await t.workspace({ credits: 20 });
+    const env = envOf(ws.key);
+    const persona = (await t.api(ws.key, 'POST', '/personas/presets/preset_ava')).body;
+    const talk = await talkingHeadVideo(path.join(dir, 'head.mp4'), { seconds: 3 });
+    const refused = await cli(['personas', 'swap', persona.id, talk, '--replace', 'head', '--max-credits', '1'], env);
+    expect(refused.status).toBe(USER_EXIT.usage);
+    const quoted = /This will cost (\d+) credits \(3\.\d s, standard quality, replace head\); balance after: (\d+)\n/.exec(refused.stderr);
+    expect(quoted, refused.stderr).not.toBeNull();
+    expect(Number(quoted![2])).toBe(20 - Number(quoted![1]));
+    expect(await balanceOf(ws.key)).toBe(20);
+    expect((await t.api(ws.key, 'GET', `/personas/${persona.id}/videos`)).body.pagination.total_count).toBe(0);
+
+    const out = path.join(dir, 'swaps-out');
+    const made = await cli(['personas', 'swap', persona.id, talk, '--replace', 'head', '--yes', '--out', out, '--json'], env);
+    expect(made.status, made.stderr).toBe(USER_EXIT.ok);
+    const { video, file } = JSON.parse(made.stdout);
+    expect(video).toMatchObject({ status: 'ready', replace: 'head', credits_charged: Number(quoted![1]) });
+    expect(file).toBe(path.join(out, `${persona.name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-${video.id}.mp4`));
+    expect(fs.readFileSync(file).subarray(4, 8).toString()).toBe('ftyp');
+    expect(await balanceOf(ws.key)).toBe(20 - Number(quoted![1]));
   }, 300_000);
 
   it('generations models; create (quote, wait, download), get, download', async () => {

@@ -343,6 +343,66 @@ export async function personasDownloadCommand(ctx: CliContext, id: string, opts:
   print(ctx, { persona: p, file }, () => `${file}\n`);
 }
 
+const VIDEO_TYPES: Record<string, string> = { '.mp4': 'video/mp4', '.mov': 'video/quicktime', '.webm': 'video/webm', '.mkv': 'video/x-matroska' };
+
+/**
+ * cutroom personas swap <id> <video>: the source uploaded (free) and measured, the exact quote of GET
+ * /personas/swap/quote, then the persona video (the quoted price sent), waited for and saved as
+ * `<name-slug>-<video id>.mp4`.
+ */
+export async function personasSwapCommand(
+  ctx: CliContext,
+  id: string,
+  file: string,
+  opts: ChargeConsent & { quality: 'standard' | 'high'; replace: 'person' | 'head'; out: string; force?: boolean; wait: boolean },
+): Promise<void> {
+  let bytes: Buffer;
+  try {
+    bytes = fs.readFileSync(file);
+  } catch (err) {
+    throw new CliFailure(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, USER_EXIT.file);
+  }
+  const type = VIDEO_TYPES[path.extname(file).toLowerCase()];
+  if (!type) throw new CliFailure(`${path.basename(file)}: a source video must be .mp4, .mov, .webm or .mkv`, USER_EXIT.usage);
+  requireConsent(ctx.io, opts);
+  const persona = await ok(ctx.cutroom.api.GET('/api/v1/personas/{id}', { params: { path: { id } } }));
+  const upload = await ok(
+    ctx.cutroom.api.POST('/api/v1/personas/sources/upload', { body: { file_name: path.basename(file), file_size: bytes.length, content_type: type } }),
+  );
+  const put = await fetch(upload.upload_url, { method: 'PUT', body: new Uint8Array(bytes), headers: { 'content-type': type } });
+  if (!put.ok) throw new CliFailure(`the upload answered HTTP ${put.status}`, USER_EXIT.connection);
+  const source = await ok(ctx.cutroom.api.POST('/api/v1/personas/sources/upload/complete', { body: { media_id: upload.media_id } }));
+  ctx.progress.line(`source ${source.media_id}: ${source.duration.toFixed(1)} s uploaded`);
+  const [quote, balance] = await Promise.all([
+    ok(ctx.cutroom.api.GET('/api/v1/personas/swap/quote', { params: { query: { media_id: source.media_id, quality: opts.quality, replace: opts.replace } } })),
+    ok(ctx.cutroom.api.GET('/api/v1/balance')),
+  ]);
+  await confirmCharge(
+    ctx.io,
+    { credits: quote.credits, balance: balance.balance, detail: `${quote.seconds.toFixed(1)} s, ${opts.quality} quality, replace ${opts.replace}` },
+    opts,
+  );
+  const started = await ok(
+    ctx.cutroom.api.POST('/api/v1/personas/{id}/videos', {
+      params: { path: { id: persona.id } },
+      body: { type: 'swap', media_id: source.media_id, quality: opts.quality, replace: opts.replace, credits: quote.credits },
+    }),
+  );
+  if (!opts.wait) return print(ctx, started, () => fields(Object.entries(started)));
+  const shown = jobProgress(ctx.io.stderr, `persona video ${started.id}`);
+  let video: Schemas['PersonaVideo'];
+  try {
+    video = await ctx.cutroom.waitForPersonaVideo(persona.id, started.id, { onPoll: (v) => shown.update({ stage: v.status }) });
+  } finally {
+    shown.done();
+  }
+  if (!video.download_url) throw new CliFailure(`persona video ${video.id} has no file`, USER_EXIT.jobFailed);
+  const saved = target(outputDir(opts.out), downloadName(persona.name ?? '', video.id, 'mp4', 'persona'), opts.force);
+  await downloadTo(ctx.progress, video.download_url, saved, opts.force);
+  ctx.progress.line(`saved ${saved}`);
+  print(ctx, { video, file: saved }, () => `${saved}\n`);
+}
+
 // ---- Generations ----
 
 /** `--option name=value`, repeatable (typed by the model's options when sent). */

@@ -10,6 +10,9 @@ export const STUDIO_PAGES = {
   credits: '/credits',
   submission: '/submissions/:videoId/:submissionId',
   editor: '/submissions/:videoId/:submissionId/clips/:clipId',
+  transcriptions: '/transcriptions',
+  transcription: '/transcriptions/:transcriptionId',
+  generations: '/generations',
 } as const;
 
 export type StudioPage = keyof typeof STUDIO_PAGES;

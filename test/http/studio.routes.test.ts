@@ -45,6 +45,10 @@ describe('the Studio at /', () => {
       '/new',
       '/credits',
       '/credits?page=2',
+      '/transcriptions',
+      '/transcriptions?page=2',
+      '/transcriptions/trn_1',
+      '/generations',
       '/submissions/vid_1/sub_2',
       '/submissions/vid_1/sub_2/clips/clip_3',
       '/submissions/vid%201/sub_2/clips/clip_3?x=1',
@@ -84,6 +88,8 @@ describe('the Studio at /', () => {
       ['GET', '/nope', 404, { code: 'ROUTE_NOT_FOUND' }],
       ['GET', '/new/deeper', 404, { code: 'ROUTE_NOT_FOUND' }],
       ['GET', '/submissions/vid_1', 404, { code: 'ROUTE_NOT_FOUND' }],
+      ['GET', '/transcriptions/trn_1/transcript', 404, { code: 'ROUTE_NOT_FOUND' }],
+      ['GET', '/generations/gen_1', 404, { code: 'ROUTE_NOT_FOUND' }],
       ['GET', '/index.html', 404, { code: 'ROUTE_NOT_FOUND' }],
       ['POST', '/', 404, { code: 'ROUTE_NOT_FOUND' }],
       ['POST', '/new', 404, { code: 'ROUTE_NOT_FOUND' }],
@@ -123,7 +129,7 @@ describe('a service without its Studio', () => {
 });
 
 describe('the Studio’s CSP with files on S3', () => {
-  it('adds where signed URLs point (the bucket, or PUBLIC_BASE_URL) to media-src and connect-src only', () => {
+  it('adds where signed URLs point (the bucket, or PUBLIC_BASE_URL) to media-src, img-src and connect-src only', () => {
     const minio = loadStorageConfig({
       CUTROOM_STORAGE: 's3',
       CUTROOM_S3_BUCKET: 'clips',
@@ -135,10 +141,12 @@ describe('the Studio’s CSP with files on S3', () => {
     expect(bucketOrigins(aws)).toContain('https://clips.s3.eu-west-1.amazonaws.com');
     expect(bucketOrigins(loadStorageConfig({}))).toEqual([]);
     const csp = studioCsp(bucketOrigins(minio)).split('; ');
-    expect(csp).toContain("media-src 'self' http://127.0.0.1:9000");
+    // blob: for media only: a transcription plays the person's own file from their machine.
+    expect(csp).toContain("media-src 'self' http://127.0.0.1:9000 blob:");
     expect(csp).toContain("connect-src 'self' http://127.0.0.1:9000");
     expect(csp).toContain("script-src 'self'");
-    expect(csp).toContain("img-src 'self'");
+    expect(csp).toContain("img-src 'self' http://127.0.0.1:9000");
+    expect(csp.filter((d) => d.includes('blob:'))).toEqual(["media-src 'self' http://127.0.0.1:9000 blob:"]);
     expect(loadStudioConfig({ CUTROOM_STUDIO_DIR: 'off' }, minio, 'https://clips.example')).toEqual({ dir: null, fileOrigins: ['http://127.0.0.1:9000'] });
     expect(loadStudioConfig({}, aws, 'https://clips.example').dir).toBe(path.join(ROOT, 'dist/web'));
     // Local files: signed URLs start with PUBLIC_BASE_URL, whose origin may differ from the page's (localhost vs 127.0.0.1).

@@ -7,8 +7,9 @@ import { STUDIO_ASSETS_PREFIX, STUDIO_PAGES } from '../../shared/studio-pages.js
 
 /**
  * The Studio's Content-Security-Policy: everything from the service itself, no inline script or style
- * element, no plugin, no framing; media and uploads may also use the bucket when files are on S3
- * (`fileOrigins`: their signed URLs point there).
+ * element, no plugin, no framing; media, images and uploads may also use the bucket when files are on
+ * S3 (`fileOrigins`: their signed URLs point there). `blob:` in media-src only: a transcription plays
+ * the file the person chose on their own machine (an object URL of it), which the API never serves back.
  */
 export function studioCsp(fileOrigins: readonly string[]): string {
   const files = ["'self'", ...fileOrigins].join(' ');
@@ -16,9 +17,9 @@ export function studioCsp(fileOrigins: readonly string[]): string {
     "default-src 'self'",
     "script-src 'self'",
     "style-src 'self'",
-    "img-src 'self'",
+    `img-src ${files}`,
     "font-src 'self'",
-    `media-src ${files}`,
+    `media-src ${files} blob:`,
     `connect-src ${files}`,
     "object-src 'none'",
     "base-uri 'none'",

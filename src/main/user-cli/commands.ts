@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { acceptedExtensions, errorReason, ok, type Cutroom, type Render, type Schemas, type Submission, type UploadKind } from '@cutroom/sdk';
+import { acceptedExtensions, errorReason, type Cutroom, type Render, type Schemas, type Submission, type UploadKind } from '@cutroom/sdk';
 import { creditsForSeconds } from '../../domain/credits/credits.rules.js';
 import { startedMinutes } from '../../domain/transcriptions/transcriptions.rules.js';
 import { CliFailure, USER_EXIT } from './failure.js';
@@ -94,7 +94,7 @@ function renderFileName(renderId: string, serviceName: string): string {
 
 /** Saves a completed render's MP4 as `file` (never over an existing file unless `force`); answers the path. */
 export async function saveRender(ctx: CliContext, renderId: string, file: string, force?: boolean): Promise<string> {
-  const { url } = await ok(ctx.cutroom.api.GET('/api/v1/renders/{renderId}/download', { params: { path: { renderId } } }));
+  const { url } = await ctx.cutroom.renders.downloadLink(renderId);
   return downloadTo(ctx.progress, url, file, force);
 }
 
@@ -205,7 +205,7 @@ export async function clipCommand(ctx: CliContext, source: string, opts: ClipOpt
   let video: Schemas['VideoAnalysis'];
   if (link) {
     progress.line(`analysing ${source}`);
-    video = await ok(cutroom.api.POST('/api/v1/clips/info', { body: { url: source } }));
+    video = await cutroom.videos.analyzeLink({ url: source });
     progress.line(`video ${video.id}: "${video.title}", ${clock(video.duration)}, ${credits(video.credits_cost)}`);
   } else {
     const bar = progress.bar(`upload ${path.basename(source)}`, size, { bytes: true });
@@ -217,28 +217,20 @@ export async function clipCommand(ctx: CliContext, source: string, opts: ClipOpt
   await confirmCharge(ctx.io, clipQuote(video, opts.timeframe), opts);
 
   const language = opts.language as 'auto' | 'en' | 'pt';
-  const created = await ok(
-    cutroom.api.POST('/api/v1/clips', {
-      body: {
-        video_id: video.id,
-        ...(opts.timeframe ? { timeframe: opts.timeframe } : {}),
-        ...(opts.template ? { template_id: opts.template } : {}),
-        ...(opts.strategy ? { strategy_id: opts.strategy } : {}),
-        ...(opts.prompt ? { prompt: opts.prompt } : {}),
-        ...(opts.keywords?.length ? { keywords: opts.keywords } : {}),
-        ...(opts.length ? { clip_length: opts.length } : {}),
-        source_language: language,
-      },
-    }),
-  );
+  const created = await cutroom.clips.create({
+    video_id: video.id,
+    ...(opts.timeframe ? { timeframe: opts.timeframe } : {}),
+    ...(opts.template ? { template_id: opts.template } : {}),
+    ...(opts.strategy ? { strategy_id: opts.strategy } : {}),
+    ...(opts.prompt ? { prompt: opts.prompt } : {}),
+    ...(opts.keywords?.length ? { keywords: opts.keywords } : {}),
+    ...(opts.length ? { clip_length: opts.length } : {}),
+    source_language: language,
+  });
   progress.line(`submission ${created.id}: queued (${credits(created.credits_charged)} charged)`);
   const submission: Submission = await waitSubmission(ctx, created.video_id, created.id);
 
-  const { clips } = await ok(
-    cutroom.api.GET('/api/v1/clips/{videoId}/submissions/{submissionId}/clips', {
-      params: { path: { videoId: submission.video_id, submissionId: submission.id }, query: { sort: 'rating', order: 'desc', limit: 100 } },
-    }),
-  );
+  const { clips } = await cutroom.clips.listClips(submission.video_id, submission.id, { sort: 'rating', order: 'desc', limit: 100 });
   if (!ctx.json) {
     ctx.io.stdout.write(
       table(
@@ -260,11 +252,7 @@ export async function clipCommand(ctx: CliContext, source: string, opts: ClipOpt
   const files = chosen.map((clip) => target(opts.out, downloadName(clip.title, clip.id, 'mp4'), opts.force));
   const renders: Array<{ clip_id: string; render: Render; file: string }> = [];
   for (const [i, clip] of chosen.entries()) {
-    const started = await ok(
-      cutroom.api.POST('/api/v1/clips/{videoId}/submissions/{submissionId}/clips/{clipId}/render', {
-        params: { path: { videoId: submission.video_id, submissionId: submission.id, clipId: clip.id } },
-      }),
-    );
+    const started = await cutroom.renders.renderClip(submission.video_id, submission.id, clip.id);
     const render = await waitRender(ctx, started);
     const file = await saveRender(ctx, render.id, files[i], opts.force);
     progress.line(`saved ${file}`);
@@ -287,7 +275,7 @@ export interface TranscribeOptions extends ChargeConsent {
  * per minute + the speaker-labels surcharge when asked). Without a measurement only the rate is known.
  */
 async function transcriptionQuote(ctx: CliContext, seconds: number | undefined, speakers: boolean) {
-  const [prices, balance] = await Promise.all([ok(ctx.cutroom.api.GET('/api/v1/transcriptions/prices')), ok(ctx.cutroom.api.GET('/api/v1/balance'))]);
+  const [prices, balance] = await Promise.all([ctx.cutroom.transcriptions.getPrices(), ctx.cutroom.balance.get()]);
   const perMinute = prices.per_minute + (speakers ? prices.speaker_labels_per_minute : 0);
   const rate = speakers
     ? `${prices.per_minute} + ${prices.speaker_labels_per_minute} for speaker labels = ${credits(perMinute)} a started minute`
@@ -315,11 +303,13 @@ export async function transcribeCommand(ctx: CliContext, file: string, opts: Tra
   const bar = progress.bar(`upload ${path.basename(file)}`, size, { bytes: true });
   const media = await cutroom.uploadMedia(file, { onProgress: (p) => bar.update(p.sentBytes) });
   bar.done();
-  const started = await ok(
-    cutroom.api.POST('/api/v1/transcriptions', {
-      body: { media_id: media.media_id, file_name: media.file_name, file_size: media.file_size, speaker_labels: opts.speakers, source_language: opts.language },
-    }),
-  );
+  const started = await cutroom.transcriptions.create({
+    media_id: media.media_id,
+    file_name: media.file_name,
+    file_size: media.file_size,
+    speaker_labels: opts.speakers,
+    source_language: opts.language,
+  });
   progress.line(`transcription ${started.id}: ${started.status} (${credits(started.credits_charged)} charged${started.from_cache ? ', from cache' : ''})`);
   const done = await waitTranscription(ctx, started);
   if (done !== started) progress.line(`transcription ${done.id}: ${done.status}`);
@@ -336,12 +326,7 @@ export async function writeTranscript(
   done: Transcription,
   opts: { format: 'srt' | 'vtt' | 'txt'; speakers: boolean; output?: string; force?: boolean },
 ): Promise<void> {
-  const text = (await ok(
-    ctx.cutroom.api.GET('/api/v1/transcriptions/{transcriptionId}/download', {
-      params: { path: { transcriptionId: done.id }, query: { format: opts.format, speakers: opts.speakers } },
-      parseAs: 'text',
-    }),
-  )) as string;
+  const text = await ctx.cutroom.transcriptions.downloadText(done.id, { format: opts.format, speakers: opts.speakers });
   if (opts.output) {
     writeText(opts.output, text, opts.force);
     ctx.progress.line(`saved ${opts.output}`);
@@ -373,23 +358,23 @@ function renderLines(r: Render): string {
 
 /** cutroom renders get <id>. */
 export async function renderGetCommand(ctx: CliContext, renderId: string): Promise<void> {
-  const render = await ok(ctx.cutroom.api.GET('/api/v1/renders/{renderId}', { params: { path: { renderId } } }));
+  const render = await ctx.cutroom.renders.get(renderId);
   if (ctx.json) printJson(ctx, render);
   else ctx.io.stdout.write(renderLines(render));
 }
 
 /** cutroom renders create <editId> [--preview]: starts a render (a fast low-resolution one with --preview) and shows it without waiting. */
 export async function renderCreateCommand(ctx: CliContext, editId: string, opts: { preview?: boolean }): Promise<void> {
-  const render = await ok(ctx.cutroom.api.POST('/api/v1/renders', { body: { edit_id: editId, ...(opts.preview ? { quality: 'preview' as const } : {}) } }));
+  const render = await ctx.cutroom.renders.create({ edit_id: editId, ...(opts.preview ? { quality: 'preview' as const } : {}) });
   if (ctx.json) printJson(ctx, render);
   else ctx.io.stdout.write(renderLines(render));
 }
 
 /** cutroom renders download <id> [--out dir]: waits while it renders, then saves the MP4. */
 export async function renderDownloadCommand(ctx: CliContext, renderId: string, opts: { out: string; force?: boolean }): Promise<void> {
-  const first = await ok(ctx.cutroom.api.GET('/api/v1/renders/{renderId}', { params: { path: { renderId } } }));
+  const first = await ctx.cutroom.renders.get(renderId);
   const fileOf = async () => {
-    const { filename } = await ok(ctx.cutroom.api.GET('/api/v1/renders/{renderId}/download', { params: { path: { renderId } } }));
+    const { filename } = await ctx.cutroom.renders.downloadLink(renderId);
     return target(outputDir(opts.out), renderFileName(renderId, filename), opts.force);
   };
   // Known at once when it is completed: an existing file is refused before anything else.
@@ -402,7 +387,7 @@ export async function renderDownloadCommand(ctx: CliContext, renderId: string, o
 
 /** cutroom balance. */
 export async function balanceCommand(ctx: CliContext): Promise<void> {
-  const balance = await ok(ctx.cutroom.api.GET('/api/v1/balance'));
+  const balance = await ctx.cutroom.balance.get();
   if (ctx.json) return printJson(ctx, balance);
   const free = balance.unlimited ? ` (free usage${balance.unlimited_until ? ` until ${balance.unlimited_until}` : ''})` : '';
   ctx.io.stdout.write(`${credits(balance.balance)}${free}\n`);
@@ -410,14 +395,10 @@ export async function balanceCommand(ctx: CliContext): Promise<void> {
 
 /** cutroom jobs: submissions, renders and transcriptions not finished, oldest first. */
 export async function jobsCommand(ctx: CliContext): Promise<void> {
-  const api = ctx.cutroom.api;
-  const submissions = (
-    await Promise.all(UNFINISHED_SUBMISSIONS.map((status) => ok(api.GET('/api/v1/clips', { params: { query: { status, limit: 100 } } }))))
-  ).flatMap((page) => page.submissions);
-  const renders = (
-    await Promise.all((['queued', 'active'] as const).map((status) => ok(api.GET('/api/v1/renders', { params: { query: { status, limit: 100 } } }))))
-  ).flatMap((page) => page.renders);
-  const transcriptions = (await ok(api.GET('/api/v1/transcriptions', { params: { query: { status: 'processing', limit: 100 } } }))).transcriptions;
+  const c = ctx.cutroom;
+  const submissions = (await Promise.all(UNFINISHED_SUBMISSIONS.map((status) => c.clips.list({ status, limit: 100 })))).flatMap((page) => page.submissions);
+  const renders = (await Promise.all((['queued', 'active'] as const).map((status) => c.renders.list({ status, limit: 100 })))).flatMap((page) => page.renders);
+  const transcriptions = (await c.transcriptions.list({ status: 'processing', limit: 100 })).transcriptions;
   if (ctx.json) return printJson(ctx, { submissions, renders, transcriptions });
   const rows = [
     ...submissions.map((s) => ({

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { InvalidArgumentError } from 'commander';
-import { ok, type Schemas } from '@cutroom/sdk';
+import type { Schemas } from '@cutroom/sdk';
 import { measuredPrice } from '../../domain/credits/priced-charge.js';
 import { CliFailure, USER_EXIT } from './failure.js';
 import { table } from './progress.js';
@@ -70,7 +70,7 @@ export function parseClipRef(raw: string): { videoId?: string; submissionId: str
 async function submissionOf(ctx: CliContext, ref: { videoId?: string; submissionId: string }): Promise<{ videoId: string; submissionId: string }> {
   if (ref.videoId) return { videoId: ref.videoId, submissionId: ref.submissionId };
   for (let page = 1; page <= 100; page++) {
-    const found = await ok(ctx.cutroom.api.GET('/api/v1/clips', { params: { query: { page, limit: 100 } } }));
+    const found = await ctx.cutroom.clips.list({ page, limit: 100 });
     const hit = found.submissions.find((s) => s.id === ref.submissionId);
     if (hit) return { videoId: hit.video_id, submissionId: hit.id };
     if (!found.pagination.has_next_page) break;
@@ -81,11 +81,7 @@ async function submissionOf(ctx: CliContext, ref: { videoId?: string; submission
 async function clipsOf(ctx: CliContext, videoId: string, submissionId: string): Promise<Clip[]> {
   const all: Clip[] = [];
   for (let page = 1; ; page++) {
-    const got = await ok(
-      ctx.cutroom.api.GET('/api/v1/clips/{videoId}/submissions/{submissionId}/clips', {
-        params: { path: { videoId, submissionId }, query: { page, limit: 100, sort: 'rating', order: 'desc' } },
-      }),
-    );
+    const got = await ctx.cutroom.clips.listClips(videoId, submissionId, { page, limit: 100, sort: 'rating', order: 'desc' });
     all.push(...got.clips);
     if (!got.pagination.has_next_page) return all;
   }
@@ -135,17 +131,13 @@ export async function clipsShowCommand(ctx: CliContext, raw: string): Promise<vo
 async function startClipRender(ctx: CliContext, raw: string, opts: { template?: string; preview?: boolean }) {
   const { videoId, submissionId, clip } = await findClip(ctx, raw);
   if (!opts.template && !opts.preview) {
-    const render = await ok(
-      ctx.cutroom.api.POST('/api/v1/clips/{videoId}/submissions/{submissionId}/clips/{clipId}/render', {
-        params: { path: { videoId, submissionId, clipId: clip.id } },
-      }),
-    );
+    const render = await ctx.cutroom.renders.renderClip(videoId, submissionId, clip.id);
     return { clip, render };
   }
   if (!clip.edit_id) throw new CliFailure(`clip ${clip.id} has no edit yet: wait until its submission has completed`, USER_EXIT.apiError);
   // Another template: a new edit of the clip (the clip points at it), then its render.
   const editId = opts.template ? (await ctx.cutroom.deriveEdit({ base_edit_id: clip.edit_id, template_id: opts.template })).id : clip.edit_id;
-  const render = await ok(ctx.cutroom.api.POST('/api/v1/renders', { body: { edit_id: editId, ...(opts.preview ? { quality: 'preview' as const } : {}) } }));
+  const render = await ctx.cutroom.renders.create({ edit_id: editId, ...(opts.preview ? { quality: 'preview' as const } : {}) });
   return { clip, render };
 }
 
@@ -174,7 +166,7 @@ export async function clipsDownloadCommand(
 
 /** cutroom templates list. */
 export async function templatesListCommand(ctx: CliContext): Promise<void> {
-  const page = await ok(ctx.cutroom.api.GET('/api/v1/templates', { params: { query: { limit: 100 } } }));
+  const page = await ctx.cutroom.templates.list({ limit: 100 });
   list(
     ctx,
     page,
@@ -186,7 +178,7 @@ export async function templatesListCommand(ctx: CliContext): Promise<void> {
 
 /** cutroom renders list [--status s]. */
 export async function rendersListCommand(ctx: CliContext, opts: { status?: 'queued' | 'active' | 'completed' | 'failed' | 'expired' }): Promise<void> {
-  const page = await ok(ctx.cutroom.api.GET('/api/v1/renders', { params: { query: { limit: 100, ...(opts.status ? { status: opts.status } : {}) } } }));
+  const page = await ctx.cutroom.renders.list({ limit: 100, ...(opts.status ? { status: opts.status } : {}) });
   list(
     ctx,
     page,
@@ -200,7 +192,7 @@ export async function rendersListCommand(ctx: CliContext, opts: { status?: 'queu
 
 /** cutroom transcriptions list [--status s]. */
 export async function transcriptionsListCommand(ctx: CliContext, opts: { status?: 'processing' | 'ready' | 'no_speech' | 'failed' }): Promise<void> {
-  const page = await ok(ctx.cutroom.api.GET('/api/v1/transcriptions', { params: { query: { limit: 100, ...(opts.status ? { status: opts.status } : {}) } } }));
+  const page = await ctx.cutroom.transcriptions.list({ limit: 100, ...(opts.status ? { status: opts.status } : {}) });
   list(
     ctx,
     page,
@@ -212,7 +204,7 @@ export async function transcriptionsListCommand(ctx: CliContext, opts: { status?
 
 /** cutroom transcriptions get <id>: with its stage, progress and time left while processing. */
 export async function transcriptionsGetCommand(ctx: CliContext, id: string): Promise<void> {
-  const t = await ok(ctx.cutroom.api.GET('/api/v1/transcriptions/{transcriptionId}', { params: { path: { transcriptionId: id } } }));
+  const t = await ctx.cutroom.transcriptions.get(id);
   print(ctx, t, () =>
     fields([
       ['id', t.id],
@@ -241,7 +233,7 @@ export async function transcriptionsDownloadCommand(
   if (opts.output && !opts.force && fs.existsSync(opts.output)) {
     throw new CliFailure(`${opts.output} already exists: not overwritten (add --force to replace it)`, USER_EXIT.file);
   }
-  const t = await ok(ctx.cutroom.api.GET('/api/v1/transcriptions/{transcriptionId}', { params: { path: { transcriptionId: id } } }));
+  const t = await ctx.cutroom.transcriptions.get(id);
   await writeTranscript(ctx, await waitTranscription(ctx, t), opts);
 }
 
@@ -274,7 +266,7 @@ function personaLines(p: Persona): string {
 }
 
 async function personaQuote(ctx: CliContext) {
-  const [catalog, balance] = await Promise.all([ok(ctx.cutroom.api.GET('/api/v1/personas/catalog')), ok(ctx.cutroom.api.GET('/api/v1/balance'))]);
+  const [catalog, balance] = await Promise.all([ctx.cutroom.personas.getCatalog(), ctx.cutroom.balance.get()]);
   // Persona portraits are charged under free usage too.
   return { credits: catalog.prices.image, balance: balance.balance, detail: 'one portrait, the catalog’s price' };
 }
@@ -290,7 +282,7 @@ async function waitPersona(ctx: CliContext, persona: Persona): Promise<Persona> 
 
 /** cutroom personas list. */
 export async function personasListCommand(ctx: CliContext): Promise<void> {
-  const page = await ok(ctx.cutroom.api.GET('/api/v1/personas', { params: { query: { limit: 100 } } }));
+  const page = await ctx.cutroom.personas.list({ limit: 100 });
   list(
     ctx,
     page,
@@ -302,7 +294,7 @@ export async function personasListCommand(ctx: CliContext): Promise<void> {
 
 /** cutroom personas get <id>. */
 export async function personasGetCommand(ctx: CliContext, id: string): Promise<void> {
-  const p = await ok(ctx.cutroom.api.GET('/api/v1/personas/{id}', { params: { path: { id } } }));
+  const p = await ctx.cutroom.personas.get(id);
   print(ctx, p, () => personaLines(p));
 }
 
@@ -310,7 +302,7 @@ export async function personasGetCommand(ctx: CliContext, id: string): Promise<v
 export async function personasCreateCommand(ctx: CliContext, opts: ChargeConsent & { chip?: Record<string, string>; wait: boolean }): Promise<void> {
   requireConsent(ctx.io, opts);
   await confirmCharge(ctx.io, await personaQuote(ctx), opts);
-  const created = await ok(ctx.cutroom.api.POST('/api/v1/personas', { body: { chips: opts.chip ?? {} } }));
+  const created = await ctx.cutroom.personas.create({ chips: opts.chip ?? {} });
   const p = opts.wait ? await waitPersona(ctx, created) : created;
   print(ctx, p, () => personaLines(p));
 }
@@ -324,19 +316,14 @@ export async function personasRegenerateCommand(
   if ((opts.chip === undefined) === (opts.note === undefined)) throw new CliFailure('give either --chip (one or more) or --note', USER_EXIT.usage);
   requireConsent(ctx.io, opts);
   await confirmCharge(ctx.io, await personaQuote(ctx), opts);
-  const started = await ok(
-    ctx.cutroom.api.POST('/api/v1/personas/{id}/regenerate', {
-      params: { path: { id } },
-      body: opts.note !== undefined ? { note: opts.note } : { chips: opts.chip },
-    }),
-  );
+  const started = await ctx.cutroom.personas.regenerate(id, opts.note !== undefined ? { note: opts.note } : { chips: opts.chip });
   const p = opts.wait ? await waitPersona(ctx, started) : started;
   print(ctx, p, () => personaLines(p));
 }
 
 /** cutroom personas download <id>: the current portrait as `<name-slug>-<persona id>.png`. */
 export async function personasDownloadCommand(ctx: CliContext, id: string, opts: { out: string; force?: boolean }): Promise<void> {
-  const p = await ok(ctx.cutroom.api.GET('/api/v1/personas/{id}', { params: { path: { id } } }));
+  const p = await ctx.cutroom.personas.get(id);
   if (!p.image_url) throw new CliFailure(`persona ${p.id} has no portrait yet (${p.image_status})`, USER_EXIT.jobFailed);
   const file = target(outputDir(opts.out), downloadName(p.name ?? '', p.id, 'png', 'persona'), opts.force);
   await downloadTo(ctx.progress, p.image_url, file, opts.force);
@@ -365,29 +352,28 @@ export async function personasSwapCommand(
   const type = VIDEO_TYPES[path.extname(file).toLowerCase()];
   if (!type) throw new CliFailure(`${path.basename(file)}: a source video must be .mp4, .mov, .webm or .mkv`, USER_EXIT.usage);
   requireConsent(ctx.io, opts);
-  const persona = await ok(ctx.cutroom.api.GET('/api/v1/personas/{id}', { params: { path: { id } } }));
-  const upload = await ok(
-    ctx.cutroom.api.POST('/api/v1/personas/sources/upload', { body: { file_name: path.basename(file), file_size: bytes.length, content_type: type } }),
-  );
+  const persona = await ctx.cutroom.personas.get(id);
+  const upload = await ctx.cutroom.personas.createSourceUpload({ file_name: path.basename(file), file_size: bytes.length, content_type: type });
   const put = await fetch(upload.upload_url, { method: 'PUT', body: new Uint8Array(bytes), headers: { 'content-type': type } });
   if (!put.ok) throw new CliFailure(`the upload answered HTTP ${put.status}`, USER_EXIT.connection);
-  const source = await ok(ctx.cutroom.api.POST('/api/v1/personas/sources/upload/complete', { body: { media_id: upload.media_id } }));
+  const source = await ctx.cutroom.personas.completeSourceUpload({ media_id: upload.media_id });
   ctx.progress.line(`source ${source.media_id}: ${source.duration.toFixed(1)} s uploaded`);
   const [quote, balance] = await Promise.all([
-    ok(ctx.cutroom.api.GET('/api/v1/personas/swap/quote', { params: { query: { media_id: source.media_id, quality: opts.quality, replace: opts.replace } } })),
-    ok(ctx.cutroom.api.GET('/api/v1/balance')),
+    ctx.cutroom.personas.quoteSwap({ media_id: source.media_id, quality: opts.quality, replace: opts.replace }),
+    ctx.cutroom.balance.get(),
   ]);
   await confirmCharge(
     ctx.io,
     { credits: quote.credits, balance: balance.balance, detail: `${quote.seconds.toFixed(1)} s, ${opts.quality} quality, replace ${opts.replace}` },
     opts,
   );
-  const started = await ok(
-    ctx.cutroom.api.POST('/api/v1/personas/{id}/videos', {
-      params: { path: { id: persona.id } },
-      body: { type: 'swap', media_id: source.media_id, quality: opts.quality, replace: opts.replace, credits: quote.credits },
-    }),
-  );
+  const started = await ctx.cutroom.personas.createVideo(persona.id, {
+    type: 'swap',
+    media_id: source.media_id,
+    quality: opts.quality,
+    replace: opts.replace,
+    credits: quote.credits,
+  });
   if (!opts.wait) return print(ctx, started, () => fields(Object.entries(started)));
   const shown = jobProgress(ctx.io.stderr, `persona video ${started.id}`);
   let video: Schemas['PersonaVideo'];
@@ -421,7 +407,7 @@ type Model = Schemas['GenerationModel'];
 
 async function modelOf(ctx: CliContext, id: string): Promise<Model> {
   for (let page = 1; ; page++) {
-    const got = await ok(ctx.cutroom.api.GET('/api/v1/generations/models', { params: { query: { page, limit: 100 } } }));
+    const got = await ctx.cutroom.generations.listModels({ page, limit: 100 });
     const hit = got.models.find((m) => m.id === id);
     if (hit) return hit;
     if (!got.pagination.has_next_page)
@@ -461,10 +447,8 @@ async function imageId(ctx: CliContext, ref: string): Promise<string> {
     return ref;
   }
   if (!stat.isFile()) throw new CliFailure(`${ref} is not a file`, USER_EXIT.file);
-  const form = new FormData();
   const type = IMAGE_TYPES[path.extname(ref).toLowerCase()] ?? 'application/octet-stream';
-  form.append('image', new Blob([fs.readFileSync(ref)], { type }), path.basename(ref));
-  const img = await ok(ctx.cutroom.api.POST('/api/v1/generations/images', { body: form as never, bodySerializer: (b: unknown) => b as FormData }));
+  const img = await ctx.cutroom.generations.uploadImage(new Blob([fs.readFileSync(ref)], { type }), { fileName: path.basename(ref) });
   ctx.progress.line(`image ${img.id}: ${path.basename(ref)} uploaded`);
   return img.id;
 }
@@ -492,7 +476,7 @@ async function waitGeneration(ctx: CliContext, g: Generation): Promise<Generatio
 
 /** cutroom generations models. */
 export async function generationsModelsCommand(ctx: CliContext): Promise<void> {
-  const page = await ok(ctx.cutroom.api.GET('/api/v1/generations/models', { params: { query: { limit: 100 } } }));
+  const page = await ctx.cutroom.generations.listModels({ limit: 100 });
   const price = (m: Model) => ('per_image' in m.price ? `${m.price.per_image}/image` : `${m.price.per_second}/second`);
   list(
     ctx,
@@ -515,7 +499,7 @@ export async function generationsCreateCommand(
   requireConsent(ctx.io, opts);
   const model = await modelOf(ctx, modelId);
   const options = typedOptions(model, opts.option ?? {});
-  const [catalog, balance] = await Promise.all([ok(ctx.cutroom.api.GET('/api/v1/personas/catalog')), ok(ctx.cutroom.api.GET('/api/v1/balance'))]);
+  const [catalog, balance] = await Promise.all([ctx.cutroom.personas.getCatalog(), ctx.cutroom.balance.get()]);
   const discount = catalog.discount_percent;
   let units = 1;
   let detail = `one image at ${'per_image' in model.price ? model.price.per_image : 0}`;
@@ -531,17 +515,13 @@ export async function generationsCreateCommand(
   await confirmCharge(ctx.io, { credits: price, balance: balance.balance, detail: `${detail}${discount > 0 ? `, ${discount} % off` : ''}` }, opts);
   const images = [];
   for (const ref of opts.image ?? []) images.push(await imageId(ctx, ref));
-  const started = await ok(
-    ctx.cutroom.api.POST('/api/v1/generations', {
-      body: {
-        model_id: model.id,
-        credits: price,
-        ...(opts.prompt ? { prompt: opts.prompt } : {}),
-        ...(images.length ? { image_ids: images } : {}),
-        ...(Object.keys(options).length ? { options } : {}),
-      },
-    }),
-  );
+  const started = await ctx.cutroom.generations.create({
+    model_id: model.id,
+    credits: price,
+    ...(opts.prompt ? { prompt: opts.prompt } : {}),
+    ...(images.length ? { image_ids: images } : {}),
+    ...(Object.keys(options).length ? { options } : {}),
+  });
   if (!opts.wait) return print(ctx, started, () => fields(Object.entries(started)));
   const g = await waitGeneration(ctx, started);
   const file = await saveGeneration(ctx, g, opts);
@@ -550,13 +530,13 @@ export async function generationsCreateCommand(
 
 /** cutroom generations get <id>. */
 export async function generationsGetCommand(ctx: CliContext, id: string): Promise<void> {
-  const g = await ok(ctx.cutroom.api.GET('/api/v1/generations/{generationId}', { params: { path: { generationId: id } } }));
+  const g = await ctx.cutroom.generations.get(id);
   print(ctx, g, () => fields(Object.entries(g)));
 }
 
 /** cutroom generations download <id>: waits while it runs, then saves `<model-slug>-<generation id>.<ext>`. */
 export async function generationsDownloadCommand(ctx: CliContext, id: string, opts: { out: string; force?: boolean }): Promise<void> {
-  const first = await ok(ctx.cutroom.api.GET('/api/v1/generations/{generationId}', { params: { path: { generationId: id } } }));
+  const first = await ctx.cutroom.generations.get(id);
   const g = first.status === 'ready' || first.status === 'failed' ? first : await waitGeneration(ctx, first);
   const file = await saveGeneration(ctx, g, opts);
   print(ctx, { generation: g, file }, () => `${file}\n`);
@@ -585,7 +565,7 @@ function monitorLines(m: Monitor): string {
 
 /** cutroom monitors list. */
 export async function monitorsListCommand(ctx: CliContext): Promise<void> {
-  const page = await ok(ctx.cutroom.api.GET('/api/v1/monitors', { params: { query: { limit: 100 } } }));
+  const page = await ctx.cutroom.monitors.list({ limit: 100 });
   list(
     ctx,
     page,
@@ -597,7 +577,7 @@ export async function monitorsListCommand(ctx: CliContext): Promise<void> {
 
 /** cutroom monitors get <id>. */
 export async function monitorsGetCommand(ctx: CliContext, id: string): Promise<void> {
-  const m = await ok(ctx.cutroom.api.GET('/api/v1/monitors/{id}', { params: { path: { id } } }));
+  const m = await ctx.cutroom.monitors.get(id);
   print(ctx, m, () => monitorLines(m));
 }
 
@@ -606,26 +586,19 @@ export async function monitorsCreateCommand(
   ctx: CliContext,
   opts: { type: 'live' | 'video'; url: string; name?: string; template?: string; language?: 'auto' | 'en' | 'pt' },
 ): Promise<void> {
-  const m = await ok(
-    ctx.cutroom.api.POST('/api/v1/monitors', {
-      body: {
-        type: opts.type,
-        url: opts.url,
-        ...(opts.name ? { name: opts.name } : {}),
-        ...(opts.template ? { template_id: opts.template } : {}),
-        ...(opts.language ? { source_language: opts.language } : {}),
-      },
-    }),
-  );
+  const m = await ctx.cutroom.monitors.create({
+    type: opts.type,
+    url: opts.url,
+    ...(opts.name ? { name: opts.name } : {}),
+    ...(opts.template ? { template_id: opts.template } : {}),
+    ...(opts.language ? { source_language: opts.language } : {}),
+  });
   print(ctx, m, () => monitorLines(m));
 }
 
 /** cutroom monitors start|stop <id>. */
 export async function monitorsSwitchCommand(ctx: CliContext, id: string, action: 'start' | 'stop'): Promise<void> {
-  const m =
-    action === 'start'
-      ? await ok(ctx.cutroom.api.POST('/api/v1/monitors/{id}/start', { params: { path: { id } } }))
-      : await ok(ctx.cutroom.api.POST('/api/v1/monitors/{id}/stop', { params: { path: { id } } }));
+  const m = action === 'start' ? await ctx.cutroom.monitors.start(id) : await ctx.cutroom.monitors.stop(id);
   print(ctx, m, () => monitorLines(m));
 }
 
@@ -659,7 +632,7 @@ export function parseMetadata(raw: string): Record<string, Record<string, unknow
 
 /** cutroom posts list. */
 export async function postsListCommand(ctx: CliContext): Promise<void> {
-  const page = await ok(ctx.cutroom.api.GET('/api/v1/posts', { params: { query: { limit: 100 } } }));
+  const page = await ctx.cutroom.posts.list({ limit: 100 });
   list(
     ctx,
     page,
@@ -671,7 +644,7 @@ export async function postsListCommand(ctx: CliContext): Promise<void> {
 
 /** cutroom posts get <id>. */
 export async function postsGetCommand(ctx: CliContext, id: string): Promise<void> {
-  const p = await ok(ctx.cutroom.api.GET('/api/v1/posts/{id}', { params: { path: { id } } }));
+  const p = await ctx.cutroom.posts.get(id);
   print(ctx, p, () => postLines(p));
 }
 
@@ -680,23 +653,19 @@ export async function postsCreateCommand(
   ctx: CliContext,
   opts: { edit: string[]; to: string[]; metadata?: Record<string, Record<string, unknown>>; at?: string },
 ): Promise<void> {
-  const created = await ok(
-    ctx.cutroom.api.POST('/api/v1/posts', {
-      body: {
-        videos: opts.edit.map((edit_id) => ({
-          edit_id,
-          targets: opts.to.map((connection_id) => ({ connection_id, ...(opts.metadata ? { metadata: opts.metadata } : {}) })),
-        })),
-        ...(opts.at ? { scheduled_at: opts.at } : {}),
-      },
-    }),
-  );
+  const created = await ctx.cutroom.posts.create({
+    videos: opts.edit.map((edit_id) => ({
+      edit_id,
+      targets: opts.to.map((connection_id) => ({ connection_id, ...(opts.metadata ? { metadata: opts.metadata } : {}) })),
+    })),
+    ...(opts.at ? { scheduled_at: opts.at } : {}),
+  });
   print(ctx, created, () => fields(Object.entries(created)));
 }
 
 /** cutroom posts delete <id>. */
 export async function postsDeleteCommand(ctx: CliContext, id: string): Promise<void> {
-  await ctx.cutroom.api.DELETE('/api/v1/posts/{id}', { params: { path: { id } } });
+  await ctx.cutroom.posts.delete(id);
   print(ctx, { id, deleted: true }, () => `post ${id} deleted\n`);
 }
 
@@ -704,7 +673,7 @@ export async function postsDeleteCommand(ctx: CliContext, id: string): Promise<v
 
 /** cutroom webhooks list. */
 export async function webhooksListCommand(ctx: CliContext): Promise<void> {
-  const page = await ok(ctx.cutroom.api.GET('/api/v1/webhooks', { params: { query: { limit: 100 } } }));
+  const page = await ctx.cutroom.webhooks.list({ limit: 100 });
   list(
     ctx,
     page,
@@ -716,7 +685,7 @@ export async function webhooksListCommand(ctx: CliContext): Promise<void> {
 
 /** cutroom webhooks create --url <url> --event <type>…: prints the signing secret (shown once). */
 export async function webhooksCreateCommand(ctx: CliContext, opts: { url: string; event: string[] }): Promise<void> {
-  const w = await ok(ctx.cutroom.api.POST('/api/v1/webhooks', { body: { url: opts.url, events: opts.event as never } }));
+  const w = await ctx.cutroom.webhooks.create({ url: opts.url, events: opts.event as never });
   print(ctx, w, () =>
     fields([
       ['id', w.id],
@@ -729,6 +698,6 @@ export async function webhooksCreateCommand(ctx: CliContext, opts: { url: string
 
 /** cutroom webhooks delete <id>. */
 export async function webhooksDeleteCommand(ctx: CliContext, id: string): Promise<void> {
-  await ctx.cutroom.api.DELETE('/api/v1/webhooks/{id}', { params: { path: { id } } });
+  await ctx.cutroom.webhooks.delete(id);
   print(ctx, { id, deleted: true }, () => `webhook ${id} deleted\n`);
 }

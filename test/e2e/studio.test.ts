@@ -179,7 +179,13 @@ describe('Cutroom Studio in a browser', () => {
     await page.getByText('Unlimited').waitFor();
     const year = String(until.getUTCFullYear());
     await expect(page.locator('.stat').first().textContent()).resolves.toContain(year);
-    expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link').allTextContents()).toEqual(['Home', 'New clips', 'Credits']);
+    expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link').allTextContents()).toEqual([
+      'Home',
+      'New clips',
+      'Transcriptions',
+      'Generations',
+      'Credits',
+    ]);
 
     // The nav link by keyboard: focus it, Enter; focus lands on the new page's heading.
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'New clips' }).focus();

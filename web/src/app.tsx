@@ -9,12 +9,19 @@ import { Credits } from './pages/credits';
 import { SubmissionPage } from './pages/submission';
 import { Editor } from './pages/editor';
 import { NotFound } from './pages/not-found';
+import { Transcriptions } from './pages/transcriptions';
+import { TranscriptionPage } from './pages/transcription';
+import { Generations } from './pages/generations';
+import type { StudioPage } from '../../src/shared/studio-pages.js';
 
-const NAV = [
-  ['home', 'Home'],
-  ['newClips', 'New clips'],
-  ['credits', 'Credits'],
-] as const;
+/** The header's links, and the pages under each (a transcription is under Transcriptions). */
+const NAV: ReadonlyArray<readonly [StudioPage, string, readonly StudioPage[]]> = [
+  ['home', 'Home', ['submission', 'editor']],
+  ['newClips', 'New clips', []],
+  ['transcriptions', 'Transcriptions', ['transcription']],
+  ['generations', 'Generations', []],
+  ['credits', 'Credits', []],
+];
 
 function Page({ route }: { route: Route }) {
   const p = route.params;
@@ -29,9 +36,61 @@ function Page({ route }: { route: Route }) {
       return <SubmissionPage videoId={p.videoId} submissionId={p.submissionId} />;
     case 'editor':
       return <Editor key={p.clipId} videoId={p.videoId} submissionId={p.submissionId} clipId={p.clipId} />;
+    case 'transcriptions':
+      return <Transcriptions page={Math.max(1, Number(route.query.get('page')) || 1)} />;
+    case 'transcription':
+      return <TranscriptionPage key={p.transcriptionId} transcriptionId={p.transcriptionId} />;
+    case 'generations':
+      return <Generations page={Math.max(1, Number(route.query.get('page')) || 1)} />;
     default:
       return <NotFound />;
   }
+}
+
+/**
+ * The header's links. On a phone (the CSS's narrow layout) they sit behind a **Menu** button
+ * (`aria-expanded`): Escape closes it and gives the focus back to the button, and so does choosing a link.
+ */
+function MainNav({ route }: { route: Route }) {
+  const [open, setOpen] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  const address = `${location.pathname}${location.search}`;
+  useEffect(() => setOpen(false), [address]);
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      setOpen(false);
+      button.current?.focus();
+    };
+    // A click outside the open menu closes it too.
+    const onClick = (e: MouseEvent) => {
+      if (!(e.target instanceof Node) || !button.current?.parentElement?.contains(e.target)) setOpen(false);
+    };
+    document.addEventListener('keydown', onKey);
+    document.addEventListener('click', onClick);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      document.removeEventListener('click', onClick);
+    };
+  }, [open]);
+  return (
+    <nav aria-label="Main" class={open ? 'main-nav open' : 'main-nav'}>
+      <button ref={button} type="button" class="menu-button" aria-expanded={open} aria-controls="main-links" onClick={() => setOpen((o) => !o)}>
+        <span class="menu-icon" aria-hidden="true" />
+        Menu
+      </button>
+      <ul id="main-links">
+        {NAV.map(([page, label, under]) => (
+          <li key={page}>
+            <Link href={href(page)} aria-current={route.page === page ? 'page' : under.includes(route.page as StudioPage) ? 'true' : undefined}>
+              {label}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
 }
 
 export function App() {
@@ -73,19 +132,7 @@ export function App() {
             <span class="brand-mark" aria-hidden="true" />
             Cutroom <span class="brand-sub">Studio</span>
           </Link>
-          {studio && (
-            <nav aria-label="Main">
-              <ul>
-                {NAV.map(([page, label]) => (
-                  <li key={page}>
-                    <Link href={href(page)} aria-current={route.page === page ? 'page' : undefined}>
-                      {label}
-                    </Link>
-                  </li>
-                ))}
-              </ul>
-            </nav>
-          )}
+          {studio && <MainNav route={route} />}
           {studio && (
             <button type="button" class="quiet sign-out" onClick={() => studio.signOut()}>
               Sign out

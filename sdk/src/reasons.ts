@@ -107,7 +107,7 @@ function fieldFailure(e: { field?: unknown; rule?: unknown; allowed?: unknown })
     case 'utf8':
       return `${field} is not valid UTF-8 text`;
     case 'undecodable':
-      return 'the file could not be read as a video';
+      return 'the file could not be read as audio or video';
     case 'unsupported_container':
       return 'the file is not an MP4/MOV or Matroska/WebM video';
     case 'no_video_stream':

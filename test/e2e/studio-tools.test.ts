@@ -2,10 +2,11 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { SHOTS, SIZES, buildStudio, checkStudioPage, expectAccessible, launchStudioBrowser } from '../helpers/studio-browser.js';
 import { tempDir } from '../helpers/app.js';
 import { VOICES, makeSpeechWav } from '../helpers/speech-fixtures.js';
-import { ROOT, freePort, runCli, waitForHttp, type Proc } from '../helpers/process.js';
+import { freePort, runCli, waitForHttp, type Proc } from '../helpers/process.js';
 import { Cutroom, ok } from '../../sdk/src/index.js';
 
 /**
@@ -15,9 +16,6 @@ import { Cutroom, ok } from '../../sdk/src/index.js';
  * from a reference then animated into a video, each refusal in words; every page at 1440x900 and
  * 390x844 with axe-core, screenshots in test-results/studio/.
  */
-const SHOTS = path.join(ROOT, 'test-results/studio');
-const SIZES = { desktop: { width: 1440, height: 900 }, phone: { width: 390, height: 844 } } as const;
-const AXE = fs.readFileSync(path.join(ROOT, 'node_modules/axe-core/axe.min.js'), 'utf8');
 
 let dir: string;
 let speech: string;
@@ -29,13 +27,12 @@ let key: string;
 let browser: Browser;
 let page: Page;
 let cutroom: Cutroom;
-const cspViolations: string[] = [];
-const pageErrors: string[] = [];
+let cspViolations: string[] = [];
+let pageErrors: string[] = [];
 
 beforeAll(async () => {
   dir = tempDir('cutroom-studio-tools-e2e-');
-  fs.mkdirSync(SHOTS, { recursive: true });
-  execFileSync('npm', ['run', '-s', 'build:web'], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
+  buildStudio();
   // Two voices taking turns, about 14 s: short to transcribe, two speakers to label.
   const made = await makeSpeechWav(path.join(dir, 'interview.wav'), [
     { silence: 0.5 },
@@ -62,25 +59,7 @@ beforeAll(async () => {
   await waitForHttp(`${base}/readyz`, 180_000);
   key = fs.readFileSync(path.join(dataDir, 'api-key'), 'utf8').trim();
   cutroom = new Cutroom({ baseUrl: base, apiKey: key });
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--autoplay-policy=no-user-gesture-required',
-    ],
-  });
-  page = await browser.newPage({ viewport: SIZES.desktop });
-  page.on('console', (m) => {
-    if (m.type() === 'error' && /Content Security Policy/i.test(m.text())) cspViolations.push(m.text());
-  });
-  page.on('pageerror', (e) => pageErrors.push(e.message));
+  ({ browser, page, cspViolations, pageErrors } = await launchStudioBrowser(['--autoplay-policy=no-user-gesture-required']));
   await page.goto(`${base}/`);
   await page.getByLabel('API key').fill(key);
   await page.getByRole('button', { name: 'Sign in' }).click();
@@ -96,33 +75,10 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-/** axe-core in the page (given by the driver, since the CSP refuses inline scripts): no serious or critical violation. */
-async function axe(name: string) {
-  await page.evaluate(AXE);
-  const violations = await page.evaluate(async () => {
-    const w = window as unknown as {
-      axe: { run(ctx: Document, opts: object): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> };
-    };
-    const r = await w.axe.run(document, { resultTypes: ['violations'] });
-    return r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')).slice(0, 5) }));
-  });
-  expect(
-    violations.filter((v) => v.impact === 'serious' || v.impact === 'critical'),
-    `${name}: ${JSON.stringify(violations)}`,
-  ).toEqual([]);
-}
+const axe = (name: string) => expectAccessible(page, name);
 
-/** The page at both sizes: axe at each, a full-page screenshot of each (test-results/studio/<name>-<size>.png). */
-async function check(name: string) {
-  for (const [size, viewport] of Object.entries(SIZES)) {
-    await page.setViewportSize(viewport);
-    await page.waitForTimeout(150);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} ${size}`).toBeLessThanOrEqual(viewport.width);
-    await axe(`${name} ${size}`);
-    await page.screenshot({ path: path.join(SHOTS, `${name}-${size}.png`), fullPage: true });
-  }
-  await page.setViewportSize(SIZES.desktop);
-}
+/** The page at both sizes: fits the window, axe, a screenshot of each (test/helpers/studio-browser.ts). */
+const check = (name: string) => checkStudioPage(page, name);
 
 const nav = () => page.getByRole('navigation', { name: 'Main' });
 const focusedText = () => page.evaluate(() => document.activeElement?.textContent?.trim() ?? '');

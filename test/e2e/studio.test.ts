@@ -1,11 +1,11 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { buildStudio, checkStudioPage, launchStudioBrowser } from '../helpers/studio-browser.js';
 import { tempDir } from '../helpers/app.js';
 import { makeTalkVideo } from '../helpers/speech-fixtures.js';
-import { ROOT, freePort, runCli, waitForHttp, type Proc } from '../helpers/process.js';
+import { freePort, runCli, waitForHttp, type Proc } from '../helpers/process.js';
 import { startStaticServer, type StaticServer } from '../helpers/static-server.js';
 import { probe } from '../../src/adapters/media/ffprobe.js';
 import { Cutroom, ok } from '../../sdk/src/index.js';
@@ -16,9 +16,6 @@ import { Cutroom, ok } from '../../sdk/src/index.js';
  * its clips, play one, keep one, fix a word and save a version, render and download the MP4, the
  * credits; every page at 1440x900 and 390x844 with axe-core, screenshots in test-results/studio/.
  */
-const SHOTS = path.join(ROOT, 'test-results/studio');
-const SIZES = { desktop: { width: 1440, height: 900 }, phone: { width: 390, height: 844 } } as const;
-const AXE = fs.readFileSync(path.join(ROOT, 'node_modules/axe-core/axe.min.js'), 'utf8');
 
 let dir: string;
 let talk: string;
@@ -31,14 +28,13 @@ let adminToken: string;
 let browser: Browser;
 let page: Page;
 let cutroom: Cutroom;
-const cspViolations: string[] = [];
-const pageErrors: string[] = [];
+let cspViolations: string[] = [];
+let pageErrors: string[] = [];
 
 beforeAll(async () => {
   dir = tempDir('cutroom-studio-e2e-');
-  fs.mkdirSync(SHOTS, { recursive: true });
   // The Studio as the sources are now (Vite takes a second or two); the service serves dist/web.
-  execFileSync('npm', ['run', '-s', 'build:web'], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
+  buildStudio();
   talk = (await makeTalkVideo(path.join(dir, 'talk.mp4'), { minutes: 1.1 })).path;
   fs.writeFileSync(path.join(dir, 'notes.txt'), 'not a video');
   links = await startStaticServer(dir);
@@ -58,24 +54,7 @@ beforeAll(async () => {
   expect(server.output()).toContain(`Or open the Studio at ${base}/ and sign in with this key.`);
   adminToken = fs.readFileSync(path.join(dataDir, 'admin-token'), 'utf8').trim();
   cutroom = new Cutroom({ baseUrl: base, apiKey: key });
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
-  page = await browser.newPage({ viewport: SIZES.desktop });
-  page.on('console', (m) => {
-    if (m.type() === 'error' && /Content Security Policy/i.test(m.text())) cspViolations.push(m.text());
-  });
-  page.on('pageerror', (e) => pageErrors.push(e.message));
+  ({ browser, page, cspViolations, pageErrors } = await launchStudioBrowser([]));
 }, 300_000);
 
 afterAll(async () => {
@@ -98,34 +77,8 @@ async function admin(method: string, url: string, body?: unknown) {
   return res.json();
 }
 
-/** axe-core in the page (given by the driver, since the CSP refuses inline scripts): no serious or critical violation. */
-async function axe(name: string) {
-  await page.evaluate(AXE);
-  const violations = await page.evaluate(async () => {
-    const w = window as unknown as {
-      axe: { run(ctx: Document, opts: object): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> };
-    };
-    const r = await w.axe.run(document, { resultTypes: ['violations'] });
-    return r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')).slice(0, 5) }));
-  });
-  expect(
-    violations.filter((v) => v.impact === 'serious' || v.impact === 'critical'),
-    `${name}: ${JSON.stringify(violations)}`,
-  ).toEqual([]);
-}
-
-/** The page at both sizes: axe at each, a full-page screenshot of each (test-results/studio/<name>-<size>.png). */
-async function check(name: string) {
-  for (const [size, viewport] of Object.entries(SIZES)) {
-    await page.setViewportSize(viewport);
-    await page.waitForTimeout(150);
-    // Nothing sticks out sideways: the page fits the window's width.
-    expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} ${size}`).toBeLessThanOrEqual(viewport.width);
-    await axe(`${name} ${size}`);
-    await page.screenshot({ path: path.join(SHOTS, `${name}-${size}.png`), fullPage: true });
-  }
-  await page.setViewportSize(SIZES.desktop);
-}
+/** The page at both sizes: fits the window, axe, a screenshot of each (test/helpers/studio-browser.ts). */
+const check = (name: string) => checkStudioPage(page, name);
 
 const h1 = () => page.getByRole('heading', { level: 1 });
 

@@ -1,5 +1,6 @@
 import { ok } from '@cutroom/sdk/browser';
-import { Link, href } from '../router';
+import { Pager } from '../components/pager';
+import { href } from '../router';
 import { useLoad, usePageTitle } from '../hooks';
 import { describe } from '../errors';
 import { credits, day, when } from '../format';
@@ -94,27 +95,7 @@ export function Credits({ page }: { page: number }) {
             </table>
           </div>
         )}
-        {p && p.total_pages > 1 && (
-          <nav class="pager" aria-label="Pages of the history">
-            {page > 1 ? (
-              <Link href={href('credits', {}, page - 1 > 1 ? { page: page - 1 } : undefined)} rel="prev">
-                Previous page
-              </Link>
-            ) : (
-              <span />
-            )}
-            <span>
-              Page {p.current_page} of {p.total_pages}
-            </span>
-            {p.has_next_page ? (
-              <Link href={href('credits', {}, { page: page + 1 })} rel="next">
-                Next page
-              </Link>
-            ) : (
-              <span />
-            )}
-          </nav>
-        )}
+        <Pager label="Pages of the history" page={page} pagination={p} hrefOf={(n) => href('credits', {}, n > 1 ? { page: n } : undefined)} />
       </section>
     </>
   );

@@ -33,6 +33,7 @@ For callers of the API (CUTROOM_URL, CUTROOM_API_KEY; cutroom <command> --help):
   balance                         The workspace's credits
   jobs                            Submissions, renders and transcriptions not finished
   completion bash|zsh             A shell completion script
+  mcp                             An MCP server over stdio for desktop assistants (docs/mcp.md)
 `;
 
 /** The running service's database dump, over the admin API (its URL and token as `cutroom admin` finds them). */
@@ -109,6 +110,11 @@ export async function main(argv: string[]): Promise<number> {
       // Loaded only for these commands: they run on the SDK (sdk/, built by `npm run build`).
       const { runUserCli } = await import('./user-cli.js');
       return runUserCli(argv, { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env });
+    }
+    case 'mcp': {
+      // Loaded only for this command: it runs on the SDK (sdk/) and the MCP SDK; stdout carries the protocol.
+      const { runMcpStdio } = await import('./mcp/stdio.js');
+      return runMcpStdio(process.env, process.stderr);
     }
     case undefined:
     case '--help':

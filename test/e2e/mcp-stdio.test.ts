@@ -112,6 +112,11 @@ describe('cutroom mcp over stdio', () => {
     expect(state.structuredContent).toMatchObject({ id: submission.id, video_id: video.id, prompt: 'the moments about the weather' });
     expect(text(state)).toContain(`submission ${submission.id} is`);
 
+    // Not completed yet: no clips so far (their ratings and reasons come with completion, not tested here).
+    const clips = await call(client, 'list_clips', { video_id: video.id, submission_id: submission.id, limit: 5 });
+    expect(clips.isError, text(clips)).toBeFalsy();
+    expect(clips.structuredContent).toMatchObject({ clips: [] });
+
     const after = await call(client, 'get_balance');
     expect((after.structuredContent as { balance: number }).balance).toBe(before - submission.credits_charged);
 

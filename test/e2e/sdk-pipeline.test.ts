@@ -113,19 +113,20 @@ describe('the `cutroom` CLI against the same service and video', () => {
   it('cutroom clip <file> --out <dir>: plain progress lines (no terminal), the clips table, --render all: every clip’s MP4 in --out; then cutroom jobs and renders get', async () => {
     const out = path.join(dir, 'clips');
     const env = { CUTROOM_URL: base, CUTROOM_API_KEY: key, CUTROOM_POLL_INTERVAL_MS: '500' };
-    const run = runCli(['clip', talk, '--out', out, '--language', 'en', '--render', 'all'], env);
+    // No terminal to ask on: --yes accepts the price the CLI prints first.
+    const run = runCli(['clip', talk, '--out', out, '--language', 'en', '--render', 'all', '--yes'], env);
     let stdout = '';
     run.child.stdout!.on('data', (d) => (stdout += d));
     const status = await run.exited;
     const output = run.output();
     expect(status, output).toBe(0);
-    // Progress as plain lines: upload quarters, each submission state as it changes, the render's progress, the file saved.
+    // Progress as plain lines: upload quarters, each submission state as it changes (timestamped), the render's progress, the file saved.
     expect(output).toMatch(/^upload talk\.mp4: 0% \(0 B of .+\)$/m);
     expect(output).toMatch(/^upload talk\.mp4: 100% \(.+\)$/m);
     expect(output).toMatch(/^submission sub_\w+: queued \(2 credits charged\)$/m);
-    expect(output).toMatch(/^submission sub_\w+: completed$/m);
+    expect(output).toMatch(/^\[\d\d:\d\d:\d\d\] submission sub_\w+: completed/m);
     expect(output).toMatch(/^#\s+rating\s+start\s+end\s+title\s+clip$/m);
-    expect(output).toMatch(/^render rnd_\w+: (100%|completed \(from cache\))$/m);
+    expect(output).toMatch(/^(\[\d\d:\d\d:\d\d\] render rnd_\w+: completed|render rnd_\w+: completed \(from cache\)$)/m);
     expect(output).not.toMatch(/\u001b\[/);
     // --render all: every clip of the table rendered and saved in --out, each file's path on stdout.
     const rows = [...stdout.matchAll(/^\s*\d+\s+\d+\.\d\s+\S+\s+\S+\s+.+\s(clip_\w+)$/gm)].map((m) => m[1]);
@@ -146,7 +147,7 @@ describe('the `cutroom` CLI against the same service and video', () => {
     const jobs = runCli(['jobs', '--json'], env);
     expect(await jobs.exited).toBe(0);
     expect(JSON.parse(jobs.output().slice(jobs.output().indexOf('{')))).toEqual({ submissions: [], renders: [], transcriptions: [] });
-    const renderId = /^render (rnd_\w+): /m.exec(output)![1];
+    const renderId = /render (rnd_\w+): /.exec(output)![1];
     const get = runCli(['renders', 'get', renderId, '--json'], env);
     expect(await get.exited).toBe(0);
     expect(JSON.parse(get.output().slice(get.output().indexOf('{')))).toMatchObject({ id: renderId, status: 'completed', progress: 100 });

@@ -8,7 +8,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { Ajv } from 'ajv';
 import { makeTalkVideo } from '../helpers/speech-fixtures.js';
-import { freePort, ROOT, runCli, waitForHttp, type Proc } from '../helpers/process.js';
+import { ROOT, type Proc, startServe } from '../helpers/process.js';
 
 /**
  * `cutroom mcp` as a desktop assistant runs it: the MCP SDK's own Client spawns the CLI (from source)
@@ -42,12 +42,7 @@ const text = (r: CallToolResult) => r.content.map((c) => (c.type === 'text' ? c.
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cutroom-mcp-'));
   talk = (await makeTalkVideo(path.join(dir, 'talk.mp4'), { minutes: 1.1 })).path;
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  const dataDir = path.join(dir, 'data');
-  server = runCli(['serve'], { CUTROOM_DATA_DIR: dataDir, PORT: String(port), PUBLIC_BASE_URL: base, CUTROOM_ADMIN_TOKEN: '' });
-  await waitForHttp(`${base}/readyz`, 180_000);
-  key = fs.readFileSync(path.join(dataDir, 'api-key'), 'utf8').trim();
+  ({ server, base, key } = await startServe(dir));
 }, 300_000);
 afterAll(async () => {
   for (const c of clients) await c.close();

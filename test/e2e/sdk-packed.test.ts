@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTalkVideo } from '../helpers/speech-fixtures.js';
-import { freePort, ROOT, runCli, waitForHttp, type Proc } from '../helpers/process.js';
+import { ROOT, type Proc, startServe } from '../helpers/process.js';
 import { probe } from '../../src/adapters/media/ffprobe.js';
 
 const run = promisify(execFile);
@@ -43,12 +43,7 @@ beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cutroom-sdk-packed-'));
   expect(path.relative(ROOT, dir).startsWith('..')).toBe(true);
   talk = (await makeTalkVideo(path.join(dir, 'talk.mp4'), { minutes: 1.1 })).path;
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  const dataDir = path.join(dir, 'data');
-  server = runCli(['serve'], { CUTROOM_DATA_DIR: dataDir, PORT: String(port), PUBLIC_BASE_URL: base, CUTROOM_ADMIN_TOKEN: '' });
-  await waitForHttp(`${base}/readyz`, 180_000);
-  key = fs.readFileSync(path.join(dataDir, 'api-key'), 'utf8').trim();
+  ({ server, base, key } = await startServe(dir));
 }, 300_000);
 afterAll(async () => {
   if (server) {

@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { SHOTS, SIZES, buildStudio, checkStudioPage, expectAccessible, launchStudioBrowser } from '../helpers/studio-browser.js';
 import { tempDir } from '../helpers/app.js';
 import { VOICES, makeSpeechWav } from '../helpers/speech-fixtures.js';
-import { freePort, runCli, waitForHttp, type Proc } from '../helpers/process.js';
+import { type Proc, startServe } from '../helpers/process.js';
 import { Cutroom, ok } from '../../sdk/src/index.js';
 
 /**
@@ -52,12 +52,7 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(dir, 'notes.png'), 'not a picture, only some text');
   picture = path.join(dir, 'pattern.png');
   execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=160x120', '-frames:v', '1', '-y', picture]);
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  const dataDir = path.join(dir, 'data');
-  server = runCli(['serve'], { CUTROOM_DATA_DIR: dataDir, PORT: String(port), PUBLIC_BASE_URL: base, CUTROOM_ADMIN_TOKEN: '' });
-  await waitForHttp(`${base}/readyz`, 180_000);
-  key = fs.readFileSync(path.join(dataDir, 'api-key'), 'utf8').trim();
+  ({ server, base, key } = await startServe(dir));
   cutroom = new Cutroom({ baseUrl: base, apiKey: key });
   ({ browser, page, cspViolations, pageErrors } = await launchStudioBrowser(['--autoplay-policy=no-user-gesture-required']));
   await page.goto(`${base}/`);

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
+import fs from 'node:fs';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -57,4 +58,18 @@ export async function apiCall(base: string, key: string, method: string, url: st
     body: body ? JSON.stringify(body) : undefined,
   });
   return { status: res.status, body: await res.json() };
+}
+
+/**
+ * `cutroom serve` as a real process on a free loopback port with its data in `<dir>/data` (no admin
+ * token unless `env` gives one), once it answers /readyz; the API key it wrote on first start.
+ */
+export async function startServe(dir: string, env: Record<string, string> = {}): Promise<{ server: Proc; base: string; key: string; dataDir: string }> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const dataDir = path.join(dir, 'data');
+  const server = runCli(['serve'], { CUTROOM_DATA_DIR: dataDir, PORT: String(port), PUBLIC_BASE_URL: base, CUTROOM_ADMIN_TOKEN: '', ...env });
+  await waitForHttp(`${base}/readyz`, 180_000);
+  const key = fs.readFileSync(path.join(dataDir, 'api-key'), 'utf8').trim();
+  return { server, base, key, dataDir };
 }

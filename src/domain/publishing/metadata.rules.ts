@@ -13,27 +13,36 @@
  *   YouTube's description, which YouTube limits in UTF-8 bytes.
  */
 
-export const PUBLISH_PLATFORMS = ['local', 'youtube', 'tiktok', 'instagram'] as const;
-export type PublishPlatform = (typeof PUBLISH_PLATFORMS)[number];
+import {
+  LIMITS,
+  REQUIRED_METADATA,
+  TIKTOK_PRIVACY,
+  YOUTUBE_LICENSES,
+  YOUTUBE_PRIVACY,
+  countHashtags,
+  countMentions,
+  isPublishPlatform,
+  utf8Length,
+  youtubeTagsLength,
+  type PublishPlatform,
+  METADATA_DEFAULTS,
+} from '../../shared/publish-limits.js';
 
-export const LIMITS = {
-  local: { title: 100, caption: 2200 },
-  youtube: { title: 100, descriptionBytes: 5000, tagsTotal: 500 },
-  tiktok: { title: 2200 },
-  instagram: { caption: 2200, hashtags: 30, mentions: 20, collaborators: 3 },
-} as const;
-
-export const YOUTUBE_PRIVACY = ['public', 'unlisted', 'private'] as const;
-export const YOUTUBE_LICENSES = ['youtube', 'creativeCommon'] as const;
-export const TIKTOK_PRIVACY = ['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'FOLLOWER_OF_CREATOR', 'SELF_ONLY'] as const;
-
-/** Values applied by the adapters when a field is absent; `applyMetadataDefaults` shows them on the item. */
-export const METADATA_DEFAULTS: Record<PublishPlatform, Record<string, unknown>> = {
-  local: {},
-  youtube: { privacyStatus: 'private' },
-  tiktok: {},
-  instagram: { shareToFeed: true },
-};
+// The limits, enums and counters are one table with the Studio's publish form (src/shared/publish-limits.ts).
+export {
+  LIMITS,
+  METADATA_DEFAULTS,
+  PUBLISH_PLATFORMS,
+  REQUIRED_METADATA,
+  TIKTOK_PRIVACY,
+  YOUTUBE_LICENSES,
+  YOUTUBE_PRIVACY,
+  countHashtags,
+  countMentions,
+  isPublishPlatform,
+  youtubeTagsLength,
+  type PublishPlatform,
+} from '../../shared/publish-limits.js';
 
 export interface MetadataViolation {
   /** Network-qualified field, e.g. `youtube.title`; the network name alone when its entry is not an object. */
@@ -43,7 +52,6 @@ export interface MetadataViolation {
 type Fields = Record<string, unknown>;
 type Check = (value: unknown, all: Fields) => boolean;
 interface Rule {
-  required?: boolean;
   check: Check;
 }
 
@@ -64,28 +72,12 @@ const nonNegativeInt: Check = (v) => typeof v === 'number' && Number.isSafeInteg
 const isoInstant = (v: unknown): boolean => typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(v) && !Number.isNaN(Date.parse(v));
 const languageTag: Check = (v) => typeof v === 'string' && /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/.test(v);
 
-/** YouTube counts a tag with a space as quoted (+2) and separates tags with commas. */
-export function youtubeTagsLength(tags: readonly string[]): number {
-  let total = Math.max(0, tags.length - 1);
-  for (const t of tags) total += t.length + (t.includes(' ') ? 2 : 0);
-  return total;
-}
-
 const youtubeTags: Check = (v) =>
   Array.isArray(v) &&
   v.every((t) => typeof t === 'string' && t.trim().length > 0 && !/[<>,]/.test(t)) &&
   youtubeTagsLength(v as string[]) <= LIMITS.youtube.tagsTotal;
 
-const youtubeDescription: Check = (v) => typeof v === 'string' && !/[<>]/.test(v) && Buffer.byteLength(v, 'utf8') <= LIMITS.youtube.descriptionBytes;
-
-/** `#tag` words (letters, digits, underscore, any script); `##` and a lone `#` are not counted. */
-export function countHashtags(text: string): number {
-  return (text.match(/(^|[^\p{L}\p{N}_&#/])#[\p{L}\p{N}_]+/gu) ?? []).length;
-}
-
-export function countMentions(text: string): number {
-  return (text.match(/(^|[^\p{L}\p{N}_.@])@[\p{L}\p{N}_.]+/gu) ?? []).length;
-}
+const youtubeDescription: Check = (v) => typeof v === 'string' && !/[<>]/.test(v) && utf8Length(v) <= LIMITS.youtube.descriptionBytes;
 
 const instagramCaption: Check = (v) =>
   typeof v === 'string' &&
@@ -106,11 +98,11 @@ const httpUrl: Check = (v) => {
 /** Checked in this order; the first violation is reported. */
 const RULES: Record<PublishPlatform, Record<string, Rule>> = {
   local: {
-    title: { required: true, check: str(LIMITS.local.title, { nonEmpty: true }) },
+    title: { check: str(LIMITS.local.title, { nonEmpty: true }) },
     caption: { check: str(LIMITS.local.caption) },
   },
   youtube: {
-    title: { required: true, check: str(LIMITS.youtube.title, { nonEmpty: true, noAngle: true }) },
+    title: { check: str(LIMITS.youtube.title, { nonEmpty: true, noAngle: true }) },
     description: { check: youtubeDescription },
     privacyStatus: { check: oneOf(YOUTUBE_PRIVACY) },
     categoryId: { check: (v) => typeof v === 'string' && /^\d{1,4}$/.test(v) },
@@ -126,7 +118,7 @@ const RULES: Record<PublishPlatform, Record<string, Rule>> = {
     publishAt: { check: (v, all) => isoInstant(v) && (all.privacyStatus === undefined || all.privacyStatus === 'private') },
   },
   tiktok: {
-    privacyLevel: { required: true, check: oneOf(TIKTOK_PRIVACY) },
+    privacyLevel: { check: oneOf(TIKTOK_PRIVACY) },
     title: { check: str(LIMITS.tiktok.title) },
     disableComment: { check: bool },
     disableDuet: { check: bool },
@@ -142,16 +134,12 @@ const RULES: Record<PublishPlatform, Record<string, Rule>> = {
     thumbOffset: { check: nonNegativeInt },
     coverUrl: { check: httpUrl },
     locationId: { check: (v) => typeof v === 'string' && /^\d+$/.test(v) },
-    audioName: { check: str(100, { nonEmpty: true }) },
+    audioName: { check: str(LIMITS.instagram.audioName, { nonEmpty: true }) },
     collaborators: {
       check: (v) => Array.isArray(v) && v.length <= LIMITS.instagram.collaborators && v.every((c) => typeof c === 'string' && /^[A-Za-z0-9._]{1,30}$/.test(c)),
     },
   },
 };
-
-export function isPublishPlatform(p: string): p is PublishPlatform {
-  return (PUBLISH_PLATFORMS as readonly string[]).includes(p);
-}
 
 /** The keys each network's rules know (the rest are accepted and left alone). */
 export function knownMetadataKeys(platform: PublishPlatform): string[] {
@@ -169,7 +157,7 @@ export function validateMetadata(platform: string, metadata: unknown): MetadataV
   for (const [key, rule] of Object.entries(RULES[platform])) {
     const present = Object.prototype.hasOwnProperty.call(metadata, key) && metadata[key] !== undefined;
     if (!present) {
-      if (rule.required) return { field: `${platform}.${key}` };
+      if (REQUIRED_METADATA[platform].includes(key)) return { field: `${platform}.${key}` };
       continue;
     }
     if (!rule.check(metadata[key], metadata)) return { field: `${platform}.${key}` };

@@ -289,6 +289,18 @@ export const ERROR_REASONS: Readonly<Record<string, (extra: Extra) => string>> =
   SOURCE_LIVE_IN_PROGRESS: () => 'The video is still being broadcast live.',
   SOURCE_VOD_PROCESSING: () => 'The site is still processing the video.',
 
+  // A post item's `error_code` (docs/publishing.md); NETWORK_ERROR, PROCESSING_FAILED, RENDER_FAILED,
+  // EDITS_NOT_FOUND and QUEUE_UNAVAILABLE above also apply.
+  AUTH_EXPIRED: () => 'The account’s access has expired and could not be renewed: the account must be connected again.',
+  AUTH_REVOKED: () => 'The network no longer lets the service post to this account (access withdrawn or a permission missing): connect it again.',
+  QUOTA_EXCEEDED: () => 'The network’s upload quota for this account is used up: retry later.',
+  RATE_LIMITED: () => 'The network asked the service to slow down: retry in a while.',
+  METADATA_REJECTED: (x) => `The network refused the title, caption or options${str(x.field) ? ` (“${str(x.field)}”)` : ''}.`,
+  UPLOAD_FAILED: () => 'The upload to the network failed.',
+  CANCELLED: () => 'It was removed before it was published.',
+  CONNECTION_REVOKED: () => 'The account was disconnected before the video was published.',
+  PUBLISH_FAILED: () => 'Publishing failed unexpectedly, after several tries.',
+
   // The SDK's own codes (status null: no error answer was received).
   SUBMISSION_FAILED: jobFailed('Clipping'),
   POST_FAILED: jobFailed('Publishing', false),

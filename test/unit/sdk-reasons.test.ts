@@ -4,6 +4,8 @@ import { ERROR_STATUS, FAILURE_ONLY_CODES } from '../../src/domain/error-codes.j
 import { SYSTEM_ERROR_CODES } from '../../src/domain/errors.js';
 import { URL_REFUSALS } from '../../src/domain/videos/url-refusals.js';
 import type { WaitingReason } from '../../src/ports/source-resolver.js';
+import type { PublishErrorCode } from '../../src/ports/publisher.js';
+import { CANCELLED, CONNECTION_REVOKED, PUBLISH_FAILED, RENDER_FAILED } from '../../src/domain/publishing/posts.rules.js';
 
 /** Every waiting reason (the type makes the list complete). */
 const WAITING_REASONS = Object.keys({ SOURCE_PREMIERE_SCHEDULED: 1, SOURCE_LIVE_IN_PROGRESS: 1, SOURCE_VOD_PROCESSING: 1 } satisfies Record<WaitingReason, 1>);
@@ -22,6 +24,21 @@ describe('the table covers every code of the service', () => {
 
   it('every failure-only code, system error code and waiting reason has a sentence', () => {
     const codes = [...FAILURE_ONLY_CODES, ...Object.values(SYSTEM_ERROR_CODES), ...WAITING_REASONS];
+    expect(codes.filter((code) => !Object.hasOwn(ERROR_REASONS, code))).toEqual([]);
+  });
+
+  it('every post item error_code (a publisher’s and the worker’s own) has a sentence', () => {
+    const publisher = Object.keys({
+      AUTH_EXPIRED: 1,
+      AUTH_REVOKED: 1,
+      QUOTA_EXCEEDED: 1,
+      RATE_LIMITED: 1,
+      METADATA_REJECTED: 1,
+      UPLOAD_FAILED: 1,
+      PROCESSING_FAILED: 1,
+      NETWORK_ERROR: 1,
+    } satisfies Record<PublishErrorCode, 1>);
+    const codes = [...publisher, CANCELLED, CONNECTION_REVOKED, PUBLISH_FAILED, RENDER_FAILED, 'EDITS_NOT_FOUND', 'QUEUE_UNAVAILABLE'];
     expect(codes.filter((code) => !Object.hasOwn(ERROR_REASONS, code))).toEqual([]);
   });
 

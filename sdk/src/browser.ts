@@ -3,7 +3,7 @@
  * Uploads take a File or Blob (sliced per part) and report progress through XMLHttpRequest; webhook
  * verification (a server's job, node:crypto) is only in the Node entry.
  */
-import { CutroomCore, type MediaUpload, type VideoAnalysis } from './core.js';
+import { CutroomCore, type MediaUpload, type PersonaSource, type VideoAnalysis } from './core.js';
 import type { UploadVideoOptions } from './upload.js';
 import { blobSource, xhrPut } from './upload-browser.js';
 
@@ -23,6 +23,7 @@ export type {
   Post,
   Persona,
   PersonaVideo,
+  PersonaSource,
   Generation,
   MediaUpload,
   Edit,
@@ -55,5 +56,10 @@ export class Cutroom extends CutroomCore {
   /** Uploads an audio or video file to transcribe (POST /transcriptions/upload, then one PUT). */
   uploadMedia(file: Blob, opts: UploadVideoOptions = {}): Promise<MediaUpload> {
     return this.uploadMediaFrom(blobSource(file, opts, 'media'), xhrPut, opts);
+  }
+
+  /** Uploads a persona's source video (.mp4 .mov .webm .mkv) and registers it; answers its `media_id` and `duration` (free). */
+  uploadPersonaSource(file: Blob, opts: UploadVideoOptions = {}): Promise<PersonaSource> {
+    return this.uploadPersonaSourceFrom(blobSource(file, opts), xhrPut, opts);
   }
 }

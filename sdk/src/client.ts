@@ -8,6 +8,7 @@ import {
   type Clip,
   type CutroomOptions,
   type MediaUpload,
+  type PersonaSource,
   type Render,
   type Submission,
   type Transcription,
@@ -35,6 +36,7 @@ export type {
   Post,
   Persona,
   PersonaVideo,
+  PersonaSource,
   Generation,
   MediaUpload,
   Edit,
@@ -224,6 +226,15 @@ export class Cutroom extends CutroomCore {
    */
   async uploadMedia(file: string | Readable, opts: UploadVideoOptions = {}): Promise<MediaUpload> {
     return this.uploadMediaFrom(await uploadSource(file, opts, 'media'), nodePut, opts);
+  }
+
+  /**
+   * Uploads a persona's source video (.mp4 .mov .webm .mkv; one PUT, streamed) and registers it:
+   * POST /personas/sources/upload, the bytes, POST /personas/sources/upload/complete. Answers its
+   * `media_id` and measured `duration` (free; a swap is quoted from it).
+   */
+  async uploadPersonaSource(file: string | Readable, opts: UploadVideoOptions = {}): Promise<PersonaSource> {
+    return this.uploadPersonaSourceFrom(await uploadSource(file, opts), nodePut, opts);
   }
 }
 

@@ -31,6 +31,8 @@ export type Clip = Schemas['Clip'];
 export type DeriveEditRequest = paths['/api/v1/edits']['post']['requestBody']['content']['application/json'];
 /** An uploaded file to transcribe: `media_id` is the `media_id` of POST /transcriptions. */
 export type MediaUpload = { media_id: string; kind: 'audio' | 'video'; file_name: string; file_size: number };
+/** A persona's source video, uploaded and measured (POST /personas/sources/upload/complete): `media_id` goes to the swap quote and POST /personas/{id}/videos. */
+export type PersonaSource = Schemas['PersonaSource'];
 
 /** The long-running jobs the `waitFor…` helpers watch. */
 export type JobKind = 'submission' | 'render' | 'transcription' | 'post' | 'persona' | 'persona_video' | 'generation';
@@ -209,6 +211,25 @@ export class CutroomCore {
       sleep: this.sleep,
     });
     return { media_id: upload.media_id, kind: upload.kind, file_name: source.fileName, file_size: source.size };
+  }
+
+  /**
+   * Uploads a persona's source video and registers it: POST /personas/sources/upload, the bytes to its
+   * signed URL (one PUT), POST /personas/sources/upload/complete. Answers the measured source (`duration`
+   * and the `media_id` of GET /personas/swap/quote and POST /personas/{id}/videos). Nothing is charged.
+   */
+  protected async uploadPersonaSourceFrom<B>(source: UploadSource<B>, put: PutPart<B>, opts: UploadVideoOptions): Promise<PersonaSource> {
+    const upload = await this.personas.createSourceUpload(
+      { file_name: source.fileName, file_size: source.size, content_type: source.contentType },
+      { signal: opts.signal },
+    );
+    await sendParts(source, [{ url: upload.upload_url, start: 0, length: source.size }], put, {
+      onProgress: opts.onProgress,
+      signal: opts.signal,
+      policy: this.policy,
+      sleep: this.sleep,
+    });
+    return this.personas.completeSourceUpload({ media_id: upload.media_id }, { signal: opts.signal });
   }
 
   /** GET /edits/{id}: the edit as a document (segments, indexed words, layout, captions, title). */

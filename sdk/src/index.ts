@@ -24,6 +24,7 @@ export type {
   Post,
   Persona,
   PersonaVideo,
+  PersonaSource,
   Generation,
   MediaUpload,
   Edit,

@@ -110,3 +110,29 @@ describe('SDK uploadVideo against the service', () => {
     await expect(bad.uploadVideo(video)).rejects.toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
   });
 });
+
+describe('SDK uploadPersonaSource against the service', () => {
+  it('uploads a short source video with one PUT, completes it and answers it measured (free); a refusal is a CutroomError', async () => {
+    const ws = await t.workspace({ credits: 5 });
+    const cutroom = new Cutroom({ baseUrl: base, apiKey: ws.key });
+    const short = path.join(dir, 'short.mp4');
+    await runFfmpeg(['-y', '-i', video, '-t', '2', '-c:v', 'libx264', '-preset', 'ultrafast', '-b:v', '100k', '-c:a', 'copy', short]);
+    const progress: UploadProgress[] = [];
+    const source = await cutroom.uploadPersonaSource(short, { onProgress: (p) => progress.push(p) });
+    expect(source).toMatchObject({ width: 160, height: 90, has_audio: true });
+    expect(source.duration).toBeCloseTo(2, 0);
+    expect(progress.at(-1)?.sentBytes).toBe(fs.statSync(short).size);
+    // Completed: the swap is quoted from it; nothing was charged for the upload.
+    const quote = await cutroom.personas.quoteSwap({ media_id: source.media_id, quality: 'standard', replace: 'head' });
+    expect(quote).toMatchObject({ media_id: source.media_id, seconds: source.duration });
+    expect((await cutroom.balance.get()).balance).toBe(5);
+
+    const notVideo = path.join(dir, 'words.mp4');
+    fs.writeFileSync(notVideo, 'not a video at all');
+    await expect(cutroom.uploadPersonaSource(notVideo)).rejects.toMatchObject({ status: 400, code: 'VALIDATION_ERROR' });
+    // An extension the service does not take is refused before anything is sent.
+    const text = path.join(dir, 'notes.txt');
+    fs.writeFileSync(text, 'words');
+    await expect(cutroom.uploadPersonaSource(text)).rejects.toThrow(TypeError);
+  });
+});

@@ -541,7 +541,13 @@ describe('the clips of a broadcast, with clipped batches', () => {
       review: null,
       batch_index: 1,
       broadcast_offset: 22,
+      video_id: 'vid_bc_clips_1',
+      submission_id: 'sub_bc_clips_1',
     });
+    // The batch's submission reads the same clip (the Studio's editor opens it there), though GET /clips does not list it.
+    const asSubmissionClip = await t.api(ws.key, 'GET', '/clips/vid_bc_clips_1/submissions/sub_bc_clips_1/clips');
+    expect(asSubmissionClip.status).toBe(200);
+    expect(asSubmissionClip.body.clips.map((c: any) => c.id)).toEqual(['clip_b1']);
     expect(byRating.body.clips[0]).toMatchObject({ batch_index: 0, start_time: 15, broadcast_offset: 15 });
     expect(await ids('?sort=rating&order=asc')).toEqual(['clip_b0_early', 'clip_b1', 'clip_b0_late']);
     // start_time is the broadcast's timeline (batch offset + start inside the batch), not the batch-relative start alone.

@@ -306,10 +306,19 @@ export class MonitorsService {
     return this.d.repo.listBroadcastClips(workspaceId, b.id, order, page);
   }
 
-  /** The spec's Clip object plus `batch_index` and `broadcast_offset` (seconds from the broadcast's start). */
+  /**
+   * The spec's Clip object plus `batch_index`, `broadcast_offset` (seconds from the broadcast's start)
+   * and the batch's `video_id` and `submission_id` (the clip is a submission clip too: its editor).
+   */
   async clipView(row: BroadcastClipRow) {
-    const { batchIndex, batchOffset, videoId: _v, ...clip } = row;
-    return { ...(await this.d.clipView(clip)), batch_index: batchIndex, broadcast_offset: Math.round((batchOffset + row.startTime) * 1000) / 1000 };
+    const { batchIndex, batchOffset, videoId, ...clip } = row;
+    return {
+      ...(await this.d.clipView(clip)),
+      batch_index: batchIndex,
+      broadcast_offset: Math.round((batchOffset + row.startTime) * 1000) / 1000,
+      video_id: videoId,
+      submission_id: row.submissionId,
+    };
   }
 
   /** POST …/clips/{clipId}/render: the clip's current edit rendered like a submission clip's (202, or 200 from_cache). */

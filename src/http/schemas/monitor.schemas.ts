@@ -101,6 +101,11 @@ export const BroadcastClipSchema = Type.Object(
     broadcast_offset: Type.Number({
       description: 'Seconds from the start of the broadcast to the clip’s start (`start_time` is inside the batch’s own recording).',
     }),
+    video_id: Type.String({
+      description:
+        'Cutroom’s addition: the batch’s recording. With `submission_id`, the clip is also read and edited as a submission’s clip (`/clips/{video_id}/submissions/{submission_id}/clips/{id}`).',
+    }),
+    submission_id: Type.String({ description: 'Cutroom’s addition: the batch’s internal submission (not listed by GET /clips, readable by its id).' }),
   },
   { $id: 'BroadcastClip' },
 );

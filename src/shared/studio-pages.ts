@@ -13,6 +13,8 @@ export const STUDIO_PAGES = {
   transcriptions: '/transcriptions',
   transcription: '/transcriptions/:transcriptionId',
   generations: '/generations',
+  personas: '/personas',
+  persona: '/personas/:personaId',
 } as const;
 
 export type StudioPage = keyof typeof STUDIO_PAGES;

@@ -12,6 +12,8 @@ import { NotFound } from './pages/not-found';
 import { Transcriptions } from './pages/transcriptions';
 import { TranscriptionPage } from './pages/transcription';
 import { Generations } from './pages/generations';
+import { Personas } from './pages/personas';
+import { PersonaPage } from './pages/personas-one';
 import type { StudioPage } from '../../src/shared/studio-pages.js';
 
 /** The header's links, and the pages under each (a transcription is under Transcriptions). */
@@ -19,6 +21,7 @@ const NAV: ReadonlyArray<readonly [StudioPage, string, readonly StudioPage[]]> =
   ['home', 'Home', ['submission', 'editor']],
   ['newClips', 'New clips', []],
   ['transcriptions', 'Transcriptions', ['transcription']],
+  ['personas', 'Personas', ['persona']],
   ['generations', 'Generations', []],
   ['credits', 'Credits', []],
 ];
@@ -42,6 +45,10 @@ function Page({ route }: { route: Route }) {
       return <TranscriptionPage key={p.transcriptionId} transcriptionId={p.transcriptionId} />;
     case 'generations':
       return <Generations page={Math.max(1, Number(route.query.get('page')) || 1)} />;
+    case 'personas':
+      return <Personas page={Math.max(1, Number(route.query.get('page')) || 1)} />;
+    case 'persona':
+      return <PersonaPage key={p.personaId} personaId={p.personaId} />;
     default:
       return <NotFound />;
   }

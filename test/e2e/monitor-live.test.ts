@@ -1,15 +1,14 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ffmpegPath } from '../../src/adapters/media/binaries.js';
 import { broadcastBatches } from '../../src/adapters/db/schema/index.js';
 import { createContainer, type Container } from '../../src/main/container.js';
 import { registerHandlers } from '../../src/jobs/registry.js';
 import { buildHandlers } from '../../src/jobs/handlers/index.js';
 import { createTestApp, tempDir, type TestApp } from '../helpers/app.js';
-import { runFfmpeg } from '../helpers/media-fixtures.js';
+import { airHls, makeBroadcastFixture } from '../helpers/live-airing.js';
 import { makeSpeechWav, talkScript } from '../helpers/speech-fixtures.js';
 import { startStaticServer, type StaticServer } from '../helpers/static-server.js';
 
@@ -51,39 +50,11 @@ async function startWorker(): Promise<Container> {
   return c;
 }
 
-/** ffmpeg -re: the fixture aired in real time as a live HLS playlist at `<dir>/<name>/live.m3u8`; ends with #EXT-X-ENDLIST. */
+/** The fixture aired in real time as a live HLS playlist at `<dir>/<name>/live.m3u8`; ends with #EXT-X-ENDLIST. */
 function air(name: string): { url: string; done: Promise<void> } {
-  const out = path.join(dir, name);
-  fs.mkdirSync(out, { recursive: true });
-  const proc = spawn(
-    ffmpegPath(),
-    [
-      '-hide_banner',
-      '-nostdin',
-      '-v',
-      'error',
-      '-re',
-      '-i',
-      source,
-      '-c',
-      'copy',
-      '-f',
-      'hls',
-      '-hls_time',
-      String(SEGMENT),
-      '-hls_list_size',
-      '10',
-      '-hls_flags',
-      'delete_segments+temp_file',
-      '-hls_segment_filename',
-      path.join(out, 'seg%03d.ts'),
-      path.join(out, 'live.m3u8'),
-    ],
-    { stdio: 'ignore' },
-  );
-  streams.push(proc);
-  const done = new Promise<void>((resolve, reject) => proc.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`ffmpeg exited ${code}`)))));
-  return { url: `${srv.url}/${name}/live.m3u8`, done };
+  const airing = airHls(source, dir, name, srv.url, SEGMENT);
+  streams.push(airing.proc);
+  return airing;
 }
 
 async function until<T>(what: string, fn: () => Promise<T | undefined | null | false>, timeoutMs = 120_000): Promise<T> {
@@ -103,41 +74,7 @@ beforeAll(async () => {
   dir = tempDir('cutroom-live-');
   const wav = await makeSpeechWav(path.join(dir, 'talk.wav'), [...talkScript(40), { silence: 24 }]);
   source = path.join(dir, 'broadcast.ts');
-  await runFfmpeg([
-    '-f',
-    'lavfi',
-    '-i',
-    'testsrc2=size=160x90:rate=10',
-    '-i',
-    wav.path,
-    '-map',
-    '0:v',
-    '-map',
-    '1:a',
-    '-t',
-    String(wav.duration),
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    '-crf',
-    '35',
-    '-pix_fmt',
-    'yuv420p',
-    '-g',
-    '20',
-    '-sc_threshold',
-    '0',
-    '-c:a',
-    'aac',
-    '-b:a',
-    '48k',
-    '-ac',
-    '1',
-    '-f',
-    'mpegts',
-    source,
-  ]);
+  await makeBroadcastFixture(wav.path, wav.duration, source);
   srv = await startStaticServer(dir);
   t = await createTestApp({
     startQueue: true,

@@ -1,12 +1,10 @@
-import { ok, type Submission } from '@cutroom/sdk/browser';
+import { ok } from '@cutroom/sdk/browser';
 import { Link, href } from '../router';
 import { useLoad, usePageTitle } from '../hooks';
-import { codeInWords, describe } from '../errors';
-import { credits, day, length, stageName, when } from '../format';
+import { describe } from '../errors';
+import { credits, day, when } from '../format';
 import { pollMs } from '../session';
-import { StageBar } from '../components/stage-bar';
-
-const running = (s: Submission) => s.status !== 'completed' && s.status !== 'failed';
+import { SubmissionItem, running } from '../components/submission-item';
 
 export function Home() {
   usePageTitle('Home');
@@ -85,30 +83,7 @@ export function Home() {
         )}
         <ul class="subs" aria-live="polite">
           {subs.data?.submissions.map((s) => (
-            <li key={s.id} class="sub card">
-              <div class="sub-main">
-                <Link href={href('submission', { videoId: s.video_id, submissionId: s.id })} class="sub-link">
-                  Submission of {when(s.created_at)}
-                </Link>
-                <span class={`badge ${s.status}`}>{stageName(s.status)}</span>
-              </div>
-              {running(s) ? (
-                <>
-                  <StageBar status={s.status} />
-                  <p class="muted small">
-                    {s.queue_position != null && s.queue_position > 0 ? `Number ${s.queue_position} in line. ` : ''}
-                    {s.estimated_time != null ? `About ${length(s.estimated_time)} left.` : ''}
-                  </p>
-                </>
-              ) : (
-                <p class="muted small">
-                  {s.status === 'completed'
-                    ? `${s.clips_count} clip${s.clips_count === 1 ? '' : 's'}`
-                    : `Failed${s.error_code ? `: ${codeInWords(s.error_code)}` : ''}`}
-                  {s.credits_charged > 0 ? ` · ${credits(s.credits_charged)}` : ''}
-                </p>
-              )}
-            </li>
+            <SubmissionItem key={s.id} s={s} label={`Submission of ${when(s.created_at)}`} />
           ))}
         </ul>
       </section>

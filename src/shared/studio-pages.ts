@@ -13,6 +13,9 @@ export const STUDIO_PAGES = {
   transcriptions: '/transcriptions',
   transcription: '/transcriptions/:transcriptionId',
   generations: '/generations',
+  monitors: '/monitors',
+  monitor: '/monitors/:monitorId',
+  settings: '/settings',
   personas: '/personas',
   persona: '/personas/:personaId',
 } as const;

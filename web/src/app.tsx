@@ -12,6 +12,9 @@ import { NotFound } from './pages/not-found';
 import { Transcriptions } from './pages/transcriptions';
 import { TranscriptionPage } from './pages/transcription';
 import { Generations } from './pages/generations';
+import { Monitors } from './pages/monitors';
+import { MonitorPage } from './pages/monitor';
+import { Settings } from './pages/settings';
 import { Personas } from './pages/personas';
 import { PersonaPage } from './pages/personas-one';
 import type { StudioPage } from '../../src/shared/studio-pages.js';
@@ -21,9 +24,11 @@ const NAV: ReadonlyArray<readonly [StudioPage, string, readonly StudioPage[]]> =
   ['home', 'Home', ['submission', 'editor']],
   ['newClips', 'New clips', []],
   ['transcriptions', 'Transcriptions', ['transcription']],
+  ['monitors', 'Monitors', ['monitor']],
   ['personas', 'Personas', ['persona']],
   ['generations', 'Generations', []],
   ['credits', 'Credits', []],
+  ['settings', 'Settings', []],
 ];
 
 function Page({ route }: { route: Route }) {
@@ -45,6 +50,12 @@ function Page({ route }: { route: Route }) {
       return <TranscriptionPage key={p.transcriptionId} transcriptionId={p.transcriptionId} />;
     case 'generations':
       return <Generations page={Math.max(1, Number(route.query.get('page')) || 1)} />;
+    case 'monitors':
+      return <Monitors page={Math.max(1, Number(route.query.get('page')) || 1)} />;
+    case 'monitor':
+      return <MonitorPage key={p.monitorId} monitorId={p.monitorId} page={Math.max(1, Number(route.query.get('page')) || 1)} />;
+    case 'settings':
+      return <Settings log={route.query.get('log')} page={Math.max(1, Number(route.query.get('page')) || 1)} />;
     case 'personas':
       return <Personas page={Math.max(1, Number(route.query.get('page')) || 1)} />;
     case 'persona':

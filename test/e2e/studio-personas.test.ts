@@ -5,6 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { buildStudio, checkStudioPage, launchStudioBrowser } from '../helpers/studio-browser.js';
 import { tempDir } from '../helpers/app.js';
 import { facePhoto, talkingHeadVideo } from '../helpers/persona-fixtures.js';
+import { runFfmpeg } from '../helpers/media-fixtures.js';
 import { type Proc, startServe } from '../helpers/process.js';
 import { Cutroom } from '../../sdk/src/index.js';
 
@@ -269,6 +270,46 @@ describe('Studio: Personas in a browser', () => {
     expect((await cutroom.personas.get(id)).preset_id).toBe(second.id);
     await page.getByRole('img', { name: /^Portrait of / }).waitFor({ timeout: 60_000 });
     expect(await balance()).toBe(before);
+  }, 120_000);
+
+  it('a library video: the workspace’s clipped videos are offered; one of a minute is refused in words (a swap takes up to 15 s)', async () => {
+    // A library video: uploaded and submitted for clipping over the API (its clipping need not finish).
+    const minute = path.join(dir, 'minute.mp4');
+    await runFfmpeg([
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc2=size=160x90:rate=5',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=440:sample_rate=16000',
+      '-t',
+      '61',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-pix_fmt',
+      'yuv420p',
+      '-c:a',
+      'aac',
+      '-shortest',
+      minute,
+    ]);
+    const uploaded = await cutroom.uploadVideo(minute);
+    const submission = await cutroom.clips.create({ video_id: uploaded.id });
+    await page.goto(`${base}/personas/${personaId}`);
+    await page.getByRole('heading', { level: 1, name: 'Rosa' }).waitFor();
+    await page.getByRole('radio', { name: 'A library video' }).check();
+    const library = page.getByLabel('Library video', { exact: true });
+    await library.locator(`option[value="${submission.video_id}"]`).waitFor({ state: 'attached' });
+    await expect(library.locator('option').allTextContents()).resolves.toEqual(['Choose a video', expect.stringMatching(/^Video of /)]);
+    await library.selectOption(submission.video_id);
+    await expect(alertText()).resolves.toMatch(/^The video is too long \(1 min 1 s\): the most allowed here is 15 s\. \(VIDEO_TOO_LONG\)$/);
+    await expect(page.getByRole('button', { name: 'Make the video' }).isDisabled()).resolves.toBe(true);
+    await check('persona-swap-library');
     expect(cspViolations).toEqual([]);
     expect(pageErrors).toEqual([]);
   }, 120_000);

@@ -29,6 +29,16 @@ describe('runningProgress (submissions)', () => {
     expect(last.estimated_time).toBe(1);
   });
 
+  it('never goes back when a reporting stage’s first report comes after the clock would have run ahead', () => {
+    // Finalizing reports its own fraction; before its first report the clock is not used for it.
+    const quiet = runningProgress('finalizing', stretch, { sinceStart: 1e4, sinceStage: 1e4, stageFraction: null })!.progress;
+    const firstReport = runningProgress('finalizing', stretch, { sinceStart: 1e4, sinceStage: 1e4, stageFraction: 0.1 })!.progress;
+    expect(firstReport).toBeGreaterThanOrEqual(quiet);
+    expect(quiet).toBeCloseTo(1 - STAGE_SHARE.finalizing, 2);
+    const analysing = runningProgress('video_analysis', stretch, { sinceStart: 1e4, sinceStage: 1e4, stageFraction: null })!.progress;
+    expect(runningProgress('video_analysis', stretch, { sinceStart: 1e4, sinceStage: 1e4, stageFraction: 0.05 })!.progress).toBeGreaterThanOrEqual(analysing);
+  });
+
   it('is undefined for states that do not run', () => {
     for (const s of ['queued', 'completed', 'failed'] as const)
       expect(runningProgress(s, stretch, { sinceStart: 1, sinceStage: 1, stageFraction: null })).toBeUndefined();

@@ -83,11 +83,14 @@ export function remainingSeconds(state: SubmissionState, stretchSeconds: number,
   return Math.max(1, Math.round(Math.min(total * (after + STAGE_SHARE[order[i]]), Math.max(total * after, byClock))));
 }
 
+/** The stages that report how far they are (`stageFraction`); the others move by the clock. */
+const REPORTING_STAGES: ReadonlySet<string> = new Set(['video_analysis', 'finalizing']);
+
 /**
  * How far a running submission is (pure): `progress` 0..1 is the shares of the stages done plus the
  * current stage's share times how far it is — as the stage reported it (`stageFraction`: video
- * analysis and finalizing do), else by the clock against the stage's expected seconds, never past
- * 90 % of the stage. `estimated_time` is what is left of the estimate: the current stage's part not
+ * analysis and finalizing do; 0 until their first report), else by the clock against the stage's
+ * expected seconds, never past 90 % of the stage. `estimated_time` is what is left of the estimate: the current stage's part not
  * done plus the stages after it, or `remainingSeconds` when the stage reports nothing. Undefined for a
  * state that is not running.
  */
@@ -104,7 +107,10 @@ export function runningProgress(
   const share = STAGE_SHARE[order[i]];
   const total = estimateSeconds(stretchSeconds);
   const reported = timing.stageFraction !== null && Number.isFinite(timing.stageFraction);
-  const f = reported ? Math.min(1, Math.max(0, timing.stageFraction!)) : Math.min(0.9, Math.max(0, timing.sinceStage) / Math.max(1, total * share));
+  // A stage that reports its own fraction is not guessed by the clock before its first report: the
+  // guess could run ahead of the report, and progress would then go back when it comes.
+  const byClock = REPORTING_STAGES.has(order[i]) ? 0 : Math.min(0.9, Math.max(0, timing.sinceStage) / Math.max(1, total * share));
+  const f = reported ? Math.min(1, Math.max(0, timing.stageFraction!)) : byClock;
   const progress = Math.min(0.99, Math.round((before + share * f) * 100) / 100);
   const left = reported ? Math.max(1, Math.round(total * (after + share * (1 - f)))) : remainingSeconds(state, stretchSeconds, timing.sinceStart)!;
   return { progress, estimated_time: left };

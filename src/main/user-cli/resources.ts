@@ -343,9 +343,8 @@ export async function personasSwapCommand(
   file: string,
   opts: ChargeConsent & { quality: 'standard' | 'high'; replace: 'person' | 'head'; out: string; force?: boolean; wait: boolean },
 ): Promise<void> {
-  let bytes: Buffer;
   try {
-    bytes = fs.readFileSync(file);
+    fs.accessSync(file, fs.constants.R_OK);
   } catch (err) {
     throw new CliFailure(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, USER_EXIT.file);
   }
@@ -353,10 +352,8 @@ export async function personasSwapCommand(
   if (!type) throw new CliFailure(`${path.basename(file)}: a source video must be .mp4, .mov, .webm or .mkv`, USER_EXIT.usage);
   requireConsent(ctx.io, opts);
   const persona = await ctx.cutroom.personas.get(id);
-  const upload = await ctx.cutroom.personas.createSourceUpload({ file_name: path.basename(file), file_size: bytes.length, content_type: type });
-  const put = await fetch(upload.upload_url, { method: 'PUT', body: new Uint8Array(bytes), headers: { 'content-type': type } });
-  if (!put.ok) throw new CliFailure(`the upload answered HTTP ${put.status}`, USER_EXIT.connection);
-  const source = await ctx.cutroom.personas.completeSourceUpload({ media_id: upload.media_id });
+  // The SDK's upload: declared, sent with one streamed PUT (retried like every part), completed and measured.
+  const source = await ctx.cutroom.uploadPersonaSource(file, { contentType: type });
   ctx.progress.line(`source ${source.media_id}: ${source.duration.toFixed(1)} s uploaded`);
   const [quote, balance] = await Promise.all([
     ctx.cutroom.personas.quoteSwap({ media_id: source.media_id, quality: opts.quality, replace: opts.replace }),

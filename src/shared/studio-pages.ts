@@ -7,6 +7,7 @@
 export const STUDIO_PAGES = {
   home: '/',
   newClips: '/new',
+  posts: '/posts',
   credits: '/credits',
   submission: '/submissions/:videoId/:submissionId',
   editor: '/submissions/:videoId/:submissionId/clips/:clipId',

@@ -17,12 +17,14 @@ import { MonitorPage } from './pages/monitor';
 import { Settings } from './pages/settings';
 import { Personas } from './pages/personas';
 import { PersonaPage } from './pages/personas-one';
+import { Posts } from './pages/posts';
 import type { StudioPage } from '../../src/shared/studio-pages.js';
 
 /** The header's links, and the pages under each (a transcription is under Transcriptions). */
 const NAV: ReadonlyArray<readonly [StudioPage, string, readonly StudioPage[]]> = [
   ['home', 'Home', ['submission', 'editor']],
   ['newClips', 'New clips', []],
+  ['posts', 'Posts', []],
   ['transcriptions', 'Transcriptions', ['transcription']],
   ['monitors', 'Monitors', ['monitor']],
   ['personas', 'Personas', ['persona']],
@@ -38,6 +40,8 @@ function Page({ route }: { route: Route }) {
       return <Home />;
     case 'newClips':
       return <NewClips />;
+    case 'posts':
+      return <Posts page={Math.max(1, Number(route.query.get('page')) || 1)} />;
     case 'credits':
       return <Credits page={Math.max(1, Number(route.query.get('page')) || 1)} />;
     case 'submission':

@@ -6,6 +6,7 @@ import { describe } from '../errors';
 import { clock, length, when } from '../format';
 import { ClipPlayer } from '../components/player';
 import { RenderControl } from '../components/render';
+import { PublishForm } from '../components/publish-form';
 import {
   cutWords,
   deriveBody,
@@ -70,6 +71,13 @@ export function Editor({ videoId, submissionId, clipId }: { videoId: string; sub
   usePageTitle(clip ? `Edit: ${clip.title}` : 'Edit');
   const [base, setBase] = useState<Edit | null>(null);
   useEffect(() => setBase(clipLoad.data?.edit ?? null), [clipLoad.data]);
+
+  // The publish form opens beside the transcript; its heading takes the focus.
+  const [publishing, setPublishing] = useState(false);
+  const publishHeading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (publishing) publishHeading.current?.focus();
+  }, [publishing]);
 
   const [history, setHistory] = useState<History>(newHistory);
   const draft = history.present;
@@ -281,8 +289,14 @@ export function Editor({ videoId, submissionId, clipId }: { videoId: string; sub
             </button>
           )}
           {base && <RenderControl editId={base.id} />}
+          {base && (
+            <button type="button" aria-expanded={publishing} aria-controls="publish-panel" onClick={() => setPublishing((o) => !o)}>
+              Publish
+            </button>
+          )}
         </div>
         <div>
+          <div id="publish-panel">{base && publishing && <PublishForm editId={base.id} clipTitle={clip.title} headingRef={publishHeading} />}</div>
           <section class="card" aria-labelledby="words-h">
             <h2 id="words-h">Transcript</h2>
             <p class="hint" id="words-help">

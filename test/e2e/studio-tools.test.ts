@@ -169,6 +169,7 @@ describe('Studio: navigation, Transcriptions and Generations in a browser', () =
     const quote = page.locator('#transcription-price');
     await expect(quote.textContent()).resolves.toMatch(new RegExp(`^Estimate: ${prices.per_minute} credits? for 0:1\\d \\(`));
     // Keyboard: Tab from the language to the checkbox, Space ticks it; the estimate adds the surcharge.
+    await expect(page.getByLabel('Number of speakers').count()).resolves.toBe(0);
     await page.getByLabel('Language').focus();
     await tabTo('Speaker labels');
     await page.keyboard.press('Space');
@@ -176,6 +177,14 @@ describe('Studio: navigation, Transcriptions and Generations in a browser', () =
     const withLabels = prices.per_minute + prices.speaker_labels_per_minute;
     await expect(quote.textContent()).resolves.toMatch(new RegExp(`^Estimate: ${withLabels} credits? for .*speaker labels included`));
     await page.getByLabel('Language').selectOption('en');
+    // Number of speakers, only with Speaker labels: 1 to 10 (speakers_expected); outside it, refused in words before anything is sent.
+    await page.getByLabel('Number of speakers').fill('11');
+    await page.getByRole('button', { name: 'Transcribe' }).click();
+    await expect(page.getByRole('alert').textContent()).resolves.toBe(
+      'Number of speakers: a whole number from 1 to 10, or empty to let the service count them.',
+    );
+    expect(new URL(page.url()).pathname).toBe('/transcriptions');
+    await page.getByLabel('Number of speakers').fill('2');
     await check('transcriptions-ready-to-start');
     const before = (await ok(cutroom.api.GET('/api/v1/balance'))).balance;
 
@@ -185,7 +194,7 @@ describe('Studio: navigation, Transcriptions and Generations in a browser', () =
     transcriptionId = new URL(page.url()).pathname.split('/').pop()!;
     await page.getByRole('heading', { level: 1, name: 'interview.wav' }).waitFor();
     const created = await ok(cutroom.api.GET('/api/v1/transcriptions/{transcriptionId}', { params: { path: { transcriptionId } } }));
-    expect(created).toMatchObject({ speaker_labels: true, source_language: 'en', file_name: 'interview.wav' });
+    expect(created).toMatchObject({ speaker_labels: true, speakers_expected: 2, source_language: 'en', file_name: 'interview.wav' });
     // The price quoted is what was charged.
     expect((await ok(cutroom.api.GET('/api/v1/balance'))).balance).toBe(before - withLabels);
     if (created.status === 'processing') {
@@ -199,7 +208,8 @@ describe('Studio: navigation, Transcriptions and Generations in a browser', () =
     const lines = page.getByRole('list', { name: /^Lines of the transcript/ }).getByRole('listitem');
     await expect(lines.count()).resolves.toBe(transcript.cues.length);
     const speakers = new Set(transcript.cues.map((c) => c.speaker));
-    expect(speakers.size).toBeGreaterThan(1);
+    expect(speakers.size).toBe(2);
+    await expect(page.getByText('Yes, 2 speakers').isVisible()).resolves.toBe(true);
     const first = (await lines.first().textContent())!;
     expect(first).toContain(`Speaker ${transcript.cues[0].speaker}`);
     expect(first).toContain(transcript.cues[0].text.replace(/\n/g, ' '));
@@ -266,6 +276,22 @@ describe('Studio: navigation, Transcriptions and Generations in a browser', () =
     await page.getByLabel('Your copy of interview.wav').setInputFiles(speech);
     await page.locator('audio').waitFor();
     await check('transcription-own-copy');
+  }, 60_000);
+
+  it('Delete, asked once more, removes a transcription from the list (the API then answers TRANSCRIPTION_NOT_FOUND)', async () => {
+    await page.getByRole('button', { name: 'Delete…' }).click();
+    await page.getByRole('group', { name: 'Delete interview.wav?' }).waitFor();
+    // Keep it changes nothing.
+    await page.getByRole('button', { name: 'Keep it' }).click();
+    await page.getByRole('button', { name: 'Delete…' }).click();
+    await check('transcription-delete');
+    await page.getByRole('button', { name: 'Delete transcription' }).click();
+    await page.waitForURL(`${base}/transcriptions`);
+    await page.getByRole('heading', { level: 1, name: 'Transcriptions' }).waitFor();
+    const { transcriptions } = await ok(cutroom.api.GET('/api/v1/transcriptions'));
+    expect(transcriptions.map((t) => t.id)).not.toContain(transcriptionId);
+    await expect.poll(() => page.getByRole('link', { name: 'interview.wav' }).count()).toBe(0);
+    await expect(cutroom.transcriptions.get(transcriptionId)).rejects.toMatchObject({ status: 404, code: 'TRANSCRIPTION_NOT_FOUND' });
   }, 60_000);
 
   it('Generations: the catalog with prices and options, a refused image in words, a reference upload, Generate at the price shown, the result in the gallery', async () => {

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { acceptedExtensions, ok, type Transcription } from '@cutroom/sdk/browser';
-import { Link, href } from '../router';
+import { Link, href, navigate } from '../router';
 import { useLoad, usePageTitle, useStudio } from '../hooks';
 import { codeInWords, describe } from '../errors';
 import { clock, credits, length, when } from '../format';
@@ -201,6 +201,55 @@ function Transcript({ t }: { t: Transcription }) {
   );
 }
 
+/**
+ * Delete (DELETE /transcriptions/{id}), asked once more: the job leaves the listings; the uploaded media
+ * stays, so transcribing it again is a cache hit, not a second charge.
+ */
+function DeleteTranscription({ t }: { t: Transcription }) {
+  const { cutroom } = useStudio();
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const remove = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await cutroom.transcriptions.delete(t.id);
+      navigate(href('transcriptions'));
+    } catch (err) {
+      setError(describe(err));
+      setBusy(false);
+    }
+  };
+  return (
+    <section class="card" aria-labelledby="delete-transcription">
+      <h2 id="delete-transcription">Delete</h2>
+      {confirming ? (
+        <div class="confirm" role="group" aria-label={`Delete ${t.file_name}?`}>
+          <p>Delete this transcription? It leaves your list; transcribing the same file again later costs nothing.</p>
+          <div class="actions">
+            <button type="button" class="danger" disabled={busy} onClick={() => void remove()}>
+              Delete transcription
+            </button>
+            <button type="button" class="quiet" disabled={busy} onClick={() => setConfirming(false)}>
+              Keep it
+            </button>
+          </div>
+        </div>
+      ) : (
+        <button type="button" onClick={() => setConfirming(true)}>
+          Delete…
+        </button>
+      )}
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+    </section>
+  );
+}
+
 export function TranscriptionPage({ transcriptionId }: { transcriptionId: string }) {
   const one = useLoad(
     (c, signal) => ok(c.api.GET('/api/v1/transcriptions/{transcriptionId}', { params: { path: { transcriptionId } }, signal })),
@@ -233,7 +282,7 @@ export function TranscriptionPage({ transcriptionId }: { transcriptionId: string
           </div>
           <div>
             <dt>Speaker labels</dt>
-            <dd>{t.speaker_labels ? 'Yes' : 'No'}</dd>
+            <dd>{t.speaker_labels ? (t.speakers_expected ? `Yes, ${t.speakers_expected} speakers` : 'Yes') : 'No'}</dd>
           </div>
           <div>
             <dt>Cost</dt>
@@ -259,6 +308,7 @@ export function TranscriptionPage({ transcriptionId }: { transcriptionId: string
           <Downloads t={t} />
         </>
       )}
+      {t && t.status !== 'processing' && <DeleteTranscription t={t} />}
     </>
   );
 }

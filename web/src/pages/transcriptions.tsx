@@ -23,6 +23,7 @@ function NewTranscription() {
   const [uploadError, setUploadError] = useState<string | null>(null);
   const [language, setLanguage] = useState('auto');
   const [labels, setLabels] = useState(false);
+  const [speakers, setSpeakers] = useState('');
   const [starting, setStarting] = useState(false);
   const [startError, setStartError] = useState<string | null>(null);
 
@@ -59,12 +60,22 @@ function NewTranscription() {
   const start = async (e: Event) => {
     e.preventDefault();
     if (!chosen) return setStartError('Choose a Media file first.');
+    const count = labels && speakers.trim() ? Number(speakers) : undefined;
+    if (count !== undefined && !(Number.isInteger(count) && count >= 1 && count <= 10)) {
+      return setStartError('Number of speakers: a whole number from 1 to 10, or empty to let the service count them.');
+    }
     setStarting(true);
     setStartError(null);
     try {
       const t = await ok(
         cutroom.api.POST('/api/v1/transcriptions', {
-          body: { media_id: chosen.media.media_id, file_name: chosen.file.name, speaker_labels: labels, source_language: language },
+          body: {
+            media_id: chosen.media.media_id,
+            file_name: chosen.file.name,
+            speaker_labels: labels,
+            source_language: language,
+            ...(count !== undefined ? { speakers_expected: count } : {}),
+          },
         }),
       );
       navigate(href('transcription', { transcriptionId: t.id }));
@@ -145,6 +156,25 @@ function NewTranscription() {
               Names each speaker A, B, … in the transcript.
             </p>
           </div>
+          {labels && (
+            <div class="field">
+              <label for="speakers-expected">Number of speakers</label>
+              <input
+                id="speakers-expected"
+                type="number"
+                inputMode="numeric"
+                min={1}
+                max={10}
+                step={1}
+                value={speakers}
+                aria-describedby="speakers-expected-hint"
+                onInput={(e) => setSpeakers(e.currentTarget.value)}
+              />
+              <p id="speakers-expected-hint" class="hint">
+                Optional, 1 to 10: when you know how many people speak, the labels use exactly that many.
+              </p>
+            </div>
+          )}
         </div>
         <p class="price" id="transcription-price" aria-live="polite">
           {quote}

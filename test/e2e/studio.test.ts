@@ -135,9 +135,13 @@ describe('Cutroom Studio in a browser', () => {
     expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link').allTextContents()).toEqual([
       'Home',
       'New clips',
+      'Posts',
       'Transcriptions',
+      'Monitors',
+      'Personas',
       'Generations',
       'Credits',
+      'Settings',
     ]);
 
     // The nav link by keyboard: focus it, Enter; focus lands on the new page's heading.

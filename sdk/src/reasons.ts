@@ -262,6 +262,8 @@ export const ERROR_REASONS: Readonly<Record<string, (extra: Extra) => string>> =
   // 429, 5xx
   RATE_LIMIT_EXCEEDED: (x) =>
     `Too many requests${num(x.retry_after) !== undefined ? `: wait ${formatSeconds(num(x.retry_after)!)}` : ': wait a little'} and try again (renders also run only a few at a time per plan).`,
+  METHOD_NOT_ALLOWED: () =>
+    'This address does not take that method: `/mcp` takes POST only (a stateless MCP server has no stream to GET and no session to DELETE).',
   INTERNAL_ERROR: () => 'The service failed on its side: try again in a moment, and quote the request id if it lasts.',
   SERVICE_UNAVAILABLE: () => 'The service is not ready: try again in a moment.',
 

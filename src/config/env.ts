@@ -60,6 +60,8 @@ export interface Config {
   multipartPartSizeBytes?: number;
   /** The web app served at `/` (src/config/studio.env.ts, docs/studio.md). */
   studio: StudioConfig;
+  /** `/mcp`, the MCP server over Streamable HTTP (CUTROOM_MCP, default on; docs/mcp.md). */
+  mcp: boolean;
   /** Files: local folder or S3 (src/config/storage.env.ts, docs/storage.md). */
   storage: StorageConfig;
   /** Link analysis: safe-fetch override, yt-dlp (src/config/sources.env.ts, docs/sources.md). */
@@ -161,6 +163,7 @@ export function loadConfig(env: Env = process.env): Config {
       text(env, 'CUTROOM_MULTIPART_PART_SIZE_BYTES') === undefined ? undefined : int(env, 'CUTROOM_MULTIPART_PART_SIZE_BYTES', { fallback: 0, min: 5 * MIB }),
     storage,
     studio: loadStudioConfig(env, storage, publicBaseUrl),
+    mcp: oneOf(env, 'CUTROOM_MCP', ['on', 'off'], 'on', { lowercase: true }) === 'on',
     sources: loadSourcesConfig(env),
     asr: loadAsrConfig(env),
     llm: loadLlmConfig(env),

@@ -21,6 +21,7 @@ import type { GenerationRoutesDeps } from './routes/generations.routes.js';
 import type { AdminGenerationModelRoutesDeps } from './admin/generation-models.admin.routes.js';
 import type { WebhookRoutesDeps } from './routes/webhooks.routes.js';
 import type { MonitorRoutesDeps } from './routes/monitors.routes.js';
+import type { McpRoutesDeps } from './routes/mcp.routes.js';
 import type { PersonaRoutesDeps } from './routes/personas.routes.js';
 import type { PersonaFaceRoutesDeps } from './routes/persona-faces.routes.js';
 import type { AdminPersonaRoutesDeps } from './admin/personas.admin.routes.js';
@@ -52,6 +53,7 @@ export interface AppDeps
     AdminGenerationModelRoutesDeps,
     WebhookRoutesDeps,
     MonitorRoutesDeps,
+    McpRoutesDeps,
     PersonaRoutesDeps,
     PersonaFaceRoutesDeps,
     AdminPersonaRoutesDeps,

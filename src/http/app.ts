@@ -40,6 +40,7 @@ import { adminKeyRoutes } from './admin/keys.admin.routes.js';
 import { adminTemplateRoutes } from './admin/templates.admin.routes.js';
 import { adminConnectionRoutes } from './admin/connections.admin.routes.js';
 import { BUILT_SDK_TARBALL, sdkRoutes } from './routes/sdk.routes.js';
+import { mcpRoutes } from './routes/mcp.routes.js';
 import type { Api } from './types.js';
 
 export { API_PREFIX };
@@ -115,6 +116,14 @@ export async function buildApp(c: AppDeps, opts: AppOptions = {}): Promise<Fasti
     },
     { prefix: API_PREFIX },
   );
+
+  // The MCP server over Streamable HTTP, with the API's key check and rate limit (docs/mcp.md).
+  await app.register(async (scope) => {
+    if (!c.mcp) return;
+    const api = scope as Api;
+    registerApiAuth(api, c);
+    mcpRoutes(api, c);
+  });
 
   await app.register(
     async (scope) => {

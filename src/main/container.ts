@@ -24,6 +24,8 @@ import type { RateLimiter } from '../ports/rate-limiter.js';
 import type { Storage } from '../ports/storage.js';
 import { createStorage, partSizeFor } from '../adapters/storage/storage.factory.js';
 import { signedFilesOf } from '../adapters/storage/signed-files.js';
+import type { McpEndpoint } from '../http/routes/mcp.routes.js';
+import { createMcpEndpoint } from './mcp/http.js';
 import type { SignedFiles } from '../ports/signed-files.js';
 import type { MediaProbe } from '../ports/media.js';
 import { FfprobeMediaProbe } from '../adapters/media/ffprobe.js';
@@ -148,6 +150,8 @@ export interface Container {
   personaPrices: PersonaPricesService;
   /** The embedded database's dump for `cutroom backup` against a running service; null on PostgreSQL. */
   databaseDump: { dump(): Promise<Uint8Array> } | null;
+  /** `/mcp`, the MCP server over Streamable HTTP; null when CUTROOM_MCP=off (docs/mcp.md). */
+  mcp: McpEndpoint | null;
   close(): Promise<void>;
 }
 
@@ -321,6 +325,7 @@ export async function createContainer(opts: ContainerOptions): Promise<Container
     ...monitorsArea,
     ...personasArea,
     databaseDump: database.dump ? { dump: () => database.dump!() } : null,
+    mcp: config.mcp ? createMcpEndpoint({ publicBaseUrl: config.publicBaseUrl, allowPrivateLinks: config.sources.allowPrivateSources }) : null,
     async close() {
       stopFfmpegReports();
       await compute.close();

@@ -129,7 +129,7 @@ describe('text in requests: NUL and invalid UTF-8, on every registered route', (
   });
 
   function auth(url: string): Record<string, string> {
-    if (url.startsWith('/api/v1/')) return { 'x-api-key': key };
+    if (url.startsWith('/api/v1/') || url === '/mcp') return { 'x-api-key': key };
     if (url.startsWith('/admin/v1/')) return { authorization: `Bearer ${t.adminToken}` };
     return {};
   }

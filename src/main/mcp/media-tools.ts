@@ -80,7 +80,7 @@ export function registerMediaTools(server: McpServer, ctx: ToolContext): void {
     'transcribe',
     {
       title: 'Transcribe audio or video (spends credits)',
-      description: `Turns speech into text with timestamps (and speaker names with \`speaker_labels\`). SPENDS CREDITS: the workspace’s price per started minute of the media (1 credit a minute unless the operator set another; more with speaker_labels; the same media transcribed again the same way is free), charged when it starts; the result says \`credits_charged\`. \`source\` is a direct link to an audio or video file (http or https; it is read and uploaded)${ctx.localFiles ? ', the absolute path of a local audio or video file on this computer,' : ''} or the \`media_id\` of an earlier upload. Takes about a fifth of the media’s length; it waits up to \`wait_seconds\` and answers the transcript in \`format\` when done, else the transcription id: then call get_transcription.`,
+      description: `Turns speech into text with timestamps (and speaker names with \`speaker_labels\`). SPENDS CREDITS: the plan’s price per started minute of the media (by default 1 credit a minute, 2 with speaker_labels; a repeat on the same media_id is not charged again), charged when it starts; the result says \`credits_charged\`. \`source\` is a direct link to an audio or video file (http or https; it is read and uploaded)${ctx.localFiles ? ', the absolute path of a local audio or video file on this computer,' : ''} or the \`media_id\` of an earlier upload. Takes about a fifth of the media’s length; it waits up to \`wait_seconds\` and answers the transcript in \`format\` when done, else the transcription id: then call get_transcription.`,
       inputSchema: {
         source: z
           .string()

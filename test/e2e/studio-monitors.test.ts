@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { buildStudio, checkStudioPage, launchStudioBrowser } from '../helpers/studio-browser.js';
 import { tempDir } from '../helpers/app.js';
-import { makeSpeechWav, talkScript } from '../helpers/speech-fixtures.js';
+import { makeSpeechWav, makeTalkVideo, talkScript } from '../helpers/speech-fixtures.js';
 import { airHls, makeBroadcastFixture, type Airing } from '../helpers/live-airing.js';
 import { startStaticServer, type StaticServer } from '../helpers/static-server.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
@@ -52,7 +52,11 @@ beforeAll(async () => {
   source = path.join(dir, 'broadcast.ts');
   await makeBroadcastFixture(wav.path, wav.duration, source);
   fs.writeFileSync(path.join(dir, 'notes.txt'), 'a page of notes, not a channel');
+  // A feed of uploads for a video monitor: one entry at first (the baseline), a second one later.
+  const upload = (await makeTalkVideo(path.join(dir, 'talk.mp4'), { minutes: 1.1 })).path;
+  for (const name of ['old1', 'new1']) fs.copyFileSync(upload, path.join(dir, `${name}.mp4`));
   srv = await startStaticServer(dir);
+  fs.writeFileSync(path.join(dir, 'feed.xml'), rss(['old1']));
   receiver = await startReceiver();
   ({ server, base, key } = await startServe(dir, {
     CUTROOM_ADMIN_TOKEN: ADMIN,
@@ -90,6 +94,12 @@ afterAll(async () => {
   await srv?.close();
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
+
+function rss(items: string[]): string {
+  return `<?xml version="1.0"?><rss version="2.0"><channel><title>Talks</title>${items
+    .map((name) => `<item><title>${name}</title><guid>${name}</guid><enclosure url="${srv.url}/${name}.mp4" type="video/mp4"/></item>`)
+    .join('')}</channel></rss>`;
+}
 
 const nav = () => page.getByRole('navigation', { name: 'Main' });
 const alert = () => page.getByRole('alert');
@@ -238,6 +248,38 @@ describe('Studio: Monitors and Settings in a browser', () => {
     await page.getByRole('list', { name: 'Monitors, newest first' }).getByRole('link', { name: 'Evening show' }).waitFor();
     await checkStudioPage(page, 'monitors-list');
   }, 420_000);
+
+  it('Monitors: a video monitor on a feed turns a new upload into a submission, linked to its page', async () => {
+    await nav().getByRole('link', { name: 'Monitors' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Monitors' }).waitFor();
+    await page.getByLabel('New uploads of the channel').check();
+    await page.getByLabel('Channel link').fill(`${srv.url}/feed.xml`);
+    await page.getByLabel('Name (optional)').fill('Talks feed');
+    await page.getByRole('button', { name: 'Create monitor' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Talks feed' }).waitFor();
+    await page.getByText(/^No upload clipped yet/).waitFor();
+    const monitor = (await cutroom.monitors.list()).monitors.find((m) => m.name === 'Talks feed')!;
+    expect(monitor).toMatchObject({ type: 'video', platform: 'feed' });
+    const rule = page.locator(`#${await page.getByRole('button', { name: 'Start' }).getAttribute('aria-describedby')}`);
+    await expect(rule.textContent()).resolves.toMatch(/^Each new upload after Start is clipped as an ordinary submission/);
+    await page.getByRole('button', { name: 'Start' }).click();
+    await page.getByText('Watching for uploads').waitFor();
+    // The first check takes the feed as it is (old1) as the baseline; then a new entry appears.
+    await expect.poll(async () => (await cutroom.monitors.get(monitor.id)).last_checked_at, { timeout: 30_000 }).not.toBeNull();
+    fs.writeFileSync(path.join(dir, 'feed.xml'), rss(['new1', 'old1']));
+    const link = page.getByRole('link', { name: /^Upload clipped / });
+    await link.waitFor({ timeout: 60_000 });
+    await expect(link.count()).resolves.toBe(1);
+    const [sub] = (await cutroom.submissions.list({ monitor_id: monitor.id })).submissions;
+    await expect(link.getAttribute('href')).resolves.toBe(`/submissions/${sub.video_id}/${sub.id}`);
+    await checkStudioPage(page, 'monitor-uploads');
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await page.getByText('Stopped by you.').waitFor();
+    await link.click();
+    await page.waitForURL(`${base}/submissions/${sub.video_id}/${sub.id}`);
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    await expect(alert().count()).resolves.toBe(0);
+  }, 180_000);
 
   it('Settings: the delivery log shows the broadcast.started the receiver got, signed; Delete removes the endpoint', async () => {
     const [got] = await receiver.waitFor(1, 60_000);

@@ -30,6 +30,7 @@ let cutroom: Cutroom;
 let cspViolations: string[] = [];
 let pageErrors: string[] = [];
 let personaId: string;
+let stopping = false;
 
 beforeAll(async () => {
   dir = tempDir('cutroom-studio-personas-e2e-');
@@ -39,6 +40,10 @@ beforeAll(async () => {
   // Text bytes behind an image's name: the service reads the bytes and refuses them.
   fs.writeFileSync(path.join(dir, 'notes.png'), 'not a picture, only some text');
   ({ server, base, key } = await startServe(dir));
+  // A service that stops on its own leaves its last words in the test's output.
+  void server.exited.then((code) => {
+    if (!stopping) console.error(`cutroom serve exited (${code}) during the test:\n${server.output().slice(-6000)}`);
+  });
   cutroom = new Cutroom({ baseUrl: base, apiKey: key });
   ({ browser, page, cspViolations, pageErrors } = await launchStudioBrowser(['--autoplay-policy=no-user-gesture-required']));
   await page.goto(`${base}/`);
@@ -48,6 +53,7 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
+  stopping = true;
   await browser?.close();
   if (server) {
     server.child.kill('SIGTERM');

@@ -447,9 +447,11 @@ function Swap({
       <p class="price" id="swap-price" aria-live="polite">
         {quote
           ? `Price: ${credits(quote.credits)} for ${quote.seconds.toFixed(1)} s at ${quote.quality} quality.${balance ? ` Balance: ${credits(balance.balance)}.` : ''}`
-          : mediaId && !quoteError
-            ? 'Measuring the source…'
-            : `Choose a source: up to ${limit} s at ${quality} quality.`}
+          : quoteError
+            ? 'No price: the service refused this source.'
+            : mediaId
+              ? 'Measuring the source…'
+              : `Choose a source: up to ${limit} s at ${quality} quality.`}
       </p>
       {quoteError && (
         <p class="error" role="alert">

@@ -216,7 +216,7 @@ function Presets({ onCreated }: { onCreated(p: Persona): void }) {
 
   const list = presets.data?.presets ?? [];
   return (
-    <section aria-labelledby="presets">
+    <section class="presets-section" aria-labelledby="presets">
       <h2 id="presets">Presets</h2>
       <p class="muted small">Ready-made characters: a persona from one of them is free.</p>
       {presets.error != null && (
@@ -237,7 +237,14 @@ function Presets({ onCreated }: { onCreated(p: Persona): void }) {
                 {fav && <span class="badge fav">Favourite</span>}
               </h3>
               <div class="actions">
-                <button type="button" aria-pressed={fav} aria-describedby={`preset-${p.id}`} disabled={busy === p.id} onClick={() => void favorite(p.id, !fav)}>
+                <button
+                  type="button"
+                  class="vote"
+                  aria-pressed={fav}
+                  aria-describedby={`preset-${p.id}`}
+                  disabled={busy === p.id}
+                  onClick={() => void favorite(p.id, !fav)}
+                >
                   <span aria-hidden="true">{fav ? '★' : '☆'}</span> Favourite
                 </button>
                 <button type="button" class="primary" aria-describedby={`preset-${p.id}`} disabled={busy === p.id} onClick={() => void use(p.id)}>

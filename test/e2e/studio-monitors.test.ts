@@ -26,8 +26,10 @@ import { Cutroom, errorReason, verifyWebhook } from '../../sdk/src/index.js';
  * batches (CUTROOM_LIVE_BATCH_SECONDS=20) and clips them with its embedded engines. In the browser: a
  * refusal in words (a link that is no channel), the monitor created with the form, Start, the broadcast
  * appearing with its first batch and that batch's clips (the submission page's clip cards, whose Edit
- * opens the same editor), then Stop. Every page at 1440x900 and 390x844 with axe-core, screenshots in
- * test-results/studio/.
+ * opens the same editor), then Stop. The whole live batch runs for real (about a minute): no broadcast
+ * state is made through the API. A video monitor on a local RSS feed: started (the feed as it is is the
+ * baseline), a new entry becomes a submission listed under Uploads clipped with a link to its page.
+ * Every page at 1440x900 and 390x844 with axe-core, screenshots in test-results/studio/.
  */
 
 const ADMIN = 'studio-monitors-admin-token-0123456789abcdef';

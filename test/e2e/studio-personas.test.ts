@@ -143,6 +143,8 @@ describe('Studio: Personas in a browser', () => {
     await page.waitForURL(/\/personas\/prs_\w+$/);
     personaId = new URL(page.url()).pathname.split('/').pop()!;
     await page.getByRole('heading', { level: 1, name: 'Unsaved persona' }).waitFor();
+    // A persona is under Personas in the navigation.
+    await expect(nav().getByRole('link', { name: 'Personas' }).getAttribute('aria-current')).resolves.toBe('true');
     expect(await balance()).toBe(before - catalog.prices.image);
     const made = await cutroom.personas.get(personaId);
     expect(made.chips).toMatchObject({ hair_color: 'red', vibe: vibeChosen.id });

@@ -1,11 +1,12 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { ok, type Generation, type Schemas } from '@cutroom/sdk/browser';
+import { CutroomError, ok, type Generation, type Schemas } from '@cutroom/sdk/browser';
 import { href } from '../router';
 import { useLoad, usePageTitle, useStudio } from '../hooks';
 import { codeInWords, describe } from '../errors';
 import { credits, when } from '../format';
 import { Pager } from '../components/pager';
 import { pollMs } from '../session';
+import { Refusal } from '../components/refusal';
 
 type Model = Schemas['GenerationModel'];
 type Option = Model['options'][string];
@@ -187,7 +188,9 @@ export function Generations({ page }: { page: number }) {
   const [uploading, setUploading] = useState(false);
   const [uploadError, setUploadError] = useState<string | null>(null);
   const [starting, setStarting] = useState(false);
-  const [startError, setStartError] = useState<string | null>(null);
+  const [startError, setStartError] = useState<unknown>(null);
+  /** The price the service measured (409 PRICE_CHANGED) for this model and these options: the next Generate agrees to it. */
+  const [measured, setMeasured] = useState<{ key: string; credits: number } | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const form = useRef<HTMLElement>(null);
   const fileInput = useRef<HTMLInputElement>(null);
@@ -232,7 +235,8 @@ export function Generations({ page }: { page: number }) {
   };
 
   const discount = plan.data?.discount_percent ?? 0;
-  const price = model ? generationPrice(model, values, discount) : 0;
+  const asked = model ? JSON.stringify([model.id, optionsBody(model, values)]) : '';
+  const price = measured?.key === asked ? measured.credits : model ? generationPrice(model, values, discount) : 0;
   const b = balance.data;
 
   const generate = async (e: Event) => {
@@ -260,10 +264,19 @@ export function Generations({ page }: { page: number }) {
       setNotice(`Started: ${model.name} for ${credits(g.credits_charged)}. The result shows below when it is ready.`);
       setRefs([]);
       setPrompt('');
+      setMeasured(null);
       list.reload();
       balance.reload();
     } catch (err) {
-      setStartError(describe(err));
+      setStartError(err);
+      // PRICE_CHANGED: the catalog or the plan changed since the page loaded; the measured price is shown and agreed to next.
+      const measuredNow = err instanceof CutroomError && err.code === 'PRICE_CHANGED' ? err.extra?.credits : undefined;
+      if (typeof measuredNow === 'number') {
+        setMeasured({ key: asked, credits: measuredNow });
+        catalog.reload();
+        plan.reload();
+      }
+      balance.reload();
     } finally {
       setStarting(false);
     }
@@ -385,11 +398,7 @@ export function Generations({ page }: { page: number }) {
                 {notice}
               </p>
             )}
-            {startError && (
-              <p id="generate-error" class="error" role="alert">
-                {startError}
-              </p>
-            )}
+            {startError != null && <Refusal id="generate-error" error={startError} />}
           </form>
         </section>
       )}

@@ -8,6 +8,7 @@ import { Pager } from '../components/pager';
 import { localMedia, measureDuration, rememberMedia } from '../local-media';
 import { LANGUAGES, badgeClass, languageName, statusName, transcriptionPrice } from '../transcribing';
 import { pollMs } from '../session';
+import { Refusal } from '../components/refusal';
 
 const PAGE_SIZE = 20;
 const ACCEPT = acceptedExtensions('media').join(',');
@@ -25,7 +26,7 @@ function NewTranscription() {
   const [labels, setLabels] = useState(false);
   const [speakers, setSpeakers] = useState('');
   const [starting, setStarting] = useState(false);
-  const [startError, setStartError] = useState<string | null>(null);
+  const [startError, setStartError] = useState<unknown>(null);
 
   const pickFile = async (file: File | undefined) => {
     if (!file) return;
@@ -80,7 +81,7 @@ function NewTranscription() {
       );
       navigate(href('transcription', { transcriptionId: t.id }));
     } catch (err) {
-      setStartError(describe(err));
+      setStartError(err);
       setStarting(false);
     }
   };
@@ -182,11 +183,7 @@ function NewTranscription() {
         <button type="submit" class="primary" disabled={starting || !chosen} aria-describedby={startError ? 'transcribe-error' : 'transcription-price'}>
           {starting ? 'Starting…' : 'Transcribe'}
         </button>
-        {startError && (
-          <p id="transcribe-error" class="error" role="alert">
-            {startError}
-          </p>
-        )}
+        {startError != null && <Refusal id="transcribe-error" error={startError} />}
       </form>
     </section>
   );

@@ -176,7 +176,7 @@ export const ERROR_REASONS: Readonly<Record<string, (extra: Extra) => string>> =
   // 401, 402
   UNAUTHORIZED: () => 'The API key was not accepted: it is missing, wrong, revoked or expired.',
   INSUFFICIENT_CREDITS: (x) =>
-    `Not enough credits: this needs ${num(x.credits_needed) ?? 'more'} and the balance is ${num(x.current_balance) ?? 'lower'}. Top up, or clip a shorter stretch.`,
+    `Not enough credits: this needs ${num(x.credits_needed) ?? 'more'} and the balance is ${num(x.current_balance) ?? 'lower'}. Top up, or ask for less (a shorter stretch, file or video).`,
   // 403
   PRIVATE_VIDEO: () => 'That video is private or needs a login, so the service cannot fetch it.',
   AGE_RESTRICTED: () => 'That video is age-restricted, so the service cannot fetch it.',
@@ -219,7 +219,7 @@ export const ERROR_REASONS: Readonly<Record<string, (extra: Extra) => string>> =
   DUPLICATE_POST: () => 'This clip is already on its way to that account.',
   TRANSCRIPTION_NOT_READY: () => 'The transcription is not finished yet: wait, then ask again.',
   PRICE_CHANGED: (x) =>
-    `The price has changed${num(x.credits) !== undefined ? `: it is now ${num(x.credits)} credits` : ''}. Nothing was charged; confirm the new price.`,
+    `The price has changed${num(x.credits) !== undefined ? `: it is now ${num(x.credits)} credit${num(x.credits) === 1 ? '' : 's'}` : ''}. Nothing was charged; confirm the new price.`,
   PLAN_ALREADY_EXISTS: () => 'A plan with that name exists already.',
   REQUEST_IN_PROGRESS: () => 'The same request (same Idempotency-Key) is still running: wait a moment and try again.',
   SUBMISSION_NOT_WAITING: () => 'Only a submission waiting for its source can be cancelled; this one is under way or finished.',

@@ -114,7 +114,7 @@ describe('Studio: refusals of a charged start, in words', () => {
     await page.getByRole('button', { name: 'Transcribe' }).click();
     const alert = await refusal(/Not enough credits/);
     await expect(alert.textContent()).resolves.toBe(
-      `Not enough credits: this needs ${prices.per_minute} and the balance is 0. Top up, or clip a shorter stretch. (INSUFFICIENT_CREDITS)`,
+      `Not enough credits: this needs ${prices.per_minute} and the balance is 0. Top up, or ask for less (a shorter stretch, file or video). (INSUFFICIENT_CREDITS)`,
     );
     // The service names no top-up address for transcriptions: no link then.
     await expect(alert.getByRole('link').count()).resolves.toBe(0);
@@ -178,7 +178,7 @@ describe('Studio: refusals of a charged start, in words', () => {
     await page.getByRole('button', { name: 'Generate' }).click();
     const alert = await refusal(/price has changed/);
     await expect(alert.textContent()).resolves.toBe(
-      `The price has changed: it is now ${measured} credits. Nothing was charged; confirm the new price. (PRICE_CHANGED)`,
+      `The price has changed: it is now ${measured} credit${measured === 1 ? '' : 's'}. Nothing was charged; confirm the new price. (PRICE_CHANGED)`,
     );
     // The new price is the one shown now, with the discount that made it.
     await expect

@@ -136,7 +136,7 @@ describe('against the service', () => {
     expect(r.stderr).toMatch(/^upload short\.mp4: 100% /m);
     expect(r.stderr).toMatch(/^video vid_\w+: 1:01, 2 credits$/m);
     expect(r.stderr).toContain(
-      'cutroom: Not enough credits: this needs 2 and the balance is 0. Top up, or clip a shorter stretch. (INSUFFICIENT_CREDITS, HTTP 402, request ',
+      'cutroom: Not enough credits: this needs 2 and the balance is 0. Top up, or ask for less (a shorter stretch, file or video). (INSUFFICIENT_CREDITS, HTTP 402, request ',
     );
     expect(r.stderr).not.toMatch(/\u001b\[/);
     expect((await t.api(ws.key, 'GET', '/clips')).body.submissions).toEqual([]);
@@ -163,7 +163,7 @@ describe('against the service', () => {
     const stretch = await cli(['clip', video, '--timeframe', '1:00-2:00', '--yes'], env);
     expect(stretch.status).toBe(USER_EXIT.apiError);
     expect(stretch.stderr).toContain(
-      'Not enough credits: this needs 1 and the balance is 0. Top up, or clip a shorter stretch. (INSUFFICIENT_CREDITS, HTTP 402',
+      'Not enough credits: this needs 1 and the balance is 0. Top up, or ask for less (a shorter stretch, file or video). (INSUFFICIENT_CREDITS, HTTP 402',
     );
     const template = await cli(['clip', video, '--timeframe', '60-120', '--template', 'tpl_nope', '--json', '--yes'], env);
     expect(template.status).toBe(USER_EXIT.apiError);

@@ -16,10 +16,44 @@ export const SHOTS = path.join(ROOT, 'test-results/studio');
 export const SIZES = { desktop: { width: 1440, height: 900 }, phone: { width: 390, height: 844 } } as const;
 const AXE = fs.readFileSync(path.join(ROOT, 'node_modules/axe-core/axe.min.js'), 'utf8');
 
-/** Builds the Studio into dist/web (what `cutroom serve` serves) and makes the screenshot folder. */
+/** What the Studio's build reads: the app, the SDK's browser entry and the addresses and rules it shares with the service. */
+const STUDIO_SOURCES = ['web', 'sdk/src', 'src/shared', 'package.json'].map((p) => path.join(ROOT, p));
+const STUDIO_INDEX = path.join(ROOT, 'dist/web/index.html');
+const BUILD_LOCK = path.join(ROOT, 'dist/.studio-build-lock');
+
+function newestMtime(file: string): number {
+  const st = fs.statSync(file);
+  if (!st.isDirectory()) return st.mtimeMs;
+  return fs.readdirSync(file).reduce((m, name) => Math.max(m, newestMtime(path.join(file, name))), st.mtimeMs);
+}
+
+const studioIsBuilt = () => fs.existsSync(STUDIO_INDEX) && fs.statSync(STUDIO_INDEX).mtimeMs > Math.max(...STUDIO_SOURCES.map(newestMtime));
+
+/**
+ * Builds the Studio into dist/web (what `cutroom serve` serves) when its sources changed since the last
+ * build, and makes the screenshot folder. Browser test files run side by side: one builds under a lock
+ * (a directory, created atomically) while the others wait, so no file's server ever serves a half-emptied
+ * dist/web.
+ */
 export function buildStudio(): void {
   fs.mkdirSync(SHOTS, { recursive: true });
-  execFileSync('npm', ['run', '-s', 'build:web'], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
+  if (studioIsBuilt()) return;
+  fs.mkdirSync(path.dirname(BUILD_LOCK), { recursive: true });
+  const deadline = Date.now() + 5 * 60_000;
+  for (;;) {
+    try {
+      fs.mkdirSync(BUILD_LOCK);
+      break;
+    } catch {
+      if (Date.now() > deadline) fs.rmSync(BUILD_LOCK, { recursive: true, force: true }); // a build that died
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 500);
+    }
+  }
+  try {
+    if (!studioIsBuilt()) execFileSync('npm', ['run', '-s', 'build:web'], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
+  } finally {
+    fs.rmSync(BUILD_LOCK, { recursive: true, force: true });
+  }
 }
 
 export interface StudioBrowser {

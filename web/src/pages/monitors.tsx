@@ -1,10 +1,11 @@
 import { useState } from 'preact/hooks';
-import { ok, type Answer, type operations } from '@cutroom/sdk/browser';
+import { type Answer, type operations } from '@cutroom/sdk/browser';
 import { Link, href, navigate } from '../router';
 import { useLoad, usePageTitle, useStudio } from '../hooks';
 import { describe } from '../errors';
 import { when } from '../format';
 import { Pager } from '../components/pager';
+import { ClipChoiceFields, useClipChoices, type ClipLanguage } from '../components/clip-choices';
 
 const PAGE_SIZE = 20;
 
@@ -35,15 +36,13 @@ export const monitorBadge = (m: Pick<Monitor, 'status'>) => (m.status === 'stopp
 
 function NewMonitor() {
   const { cutroom } = useStudio();
-  const choices = useLoad((c, signal) => ok(c.api.GET('/api/v1/templates', { params: { query: { limit: 100 } }, signal })), []);
-  const templates = choices.data?.templates.filter((t) => t.kind === 'template') ?? [];
-  const strategies = choices.data?.templates.filter((t) => t.kind === 'strategy') ?? [];
+  const choices = useClipChoices();
   const [type, setType] = useState<'live' | 'video'>('live');
   const [url, setUrl] = useState('');
   const [name, setName] = useState('');
   const [templateId, setTemplateId] = useState('');
   const [strategyId, setStrategyId] = useState('');
-  const [language, setLanguage] = useState<'auto' | 'en' | 'pt'>('auto');
+  const [language, setLanguage] = useState<ClipLanguage>('auto');
   const [creating, setCreating] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
@@ -104,38 +103,16 @@ function NewMonitor() {
           <label for="monitor-name">Name (optional)</label>
           <input id="monitor-name" type="text" maxLength={200} value={name} onInput={(e) => setName(e.currentTarget.value)} />
         </div>
-        <div class="row">
-          <div class="field">
-            <label for="monitor-template">Template</label>
-            <select id="monitor-template" value={templateId} onChange={(e) => setTemplateId(e.currentTarget.value)}>
-              <option value="">Default</option>
-              {templates.map((t) => (
-                <option key={t.id} value={t.id}>
-                  {t.name}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div class="field">
-            <label for="monitor-strategy">Clip lengths</label>
-            <select id="monitor-strategy" value={strategyId} onChange={(e) => setStrategyId(e.currentTarget.value)}>
-              <option value="">Default</option>
-              {strategies.map((t) => (
-                <option key={t.id} value={t.id}>
-                  {t.name}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div class="field">
-            <label for="monitor-language">Language</label>
-            <select id="monitor-language" value={language} onChange={(e) => setLanguage(e.currentTarget.value as 'auto' | 'en' | 'pt')}>
-              <option value="auto">Detect it</option>
-              <option value="en">English</option>
-              <option value="pt">Portuguese</option>
-            </select>
-          </div>
-        </div>
+        <ClipChoiceFields
+          idPrefix="monitor-"
+          choices={choices}
+          templateId={templateId}
+          strategyId={strategyId}
+          language={language}
+          onTemplate={setTemplateId}
+          onStrategy={setStrategyId}
+          onLanguage={setLanguage}
+        />
         {choices.error != null && (
           <p class="error" role="alert">
             {describe(choices.error)}

@@ -1,11 +1,11 @@
 import { useRef, useState } from 'preact/hooks';
 import { ok, type VideoAnalysis } from '@cutroom/sdk/browser';
 import { navigate, href } from '../router';
-import { useLoad, usePageTitle, useStudio } from '../hooks';
+import { usePageTitle, useStudio } from '../hooks';
 import { describe } from '../errors';
-import { clock, credits, percent } from '../format';
-
-type Upload = { name: string; sent: number; total: number; ctrl: AbortController };
+import { clock, credits } from '../format';
+import { UploadProgress, type Upload } from '../components/upload-progress';
+import { ClipChoiceFields, useClipChoices, type ClipLanguage } from '../components/clip-choices';
 
 /** "1:30", "90" or "1:02:03" → seconds; null when empty; NaN when unreadable. */
 /** The Keywords field as the API takes it: trimmed, empty ones dropped; undefined when there are none. */
@@ -61,16 +61,14 @@ export function NewClips() {
   const [to, setTo] = useState('');
   const [templateId, setTemplateId] = useState('');
   const [strategyId, setStrategyId] = useState('');
-  const [language, setLanguage] = useState<'auto' | 'en' | 'pt'>('auto');
+  const [language, setLanguage] = useState<ClipLanguage>('auto');
   const [prompt, setPrompt] = useState('');
   const [keywords, setKeywords] = useState('');
   const [submitting, setSubmitting] = useState(false);
   const [submitError, setSubmitError] = useState<string | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
 
-  const choices = useLoad((c, signal) => ok(c.api.GET('/api/v1/templates', { params: { query: { limit: 100 } }, signal })), []);
-  const templates = choices.data?.templates.filter((t) => t.kind === 'template') ?? [];
-  const strategies = choices.data?.templates.filter((t) => t.kind === 'strategy') ?? [];
+  const choices = useClipChoices();
 
   const pickFile = async (file: File | undefined) => {
     if (!file) return;
@@ -141,7 +139,6 @@ export function NewClips() {
     }
   };
 
-  const pct = upload ? percent(upload.sent, upload.total) : 0;
   return (
     <>
       <div class="page-head">
@@ -164,17 +161,7 @@ export function NewClips() {
               MP4, MOV, WebM or MKV, at least 1 minute long. Large files go up in parts.
             </p>
           </div>
-          {upload && (
-            <div class="upload" role="status">
-              <label for="upload-progress">
-                Uploading {upload.name}: {pct} %
-              </label>
-              <progress id="upload-progress" max={100} value={pct} />
-              <button type="button" class="quiet" onClick={() => upload.ctrl.abort()}>
-                Cancel upload
-              </button>
-            </div>
-          )}
+          {upload && <UploadProgress id="upload-progress" upload={upload} />}
           {uploadError && (
             <p class="error" role="alert">
               {uploadError}
@@ -255,38 +242,15 @@ export function NewClips() {
                 Separated by commas, up to 20: every clip says one of them (a few others may fill up to three clips).
               </p>
             </div>
-            <div class="row">
-              <div class="field">
-                <label for="template">Template</label>
-                <select id="template" value={templateId} onChange={(e) => setTemplateId(e.currentTarget.value)}>
-                  <option value="">Default</option>
-                  {templates.map((t) => (
-                    <option key={t.id} value={t.id}>
-                      {t.name}
-                    </option>
-                  ))}
-                </select>
-              </div>
-              <div class="field">
-                <label for="strategy">Clip lengths</label>
-                <select id="strategy" value={strategyId} onChange={(e) => setStrategyId(e.currentTarget.value)}>
-                  <option value="">Default</option>
-                  {strategies.map((t) => (
-                    <option key={t.id} value={t.id}>
-                      {t.name}
-                    </option>
-                  ))}
-                </select>
-              </div>
-              <div class="field">
-                <label for="language">Language</label>
-                <select id="language" value={language} onChange={(e) => setLanguage(e.currentTarget.value as 'auto' | 'en' | 'pt')}>
-                  <option value="auto">Detect it</option>
-                  <option value="en">English</option>
-                  <option value="pt">Portuguese</option>
-                </select>
-              </div>
-            </div>
+            <ClipChoiceFields
+              choices={choices}
+              templateId={templateId}
+              strategyId={strategyId}
+              language={language}
+              onTemplate={setTemplateId}
+              onStrategy={setStrategyId}
+              onLanguage={setLanguage}
+            />
             <button type="submit" class="primary" disabled={submitting} aria-describedby={submitError ? 'get-clips-error' : undefined}>
               {submitting ? 'Starting…' : 'Get clips'}
             </button>

@@ -3,7 +3,8 @@ import { acceptedExtensions, type Persona, type PersonaSource, type PersonaVideo
 import { Link, href } from '../router';
 import { useLoad, usePageTitle, useStudio } from '../hooks';
 import { codeInWords, describe } from '../errors';
-import { credits, percent, when } from '../format';
+import { credits, when } from '../format';
+import { UploadProgress, type Upload } from '../components/upload-progress';
 import { VoteButtons } from '../components/vote-buttons';
 import { pollMs } from '../session';
 import { optionName, portraitPrice, portraitState, traitName, type PersonaCatalog } from './personas';
@@ -13,7 +14,6 @@ type Quality = 'standard' | 'high';
 type Replace = 'person' | 'head';
 /** The swap's source: an uploaded file (measured), or a video of the workspace's library. */
 type Source = { kind: 'upload'; name: string; media: PersonaSource } | { kind: 'library'; videoId: string };
-type Upload = { name: string; sent: number; total: number; ctrl: AbortController };
 
 const VIDEO_EXTENSIONS = acceptedExtensions('video');
 /** GET /personas/{id}/videos/{videoId}: "poll every 10 seconds". */
@@ -321,7 +321,6 @@ function Swap({
   };
 
   const limit = catalog.source_limits[quality].max_seconds;
-  const pct = upload ? percent(upload.sent, upload.total) : 0;
   const videos = library.data ?? [];
   return (
     <form onSubmit={start} noValidate>
@@ -394,17 +393,7 @@ function Swap({
           )}
         </div>
       )}
-      {upload && (
-        <div class="upload" role="status">
-          <label for="source-progress">
-            Uploading {upload.name}: {pct} %
-          </label>
-          <progress id="source-progress" max={100} value={pct} />
-          <button type="button" class="quiet" onClick={() => upload.ctrl.abort()}>
-            Cancel upload
-          </button>
-        </div>
-      )}
+      {upload && <UploadProgress id="source-progress" upload={upload} />}
       {source?.kind === 'upload' && (
         <p class="success" role="status">
           {source.name} is uploaded ({source.media.duration.toFixed(1)} s).

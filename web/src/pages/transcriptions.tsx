@@ -3,7 +3,8 @@ import { acceptedExtensions, ok, type MediaUpload } from '@cutroom/sdk/browser';
 import { Link, href, navigate } from '../router';
 import { useLoad, usePageTitle, useStudio } from '../hooks';
 import { describe } from '../errors';
-import { clock, credits, percent, when } from '../format';
+import { clock, credits, when } from '../format';
+import { UploadProgress, type Upload } from '../components/upload-progress';
 import { Pager } from '../components/pager';
 import { localMedia, measureDuration, rememberMedia } from '../local-media';
 import { LANGUAGES, badgeClass, languageName, statusName, transcriptionPrice } from '../transcribing';
@@ -13,7 +14,6 @@ import { Refusal } from '../components/refusal';
 const PAGE_SIZE = 20;
 const ACCEPT = acceptedExtensions('media').join(',');
 
-type Upload = { name: string; sent: number; total: number; ctrl: AbortController };
 type Chosen = { file: File; media: MediaUpload; seconds: number | null };
 
 function NewTranscription() {
@@ -96,7 +96,6 @@ function NewTranscription() {
     const head = estimate == null ? rate : `Estimate: ${credits(estimate)} for ${clock(chosen!.seconds!)} (${rate})`;
     return p.free_usage ? `${head}. Free usage: nothing is charged.` : `${head}. The service measures the file when it starts.`;
   })();
-  const pct = upload ? percent(upload.sent, upload.total) : 0;
 
   return (
     <section class="card" aria-labelledby="new-transcription">
@@ -115,17 +114,7 @@ function NewTranscription() {
             Audio (MP3, WAV, M4A, AAC, OGG, Opus, FLAC) or video (MP4, MOV, WebM, MKV). It goes up as soon as it is chosen.
           </p>
         </div>
-        {upload && (
-          <div class="upload" role="status">
-            <label for="media-progress">
-              Uploading {upload.name}: {pct} %
-            </label>
-            <progress id="media-progress" max={100} value={pct} />
-            <button type="button" class="quiet" onClick={() => upload.ctrl.abort()}>
-              Cancel upload
-            </button>
-          </div>
-        )}
+        {upload && <UploadProgress id="media-progress" upload={upload} />}
         {chosen && (
           <p class="success" role="status">
             {chosen.file.name} is uploaded{chosen.seconds != null ? ` (${clock(chosen.seconds)})` : ''}.

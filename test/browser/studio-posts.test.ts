@@ -2,11 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { buildStudio, checkStudioPage, launchStudioBrowser } from '../helpers/studio-browser.js';
+import { buildStudio, checkStudioPage, launchStudioBrowser, signIn } from '../helpers/studio-browser.js';
 import { tempDir } from '../helpers/app.js';
 import { makeTalkVideo } from '../helpers/speech-fixtures.js';
 import { FakeYouTube } from '../helpers/fake-networks.js';
-import { type Proc, startServe } from '../helpers/process.js';
+import { type Proc, startServe, stopServe } from '../helpers/process.js';
 import { Cutroom, ok } from '../../sdk/src/index.js';
 import { LIMITS } from '../../src/shared/publish-limits.js';
 
@@ -68,18 +68,12 @@ beforeAll(async () => {
   ({ browser, page, cspViolations, pageErrors } = await launchStudioBrowser());
   // Delete and Remove ask first; the person says yes.
   page.on('dialog', (d) => void d.accept());
-  await page.goto(`${base}/`);
-  await page.getByLabel('API key').fill(key);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { level: 1, name: 'Personal' }).waitFor();
+  await signIn(page, base, key);
 }, 900_000);
 
 afterAll(async () => {
   await browser?.close();
-  if (server) {
-    server.child.kill('SIGTERM');
-    await server.exited;
-  }
+  await stopServe(server);
   await yt?.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });

@@ -3,10 +3,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { buildStudio, checkStudioPage, launchStudioBrowser } from '../helpers/studio-browser.js';
+import { buildStudio, checkStudioPage, launchStudioBrowser, signIn } from '../helpers/studio-browser.js';
 import { tempDir } from '../helpers/app.js';
 import { VOICES, makeSpeechWav } from '../helpers/speech-fixtures.js';
-import { type Proc, startServe } from '../helpers/process.js';
+import { type Proc, startServe, stopServe } from '../helpers/process.js';
 import { Cutroom, ok } from '../../sdk/src/index.js';
 
 /**
@@ -86,18 +86,12 @@ beforeAll(async () => {
   workspaceId = workspace.id;
   planName = workspace.plan_name;
   ({ browser, page, cspViolations, pageErrors } = await launchStudioBrowser());
-  await page.goto(`${base}/`);
-  await page.getByLabel('API key').fill(key);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { level: 1, name: 'Personal' }).waitFor();
+  await signIn(page, base, key);
 }, 300_000);
 
 afterAll(async () => {
   await browser?.close();
-  if (server) {
-    server.child.kill('SIGTERM');
-    await server.exited;
-  }
+  await stopServe(server);
   fs.rmSync(dir, { recursive: true, force: true });
 });
 

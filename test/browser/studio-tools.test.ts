@@ -3,10 +3,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { SHOTS, SIZES, buildStudio, checkStudioPage, expectAccessible, launchStudioBrowser } from '../helpers/studio-browser.js';
+import { SHOTS, SIZES, buildStudio, checkStudioPage, expectAccessible, launchStudioBrowser, signIn } from '../helpers/studio-browser.js';
 import { tempDir } from '../helpers/app.js';
 import { VOICES, makeSpeechWav } from '../helpers/speech-fixtures.js';
-import { type Proc, startServe } from '../helpers/process.js';
+import { type Proc, startServe, stopServe } from '../helpers/process.js';
 import { Cutroom, ok } from '../../sdk/src/index.js';
 
 /**
@@ -55,18 +55,12 @@ beforeAll(async () => {
   ({ server, base, key } = await startServe(dir));
   cutroom = new Cutroom({ baseUrl: base, apiKey: key });
   ({ browser, page, cspViolations, pageErrors } = await launchStudioBrowser(['--autoplay-policy=no-user-gesture-required']));
-  await page.goto(`${base}/`);
-  await page.getByLabel('API key').fill(key);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { level: 1, name: 'Personal' }).waitFor();
+  await signIn(page, base, key);
 }, 300_000);
 
 afterAll(async () => {
   await browser?.close();
-  if (server) {
-    server.child.kill('SIGTERM');
-    await server.exited;
-  }
+  await stopServe(server);
   fs.rmSync(dir, { recursive: true, force: true });
 });
 

@@ -5,7 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { buildStudio, checkStudioPage, launchStudioBrowser } from '../helpers/studio-browser.js';
 import { tempDir } from '../helpers/app.js';
 import { makeTalkVideo } from '../helpers/speech-fixtures.js';
-import { freePort, runCli, waitForHttp, type Proc } from '../helpers/process.js';
+import { freePort, runCli, waitForHttp, type Proc, stopServe } from '../helpers/process.js';
 import { startStaticServer, type StaticServer } from '../helpers/static-server.js';
 import { probe } from '../../src/adapters/media/ffprobe.js';
 import { Cutroom, ok } from '../../sdk/src/index.js';
@@ -60,10 +60,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await links?.close();
-  if (server) {
-    server.child.kill('SIGTERM');
-    await server.exited;
-  }
+  await stopServe(server);
   fs.rmSync(dir, { recursive: true, force: true });
 });
 

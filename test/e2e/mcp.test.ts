@@ -10,7 +10,7 @@ import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.j
 import { Ajv } from 'ajv';
 import { VOICES, makeSpeechWav, makeTalkVideo } from '../helpers/speech-fixtures.js';
 import { startStaticServer, type StaticServer } from '../helpers/static-server.js';
-import { ROOT, type Proc, startServe } from '../helpers/process.js';
+import { ROOT, type Proc, startServe, stopServe } from '../helpers/process.js';
 
 /**
  * Cutroom over MCP as assistants use it, against a real `cutroom serve` process: `cutroom mcp` spawned
@@ -100,10 +100,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const c of clients) await c.close().catch(() => {});
   await files?.close();
-  if (server) {
-    server.child.kill('SIGTERM');
-    await server.exited;
-  }
+  await stopServe(server);
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 

@@ -2,13 +2,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { buildStudio, checkStudioPage, launchStudioBrowser } from '../helpers/studio-browser.js';
+import { buildStudio, checkStudioPage, launchStudioBrowser, signIn } from '../helpers/studio-browser.js';
 import { tempDir } from '../helpers/app.js';
 import { makeSpeechWav, makeTalkVideo, talkScript } from '../helpers/speech-fixtures.js';
 import { airHls, makeBroadcastFixture, type Airing } from '../helpers/live-airing.js';
 import { startStaticServer, type StaticServer } from '../helpers/static-server.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
-import { type Proc, startServe } from '../helpers/process.js';
+import { type Proc, startServe, stopServe } from '../helpers/process.js';
 import { Cutroom, errorReason, verifyWebhook } from '../../sdk/src/index.js';
 
 /**
@@ -79,19 +79,13 @@ beforeAll(async () => {
   expect(strategy.status).toBe(201);
   ({ browser, page, cspViolations, pageErrors } = await launchStudioBrowser());
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
-  await page.goto(`${base}/`);
-  await page.getByLabel('API key').fill(key);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { level: 1, name: 'Personal' }).waitFor();
+  await signIn(page, base, key);
 }, 300_000);
 
 afterAll(async () => {
   airing?.proc.kill('SIGKILL');
   await browser?.close();
-  if (server) {
-    server.child.kill('SIGTERM');
-    await server.exited;
-  }
+  await stopServe(server);
   await receiver?.close();
   await srv?.close();
   if (dir) fs.rmSync(dir, { recursive: true, force: true });

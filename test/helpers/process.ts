@@ -73,3 +73,10 @@ export async function startServe(dir: string, env: Record<string, string> = {}):
   const key = fs.readFileSync(path.join(dataDir, 'api-key'), 'utf8').trim();
   return { server, base, key, dataDir };
 }
+
+/** Stops a `cutroom serve` of startServe (SIGTERM) and waits for it to exit; nothing when it never started. */
+export async function stopServe(server: Proc | undefined): Promise<void> {
+  if (!server) return;
+  server.child.kill('SIGTERM');
+  await server.exited;
+}

@@ -121,3 +121,11 @@ export async function checkStudioPage(page: Page, name: string): Promise<void> {
   }
   await page.setViewportSize(SIZES.desktop);
 }
+
+/** Signs in on the service's Studio with an API key, as a person does; back on Home ("Personal"). */
+export async function signIn(page: Page, base: string, key: string): Promise<void> {
+  await page.goto(`${base}/`);
+  await page.getByLabel('API key').fill(key);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Personal' }).waitFor();
+}

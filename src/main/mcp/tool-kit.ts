@@ -89,7 +89,8 @@ export const waitSeconds = (fallback: number, what: string) =>
 
 /**
  * Polls a job every 2 s for up to `seconds` with the SDK's `waitFor…`, sending `notifications/progress`
- * (progress 0–100, increasing only) when the caller gave a progressToken. The job as last seen: done,
+ * (progress 0–100, increasing only, starting with the state the tool found) when the caller gave a
+ * progressToken. The job as last seen: done,
  * failed (an answer, not a tool error: its state has `error_code`) or still running when the time is up.
  */
 export async function waitForJob<T extends object>(
@@ -109,6 +110,8 @@ export async function waitForJob<T extends object>(
     last = value;
     void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: value, total: 100, message } }).catch(() => {});
   };
+  // The state as the tool found it comes first, so a job already done reports its 100 too.
+  report(first);
   if (seconds <= 0) return first;
   try {
     return await wait({ intervalMs: 2000, timeoutMs: seconds * 1000, signal: extra.signal, onPoll: report });
